@@ -1,0 +1,42 @@
+# Builds the interposer and our MPI programs with one MPI compiler wrapper.
+#   make MPICC=/path/to/mpicc            -> build/
+#   make MPICC=... PREFIX=.venv install  -> $(PREFIX)/lib/iotuner, $(PREFIX)/libexec/iotuner
+# setup.sh calls this; nothing here needs root.
+
+MPICC ?= mpicc
+PREFIX ?= .venv
+BUILD := build
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Werror -std=c11 -D_GNU_SOURCE
+
+LIB_SRC := $(wildcard interposer/src/*.c)
+LIB_HDR := $(wildcard interposer/src/*.h) $(wildcard formats/*.def)
+PROGRAMS := $(patsubst programs/%.c,$(BUILD)/programs/%,$(wildcard programs/*.c))
+BENCH_PROGRAMS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+
+all: $(BUILD)/libiotuner.so $(PROGRAMS) $(BENCH_PROGRAMS)
+
+$(BUILD)/libiotuner.so: $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS) $(WARN) -fPIC -shared -fvisibility=hidden -Iformats -o $@ $(LIB_SRC) -ldl -lpthread
+
+$(BUILD)/programs/%: programs/%.c
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS) $(WARN) -o $@ $<
+
+$(BUILD)/bench/%: bench/%.c
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS) $(WARN) -o $@ $<
+
+install: all
+	mkdir -p $(PREFIX)/lib/iotuner $(PREFIX)/libexec/iotuner
+	cp $(BUILD)/libiotuner.so $(PREFIX)/lib/iotuner/
+	cp $(PROGRAMS) $(BENCH_PROGRAMS) $(PREFIX)/libexec/iotuner/
+
+format:
+	clang-format -i interposer/src/*.c interposer/src/*.h programs/*.c bench/*.c
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all install format clean
