@@ -1,0 +1,376 @@
+/*
+ * iot.h: declarations shared by the interposer's modules.
+ *
+ *   core.c      process state, configuration, MPI_Init/MPI_Finalize, warnings
+ *   table.c     tuning-table reader and matcher (formats/table_fields.def)
+ *   json.c      the small JSON reader and writer the two formats need
+ *   decide.c    hint decisions at open, set_view, set_info and collective access
+ *   trace.c     per-rank records, their reduction at close, the job log
+ *   wrappers.c  the MPI_ and PMPI_ entry points, thin
+ *
+ * Internal symbols are iot__*; nothing but the MPI entry points is exported.
+ */
+#ifndef IOT_H
+#define IOT_H
+
+#include <mpi.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define IOT_EXPORT __attribute__((visibility("default")))
+
+/* ---------------------------------------------------------------- sizes */
+
+enum { IOT_NGROUPS = 56 };
+
+/* iot__size_group returns the size group (1..56) of a per-rank byte count. */
+int iot__size_group(uint64_t nbytes);
+
+/* ------------------------------------------------------------ operations */
+
+/*
+ * Every traced routine, with its pattern and direction. The large-count (_c)
+ * variants share the id of their int-count routine.
+ * IOT_OP(id, routine name, collective?, blocking collective?, kind)
+ *   kind: 'r' read, 'w' write, 'm' other (meta)
+ * RATIONALE: only blocking collectives may carry a decision (an extra
+ * MPI_Allreduce); a nonblocking collective must not block, and independent
+ * operations must never communicate.
+ */
+#define IOT_OPS(X)                                                                                 \
+    X(OPEN, "MPI_File_open", 1, 1, 'm')                                                            \
+    X(CLOSE, "MPI_File_close", 1, 1, 'm')                                                          \
+    X(SET_VIEW, "MPI_File_set_view", 1, 1, 'm')                                                    \
+    X(SET_INFO, "MPI_File_set_info", 1, 1, 'm')                                                    \
+    X(SET_SIZE, "MPI_File_set_size", 1, 1, 'm')                                                    \
+    X(PREALLOCATE, "MPI_File_preallocate", 1, 1, 'm')                                              \
+    X(SYNC, "MPI_File_sync", 1, 1, 'm')                                                            \
+    X(READ_AT, "MPI_File_read_at", 0, 0, 'r')                                                      \
+    X(WRITE_AT, "MPI_File_write_at", 0, 0, 'w')                                                    \
+    X(READ_AT_ALL, "MPI_File_read_at_all", 1, 1, 'r')                                              \
+    X(WRITE_AT_ALL, "MPI_File_write_at_all", 1, 1, 'w')                                            \
+    X(IREAD_AT, "MPI_File_iread_at", 0, 0, 'r')                                                    \
+    X(IWRITE_AT, "MPI_File_iwrite_at", 0, 0, 'w')                                                  \
+    X(IREAD_AT_ALL, "MPI_File_iread_at_all", 1, 0, 'r')                                            \
+    X(IWRITE_AT_ALL, "MPI_File_iwrite_at_all", 1, 0, 'w')                                          \
+    X(READ_AT_ALL_SPLIT, "MPI_File_read_at_all_begin", 1, 1, 'r')                                  \
+    X(WRITE_AT_ALL_SPLIT, "MPI_File_write_at_all_begin", 1, 1, 'w')                                \
+    X(READ, "MPI_File_read", 0, 0, 'r')                                                            \
+    X(WRITE, "MPI_File_write", 0, 0, 'w')                                                          \
+    X(READ_ALL, "MPI_File_read_all", 1, 1, 'r')                                                    \
+    X(WRITE_ALL, "MPI_File_write_all", 1, 1, 'w')                                                  \
+    X(IREAD, "MPI_File_iread", 0, 0, 'r')                                                          \
+    X(IWRITE, "MPI_File_iwrite", 0, 0, 'w')                                                        \
+    X(IREAD_ALL, "MPI_File_iread_all", 1, 0, 'r')                                                  \
+    X(IWRITE_ALL, "MPI_File_iwrite_all", 1, 0, 'w')                                                \
+    X(READ_ALL_SPLIT, "MPI_File_read_all_begin", 1, 1, 'r')                                        \
+    X(WRITE_ALL_SPLIT, "MPI_File_write_all_begin", 1, 1, 'w')                                      \
+    X(READ_SHARED, "MPI_File_read_shared", 0, 0, 'r')                                              \
+    X(WRITE_SHARED, "MPI_File_write_shared", 0, 0, 'w')                                            \
+    X(IREAD_SHARED, "MPI_File_iread_shared", 0, 0, 'r')                                            \
+    X(IWRITE_SHARED, "MPI_File_iwrite_shared", 0, 0, 'w')                                          \
+    X(READ_ORDERED, "MPI_File_read_ordered", 1, 1, 'r')                                            \
+    X(WRITE_ORDERED, "MPI_File_write_ordered", 1, 1, 'w')                                          \
+    X(READ_ORDERED_SPLIT, "MPI_File_read_ordered_begin", 1, 1, 'r')                                \
+    X(WRITE_ORDERED_SPLIT, "MPI_File_write_ordered_begin", 1, 1, 'w')
+
+enum iot_op {
+#define IOT_OP_ENUM(id, name, coll, blocking, kind) IOT_OP_##id,
+    IOT_OPS(IOT_OP_ENUM)
+#undef IOT_OP_ENUM
+        IOT_NOPS
+};
+
+struct iot_op_info {
+    const char *name;
+    int collective;          /* 1 when every rank of the file's group calls it */
+    int blocking_collective; /* 1 when it may synchronise, so a decision may run */
+    char kind;               /* 'r', 'w' or 'm' */
+};
+extern const struct iot_op_info iot__ops[IOT_NOPS];
+
+/* ------------------------------------------------------------ key/values */
+
+/* A small ordered list of MPI info keys and values (owned strings). */
+struct iot_kv {
+    int n, cap;
+    char **keys;
+    char **vals;
+};
+
+/* iot__kv_set sets key to val (replacing an earlier value); 0 or -1 (no memory). */
+int iot__kv_set(struct iot_kv *kv, const char *key, const char *val);
+/* iot__kv_get returns the value of key, or NULL. */
+const char *iot__kv_get(const struct iot_kv *kv, const char *key);
+/* iot__kv_clear frees every key and value; the list can be reused. */
+void iot__kv_clear(struct iot_kv *kv);
+/* iot__kv_from_info adds every key of info (MPI_INFO_NULL adds none); 0 or -1. */
+int iot__kv_from_info(struct iot_kv *kv, MPI_Info info);
+
+/* ----------------------------------------------------------------- table */
+
+enum { IOT_AT_OPEN = 0, IOT_AT_ACCESS = 1 };
+enum { IOT_PATTERN_COLLECTIVE = 0, IOT_PATTERN_INDEPENDENT = 1 };
+enum { IOT_KIND_READ = 0, IOT_KIND_WRITE = 1 };
+
+struct iot_entry {
+    int line;         /* line in the table file, for messages */
+    int at;           /* IOT_AT_* */
+    char *program;    /* glob or NULL */
+    char *file;       /* glob or NULL */
+    long nprocs;      /* -1 = any */
+    long group;       /* -1 = any */
+    int pattern;      /* -1 = any */
+    int op;           /* -1 = any */
+    int specificity;  /* see formats/README.md */
+    struct iot_kv hints;
+};
+
+struct iot_table {
+    int n;
+    struct iot_entry *entries;
+};
+
+/*
+ * iot__table_parse reads a tuning table from text (the whole file).
+ * On success returns 0 and fills *table; on error returns -1 and writes a
+ * message naming the line and what was expected into err.
+ */
+int iot__table_parse(const char *text, size_t len, struct iot_table *table, char *err,
+                     size_t errlen);
+/* iot__table_free releases what iot__table_parse allocated. */
+void iot__table_free(struct iot_table *table);
+
+struct iot_query {
+    int at;
+    const char *program;
+    const char *file;
+    long nprocs;
+    long group;   /* -1: not known (open) */
+    int pattern;  /* -1: not known (open) */
+    int op;       /* -1: not known (open) */
+};
+/* iot__table_match returns the most specific entry that applies, or NULL. */
+const struct iot_entry *iot__table_match(const struct iot_table *table, const struct iot_query *q);
+
+/* ------------------------------------------------------------------ json */
+
+/* A growable text buffer; a failed allocation sets failed and drops text. */
+struct iot_buf {
+    char *data;
+    size_t len, cap;
+    int failed;
+};
+void iot__buf_printf(struct iot_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* iot__buf_json_string appends s as a quoted, escaped JSON string. */
+void iot__buf_json_string(struct iot_buf *b, const char *s);
+/* iot__buf_json_kv appends a JSON object of the list's keys and values. */
+void iot__buf_json_kv(struct iot_buf *b, const struct iot_kv *kv);
+void iot__buf_free(struct iot_buf *b);
+
+/* A cursor over JSON text; the readers skip white space first. */
+struct iot_json {
+    const char *p;
+    const char *end;
+};
+/* iot__json_peek returns the next significant character, or -1 at the end. */
+int iot__json_peek(struct iot_json *j);
+/* iot__json_expect consumes the character c; 0, or -1 when another comes. */
+int iot__json_expect(struct iot_json *j, char c);
+/* iot__json_string reads a string into *out (malloc'd); 0 or -1. */
+int iot__json_string(struct iot_json *j, char **out);
+/* iot__json_integer reads an integer without fraction or exponent; 0 or -1. */
+int iot__json_integer(struct iot_json *j, long long *out);
+
+/* ------------------------------------------------------------ file state */
+
+/* One traced collective call on this rank, kept until close. */
+struct iot_coll_rec {
+    double start;
+    double duration;
+    uint64_t bytes;
+    int op;
+    int hint_set;
+    int result; /* MPI error class of the call */
+};
+
+/* Sums of many calls of one routine and size group on this rank. */
+struct iot_agg {
+    uint64_t calls;
+    uint64_t bytes;
+    double seconds;
+    double first_start;
+};
+
+struct iot_file {
+    struct iot_file *next;
+    MPI_File fh;
+    MPI_Comm comm; /* private duplicate of the file's communicator */
+    int rank, size;
+    char *name;
+    int traced;
+    int broken; /* a local allocation failed: this rank's figures are incomplete */
+    double opened_at;
+
+    /* hints */
+    struct iot_kv app;      /* keys the application set (open, set_info, set_view) */
+    struct iot_kv applied;  /* table keys in force (requested by iotuner) */
+    struct iot_kv baseline; /* values of applied keys before iotuner changed them */
+    const struct iot_entry *access_entry;
+    int hint_seq; /* seq of the last hints record, -1 when none */
+
+    /* trace */
+    struct iot_coll_rec *coll;
+    size_t ncoll, capcoll;
+    struct iot_agg *agg; /* [IOT_NOPS][IOT_NGROUPS] */
+    uint64_t bytes_read, bytes_written, data_calls;
+    int64_t first_offset; /* -1 until the first access */
+    int contiguous;
+
+    /* a split collective between begin and end */
+    int split_op;
+    double split_start;
+    uint64_t split_bytes;
+};
+
+/* ----------------------------------------------------------------- state */
+
+struct iot_state {
+    int active; /* tuning or tracing on, after a successful MPI_Init */
+    int tune, trace;
+    int policy_app; /* 1: application's keys win; 0: table's keys win */
+    int world_rank, world_size, nodes, ranks_per_node;
+    double t0;
+    double start_wall; /* Unix time at MPI_Init */
+    MPI_Comm world; /* private duplicate of MPI_COMM_WORLD for the log gather */
+    char program[256];
+    char host[256];
+    char mpi_library[512];
+    int is_openmpi;
+    char log_dir[4096];
+    char job_tag[64];
+    char table_path[4096];
+    const char *mode_text;
+    size_t max_records;   /* collective rows kept per file */
+    size_t max_log_bytes; /* per rank */
+    uint64_t dropped_rows;
+    struct iot_table table;
+    struct iot_file *files;
+    struct iot_buf out;      /* this rank's finished log lines */
+    struct iot_buf warnings; /* JSON strings, comma separated, for the end record */
+    pthread_mutex_t lock;
+};
+
+extern struct iot_state iot__state;
+
+/* iot__now returns seconds since MPI_Init (as MPI_Wtime measures them). */
+double iot__now(void);
+
+/* iot__warn prints one "iotuner: warning:" line once per distinct message. */
+void iot__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* iot__file_find returns the state of fh, or NULL when iotuner does not follow it. */
+struct iot_file *iot__file_find(MPI_File fh);
+
+/* ------------------------------------------------------------------ real */
+
+/*
+ * The real MPI routines, found with dlsym(RTLD_NEXT, "PMPI_...") when the
+ * library loads. Every wrapper calls through these.
+ */
+#define IOT_REAL_ROUTINES(X)                                                                       \
+    X(Init) X(Init_thread) X(Finalize) X(File_open) X(File_close) X(File_delete) X(File_set_view) \
+    X(File_set_info) X(File_set_size) X(File_preallocate) X(File_sync) X(File_read_at)             \
+    X(File_write_at) X(File_read_at_all) X(File_write_at_all) X(File_iread_at) X(File_iwrite_at)   \
+    X(File_iread_at_all) X(File_iwrite_at_all) X(File_read_at_all_begin)                           \
+    X(File_read_at_all_end) X(File_write_at_all_begin) X(File_write_at_all_end) X(File_read)       \
+    X(File_write) X(File_read_all) X(File_write_all) X(File_iread) X(File_iwrite)                  \
+    X(File_iread_all) X(File_iwrite_all) X(File_read_all_begin) X(File_read_all_end)               \
+    X(File_write_all_begin) X(File_write_all_end) X(File_read_shared) X(File_write_shared)         \
+    X(File_iread_shared) X(File_iwrite_shared) X(File_read_ordered) X(File_write_ordered)          \
+    X(File_read_ordered_begin) X(File_read_ordered_end) X(File_write_ordered_begin)                \
+    X(File_write_ordered_end) IOT_REAL_ROUTINES_C(X)
+
+#if MPI_VERSION >= 4
+#define IOT_REAL_ROUTINES_C(X)                                                                     \
+    X(File_read_at_c) X(File_write_at_c) X(File_read_at_all_c) X(File_write_at_all_c)              \
+    X(File_iread_at_c) X(File_iwrite_at_c) X(File_iread_at_all_c) X(File_iwrite_at_all_c)          \
+    X(File_read_at_all_begin_c) X(File_write_at_all_begin_c) X(File_read_c) X(File_write_c)        \
+    X(File_read_all_c) X(File_write_all_c) X(File_iread_c) X(File_iwrite_c) X(File_iread_all_c)    \
+    X(File_iwrite_all_c) X(File_read_all_begin_c) X(File_write_all_begin_c)                        \
+    X(File_read_shared_c) X(File_write_shared_c) X(File_iread_shared_c) X(File_iwrite_shared_c)    \
+    X(File_read_ordered_c) X(File_write_ordered_c) X(File_read_ordered_begin_c)                    \
+    X(File_write_ordered_begin_c)
+#else
+#define IOT_REAL_ROUTINES_C(X)
+#endif
+
+struct iot_real {
+#define IOT_REAL_FIELD(name) __typeof__(&PMPI_##name) name;
+    IOT_REAL_ROUTINES(IOT_REAL_FIELD)
+#undef IOT_REAL_FIELD
+};
+extern struct iot_real iot__real;
+
+/* ---------------------------------------------------------------- decide */
+
+/*
+ * iot__decide_open merges the application's info with the table's open-time
+ * hints. Returns the info to pass to the real open: either app_info itself
+ * (nothing to add) or a new info that the caller frees with
+ * iot__info_release. Fills table_hints with the keys the table asked for.
+ */
+MPI_Info iot__decide_open(MPI_Comm comm, const char *filename, MPI_Info app_info,
+                          struct iot_kv *table_hints);
+void iot__info_release(MPI_Info info, MPI_Info app_info);
+
+/*
+ * iot__decide_access runs at a blocking collective data access: agrees on the
+ * size group with one MPI_Allreduce on the file's private communicator and
+ * applies the matching access entry with MPI_File_set_info when it differs
+ * from the one in force.
+ */
+void iot__decide_access(struct iot_file *f, int op, uint64_t my_bytes);
+
+/*
+ * iot__merge_app_info returns the info to pass to set_view or set_info: the
+ * application's keys with the table's keys in force laid over them as the
+ * policy says. Returns app_info when nothing changes; otherwise a new info
+ * for iot__info_release. Records the application's keys in f->app and a
+ * hints record; at: "set_view" or "set_info".
+ */
+MPI_Info iot__merge_app_info(struct iot_file *f, MPI_Info app_info, const char *at);
+
+/*
+ * iot__record_hints appends a hints record (rank 0 of the file only) with
+ * the effective values from MPI_File_get_info. at: "open", "set_view", ...
+ * requested: the keys iotuner passed; table: the table's keys.
+ */
+void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *requested,
+                       const struct iot_kv *table, int file_existed);
+
+/* ----------------------------------------------------------------- trace */
+
+/* iot__file_open_state creates the state of a newly opened file (collective). */
+struct iot_file *iot__file_open_state(MPI_Comm comm, const char *filename, MPI_File fh);
+/* iot__file_close_state reduces the file's records and frees its state (collective). */
+void iot__file_close_state(struct iot_file *f, double close_start, double close_seconds,
+                           int result);
+/* iot__trace_call records one call on this rank; result is the call's MPI error code. */
+void iot__trace_call(struct iot_file *f, int op, double start, double seconds, uint64_t bytes,
+                     int result);
+/* iot__trace_first_offset notes the byte offset of this rank's first access;
+ * offset is the explicit offset, or -1 for file-pointer routines. */
+void iot__trace_first_offset(struct iot_file *f, int op, MPI_Offset offset);
+/* iot__trace_view notes whether a file view leaves holes. */
+void iot__trace_view(struct iot_file *f, MPI_Datatype filetype);
+/* iot__trace_local_meta records a call that is not collective (delete). */
+void iot__trace_local_meta(const char *operation, const char *file, double start, double seconds,
+                           int result);
+/* iot__log_finish gathers every rank's lines to rank 0 and writes the log (collective). */
+void iot__log_finish(void);
+/* iot__log_reserve reports whether this rank may append another row. */
+int iot__log_reserve(void);
+
+#endif

@@ -1,0 +1,547 @@
+/*
+ * trace.c: what each rank records, how the records of a file are reduced at
+ * close, and how the job's log reaches the disk at MPI_Finalize.
+ *
+ * RATIONALE: no communication ever happens inside an independent call.
+ * Each rank keeps its own records; they are combined at MPI_File_close (a
+ * collective on the file's group) and gathered at MPI_Finalize. Collective
+ * calls happen in the same order on every rank, so the i-th collective
+ * record of every rank describes the same call and can be reduced
+ * element-wise. Independent calls have no such pairing and are summed per
+ * routine and size group. Both structures are bounded, so memory does not
+ * grow with the number of operations.
+ */
+#include "iot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { NCELLS = IOT_NOPS * IOT_NGROUPS };
+
+/* ------------------------------------------------------------ open/close */
+
+struct iot_file *iot__file_open_state(MPI_Comm comm, const char *filename, MPI_File fh) {
+    struct iot_state *s = &iot__state;
+    struct iot_file *f = calloc(1, sizeof *f);
+    MPI_Comm dup = MPI_COMM_NULL;
+    /* Collective, like the open it follows; every rank makes the same call. */
+    int dup_ok = PMPI_Comm_dup(comm, &dup) == MPI_SUCCESS;
+    if (!f || !dup_ok) {
+        iot__warn("could not follow a file (no memory or no communicator); it runs untuned "
+                  "and untraced");
+        if (dup_ok)
+            PMPI_Comm_free(&dup);
+        free(f);
+        return NULL;
+    }
+    f->fh = fh;
+    f->comm = dup;
+    PMPI_Comm_rank(dup, &f->rank);
+    PMPI_Comm_size(dup, &f->size);
+    f->name = strdup(filename);
+    f->traced = s->trace;
+    f->hint_seq = -1;
+    f->first_offset = -1;
+    f->contiguous = 1;
+    f->split_op = -1;
+    f->opened_at = iot__now();
+    if (f->traced) {
+        f->agg = calloc(NCELLS, sizeof *f->agg);
+        if (!f->agg)
+            f->broken = 1;
+    }
+    if (!f->name)
+        f->name = strdup("?");
+    pthread_mutex_lock(&s->lock);
+    f->next = s->files;
+    s->files = f;
+    pthread_mutex_unlock(&s->lock);
+    return f;
+}
+
+static void file_unlink(struct iot_file *f) {
+    struct iot_state *s = &iot__state;
+    pthread_mutex_lock(&s->lock);
+    struct iot_file **p = &s->files;
+    while (*p && *p != f)
+        p = &(*p)->next;
+    if (*p)
+        *p = f->next;
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void file_free(struct iot_file *f) {
+    iot__kv_clear(&f->app);
+    iot__kv_clear(&f->applied);
+    iot__kv_clear(&f->baseline);
+    free(f->coll);
+    free(f->agg);
+    free(f->name);
+    free(f);
+}
+
+/* --------------------------------------------------------------- records */
+
+static int error_class(int result) {
+    int cls = result;
+    if (result != MPI_SUCCESS && PMPI_Error_class(result, &cls) != MPI_SUCCESS)
+        cls = result;
+    return cls;
+}
+
+static void agg_add(struct iot_file *f, int op, double start, double seconds, uint64_t bytes) {
+    if (!f->agg)
+        return;
+    struct iot_agg *a = &f->agg[op * IOT_NGROUPS + iot__size_group(bytes) - 1];
+    if (a->calls == 0 || start < a->first_start)
+        a->first_start = start;
+    a->calls++;
+    a->bytes += bytes;
+    a->seconds += seconds;
+}
+
+void iot__trace_call(struct iot_file *f, int op, double start, double seconds, uint64_t bytes,
+                     int result) {
+    struct iot_state *s = &iot__state;
+    if (!f->traced)
+        return;
+    pthread_mutex_lock(&s->lock);
+    if (iot__ops[op].kind == 'r')
+        f->bytes_read += bytes;
+    else if (iot__ops[op].kind == 'w')
+        f->bytes_written += bytes;
+    if (iot__ops[op].kind != 'm')
+        f->data_calls++;
+    if (iot__ops[op].collective && f->ncoll < s->max_records) {
+        if (f->ncoll == f->capcoll) {
+            size_t cap = f->capcoll ? f->capcoll * 2 : 64;
+            if (cap > s->max_records)
+                cap = s->max_records;
+            struct iot_coll_rec *grown = realloc(f->coll, cap * sizeof *grown);
+            if (!grown) {
+                f->broken = 1;
+                pthread_mutex_unlock(&s->lock);
+                return;
+            }
+            f->coll = grown;
+            f->capcoll = cap;
+        }
+        f->coll[f->ncoll++] = (struct iot_coll_rec){start, seconds, bytes, op, f->hint_seq,
+                                                    error_class(result)};
+    } else {
+        agg_add(f, op, start, seconds, bytes);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+void iot__trace_first_offset(struct iot_file *f, int op, MPI_Offset offset) {
+    MPI_Offset position = offset, byte_offset = 0;
+    int rc = MPI_SUCCESS;
+    if (offset < 0) {
+        int shared = op == IOT_OP_READ_SHARED || op == IOT_OP_WRITE_SHARED ||
+                     op == IOT_OP_IREAD_SHARED || op == IOT_OP_IWRITE_SHARED ||
+                     op == IOT_OP_READ_ORDERED || op == IOT_OP_WRITE_ORDERED ||
+                     op == IOT_OP_READ_ORDERED_SPLIT || op == IOT_OP_WRITE_ORDERED_SPLIT;
+        /* Ordered access starts at the shared pointer, but where this rank lands
+         * depends on the ranks before it; the shared pointer is the group's start. */
+        rc = shared ? PMPI_File_get_position_shared(f->fh, &position)
+                    : PMPI_File_get_position(f->fh, &position);
+    }
+    if (rc == MPI_SUCCESS && PMPI_File_get_byte_offset(f->fh, position, &byte_offset) == MPI_SUCCESS)
+        f->first_offset = byte_offset;
+}
+
+void iot__trace_view(struct iot_file *f, MPI_Datatype filetype) {
+    MPI_Count size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+    if (PMPI_Type_size_x(filetype, &size) != MPI_SUCCESS ||
+        PMPI_Type_get_extent_x(filetype, &lb, &extent) != MPI_SUCCESS ||
+        PMPI_Type_get_true_extent_x(filetype, &true_lb, &true_extent) != MPI_SUCCESS)
+        return;
+    if (size != extent || size != true_extent)
+        f->contiguous = 0;
+}
+
+int iot__log_reserve(void) {
+    struct iot_state *s = &iot__state;
+    if (s->out.len < s->max_log_bytes && !s->out.failed)
+        return 1;
+    s->dropped_rows++;
+    return 0;
+}
+
+void iot__trace_local_meta(const char *operation, const char *file, double start, double seconds,
+                           int result) {
+    struct iot_state *s = &iot__state;
+    if (!s->trace || !iot__log_reserve())
+        return;
+    pthread_mutex_lock(&s->lock);
+    iot__buf_printf(&s->out, "{\"record\": \"meta\", \"operation\": \"%s\", \"file\": ", operation);
+    iot__buf_json_string(&s->out, file);
+    iot__buf_printf(&s->out,
+                    ", \"time_stamp\": %.6f, \"duration\": %.9f, \"result\": %d, \"rank\": %d}\n",
+                    start, seconds, error_class(result), s->world_rank);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* ------------------------------------------------------------- op rows */
+
+#define IOT_TYPE_INT long long
+#define IOT_TYPE_REAL double
+#define IOT_TYPE_TEXT const char *
+
+/* One row of the op record: its fields come from formats/trace_op_fields.def. */
+struct op_row {
+#define IOT_OP_FIELD(name, type, description) IOT_TYPE_##type name;
+#include "trace_op_fields.def"
+#undef IOT_OP_FIELD
+};
+
+static void put_INT(struct iot_buf *b, long long v) {
+    iot__buf_printf(b, "%lld", v);
+}
+static void put_REAL(struct iot_buf *b, double v) {
+    iot__buf_printf(b, "%.9g", isfinite(v) ? v : 0.0);
+}
+static void put_TEXT(struct iot_buf *b, const char *v) {
+    iot__buf_json_string(b, v ? v : "");
+}
+
+static void write_op_row(const struct op_row *row) {
+    struct iot_buf *b = &iot__state.out;
+    if (!iot__log_reserve())
+        return;
+    iot__buf_printf(b, "{\"record\": \"op\"");
+#define IOT_OP_FIELD(name, type, description)                                                      \
+    iot__buf_printf(b, ", \"" #name "\": ");                                                       \
+    put_##type(b, row->name);
+#include "trace_op_fields.def"
+#undef IOT_OP_FIELD
+    iot__buf_printf(b, "}\n");
+}
+
+static void write_meta_row(const struct iot_file *f, int op, double start, double seconds,
+                           int result, uint64_t calls) {
+    struct iot_buf *b = &iot__state.out;
+    if (!iot__log_reserve())
+        return;
+    iot__buf_printf(b, "{\"record\": \"meta\", \"operation\": \"%s\", \"file\": ", iot__ops[op].name);
+    iot__buf_json_string(b, f->name);
+    iot__buf_printf(b, ", \"time_stamp\": %.6f, \"duration\": %.9f, \"result\": %d", start,
+                    seconds, result);
+    if (calls != 1)
+        iot__buf_printf(b, ", \"calls\": %llu", (unsigned long long)calls);
+    iot__buf_printf(b, "}\n");
+}
+
+static double bandwidth_mib(double bytes, double seconds) {
+    return seconds > 0 ? bytes / seconds / (1024.0 * 1024.0) : 0.0;
+}
+
+/* ------------------------------------------------------------- reduction */
+
+/*
+ * Reduces the file's records over its group and, on the group's rank 0,
+ * writes the op, meta and file records. Every rank of the group calls it,
+ * whatever happened locally, so the reductions always match.
+ */
+static void file_reduce(struct iot_file *f) {
+    /* Step 1: agree on shapes: cells in use anywhere, record counts, failures. */
+    int *shape = calloc(NCELLS + 3, sizeof *shape);
+    int *shape_all = calloc(NCELLS + 3, sizeof *shape_all);
+    int local_broken = f->broken || !shape || !shape_all;
+    int broken_any = 0;
+    if (!shape || !shape_all) {
+        /* Still take part, with a small stand-in, so the others are not left waiting. */
+        int small[3] = {1, 0, 0}, small_all[3];
+        PMPI_Allreduce(small, small_all, 3, MPI_INT, MPI_MAX, f->comm);
+        free(shape);
+        free(shape_all);
+        return;
+    }
+    for (int c = 0; c < NCELLS; c++)
+        shape[c] = f->agg && f->agg[c].calls > 0;
+    shape[NCELLS] = local_broken;
+    shape[NCELLS + 1] = (int)f->ncoll;
+    shape[NCELLS + 2] = -(int)f->ncoll;
+    PMPI_Allreduce(shape, shape_all, NCELLS + 3, MPI_INT, MPI_MAX, f->comm);
+    broken_any = shape_all[NCELLS];
+    size_t ncoll = (size_t)(-shape_all[NCELLS + 2]);
+    int ncoll_differs = shape_all[NCELLS + 1] != -shape_all[NCELLS + 2];
+    size_t ncells = 0;
+    for (int c = 0; c < NCELLS; c++)
+        ncells += shape_all[c] != 0;
+
+    /* Step 2: three reductions to rank 0: sums, minima and maxima. */
+    size_t nsum = 2 * ncoll + 3 * ncells + 4, nmin = ncoll + ncells + 2, nmax = ncoll + ncells;
+    double *sum = calloc(nsum, sizeof *sum), *min = calloc(nmin, sizeof *min);
+    double *max = calloc(nmax + 1, sizeof *max);
+    double *out = calloc(nsum + nmin + nmax + 1, sizeof *out);
+    int have = sum && min && max && out, have_all = 0;
+    PMPI_Allreduce(&have, &have_all, 1, MPI_INT, MPI_MIN, f->comm);
+    if (!have_all) {
+        if (f->rank == 0)
+            iot__warn("out of memory while reducing the trace of %s; its records are lost", f->name);
+        goto done;
+    }
+    for (size_t i = 0; i < ncoll; i++) {
+        const struct iot_coll_rec *r = &f->coll[i];
+        sum[2 * i] = (double)r->bytes;
+        sum[2 * i + 1] = r->bytes > 0;
+        min[i] = r->start;
+        max[i] = r->duration;
+    }
+    size_t k = 0;
+    for (int c = 0; c < NCELLS; c++) {
+        if (!shape_all[c])
+            continue;
+        const struct iot_agg *a = f->agg ? &f->agg[c] : NULL;
+        int used = a && a->calls > 0;
+        sum[2 * ncoll + 3 * k] = used ? (double)a->calls : 0;
+        sum[2 * ncoll + 3 * k + 1] = used ? (double)a->bytes : 0;
+        sum[2 * ncoll + 3 * k + 2] = used;
+        min[ncoll + k] = used ? a->first_start : HUGE_VAL;
+        max[ncoll + k] = used ? a->seconds : 0;
+        k++;
+    }
+    sum[nsum - 4] = (double)f->bytes_read;
+    sum[nsum - 3] = (double)f->bytes_written;
+    sum[nsum - 2] = (double)f->data_calls;
+    sum[nsum - 1] = f->data_calls > 0;
+    min[nmin - 2] = f->first_offset >= 0 ? (double)f->first_offset : HUGE_VAL;
+    min[nmin - 1] = f->contiguous;
+    PMPI_Reduce(sum, out, (int)nsum, MPI_DOUBLE, MPI_SUM, 0, f->comm);
+    if (f->rank == 0)
+        memcpy(sum, out, nsum * sizeof *sum);
+    PMPI_Reduce(min, out, (int)nmin, MPI_DOUBLE, MPI_MIN, 0, f->comm);
+    if (f->rank == 0)
+        memcpy(min, out, nmin * sizeof *min);
+    if (nmax > 0) {
+        PMPI_Reduce(max, out, (int)nmax, MPI_DOUBLE, MPI_MAX, 0, f->comm);
+        if (f->rank == 0)
+            memcpy(max, out, nmax * sizeof *max);
+    }
+    if (f->rank != 0)
+        goto done;
+
+    /* Step 3: rank 0 writes the rows. */
+    pthread_mutex_lock(&iot__state.lock);
+    for (size_t i = 0; i < ncoll; i++) {
+        const struct iot_coll_rec *r = &f->coll[i];
+        if (iot__ops[r->op].kind == 'm') {
+            write_meta_row(f, r->op, min[i], max[i], r->result, 1);
+            continue;
+        }
+        long long per_rank = (long long)(sum[2 * i] / f->size);
+        struct op_row row = {
+            .group = iot__size_group((uint64_t)per_rank),
+            .time_stamp = min[i],
+            .operation = iot__ops[r->op].name,
+            .bytes = (long long)sum[2 * i],
+            .duration = max[i],
+            .bandwidth = bandwidth_mib(sum[2 * i], max[i]),
+            .file = f->name,
+            .pattern = "collective",
+            .kind = iot__ops[r->op].kind == 'r' ? "read" : "write",
+            .calls = 1,
+            .ranks = (long long)sum[2 * i + 1],
+            .bytes_per_rank = per_rank,
+            .summary = 0,
+            .hint_set = r->hint_set,
+        };
+        write_op_row(&row);
+    }
+    k = 0;
+    for (int c = 0; c < NCELLS; c++) {
+        if (!shape_all[c])
+            continue;
+        int op = c / IOT_NGROUPS;
+        double calls = sum[2 * ncoll + 3 * k], bytes = sum[2 * ncoll + 3 * k + 1];
+        double ranks = sum[2 * ncoll + 3 * k + 2];
+        double first = min[ncoll + k], slowest = max[ncoll + k];
+        k++;
+        if (iot__ops[op].kind == 'm') {
+            write_meta_row(f, op, first, slowest, 0, (uint64_t)calls);
+            continue;
+        }
+        struct op_row row = {
+            .group = c % IOT_NGROUPS + 1,
+            .time_stamp = first,
+            .operation = iot__ops[op].name,
+            .bytes = (long long)bytes,
+            .duration = slowest,
+            .bandwidth = bandwidth_mib(bytes, slowest),
+            .file = f->name,
+            .pattern = iot__ops[op].collective ? "collective" : "independent",
+            .kind = iot__ops[op].kind == 'r' ? "read" : "write",
+            .calls = (long long)calls,
+            .ranks = (long long)ranks,
+            .bytes_per_rank = calls > 0 ? (long long)(bytes / calls) : 0,
+            .summary = 1,
+            .hint_set = f->hint_seq,
+        };
+        write_op_row(&row);
+    }
+    double moved = sum[nsum - 4] + sum[nsum - 3], data_calls = sum[nsum - 2];
+    struct iot_buf *b = &iot__state.out;
+    if (iot__log_reserve()) {
+        iot__buf_printf(b, "{\"record\": \"file\", \"file\": ");
+        iot__buf_json_string(b, f->name);
+        iot__buf_printf(
+            b,
+            ", \"nprocs\": %d, \"opened_at\": %.6f, \"closed_at\": %.6f, \"bytes_read\": %.0f, "
+            "\"bytes_written\": %.0f, \"pattern\": {\"nodes\": %d, \"ranks_per_node\": %d, "
+            "\"ranks_with_io\": %.0f, \"burst_bytes\": %.0f, \"first_offset\": %.0f, "
+            "\"contiguous\": %s}, \"reduced\": true, \"complete\": %s}\n",
+            f->size, f->opened_at, iot__now(), sum[nsum - 4], sum[nsum - 3], iot__state.nodes,
+            iot__state.ranks_per_node, sum[nsum - 1], data_calls > 0 ? moved / data_calls : 0.0,
+            isfinite(min[nmin - 2]) ? min[nmin - 2] : -1.0, min[nmin - 1] > 0 ? "true" : "false",
+            broken_any || ncoll_differs ? "false" : "true");
+    }
+    pthread_mutex_unlock(&iot__state.lock);
+    if (broken_any)
+        iot__warn("a rank ran out of memory while tracing %s; its figures are incomplete",
+                  f->name);
+done:
+    free(shape);
+    free(shape_all);
+    free(sum);
+    free(min);
+    free(max);
+    free(out);
+}
+
+void iot__file_close_state(struct iot_file *f, double close_start, double close_seconds,
+                           int result) {
+    file_unlink(f);
+    if (f->traced) {
+        iot__trace_call(f, IOT_OP_CLOSE, close_start, close_seconds, 0, result);
+        file_reduce(f);
+    }
+    PMPI_Comm_free(&f->comm);
+    file_free(f);
+}
+
+/* ------------------------------------------------------------ job log */
+
+static void log_write_job(FILE *fp) {
+    struct iot_state *s = &iot__state;
+    struct iot_buf b = {0};
+    iot__buf_printf(&b, "{\"record\": \"job\", \"format\": \"iotuner-trace\", \"version\": 1, "
+                        "\"program\": ");
+    iot__buf_json_string(&b, s->program);
+    iot__buf_printf(&b, ", \"nprocs\": %d, \"nodes\": %d, \"ranks_per_node\": %d, \"mode\": ",
+                    s->world_size, s->nodes, s->ranks_per_node);
+    iot__buf_json_string(&b, s->mode_text ? s->mode_text : "");
+    iot__buf_printf(&b, ", \"table\": ");
+    iot__buf_json_string(&b, s->tune ? s->table_path : "");
+    iot__buf_printf(&b, ", \"policy\": \"%s\", \"host\": ", s->policy_app ? "app" : "table");
+    iot__buf_json_string(&b, s->host);
+    iot__buf_printf(&b, ", \"mpi_library\": ");
+    iot__buf_json_string(&b, s->mpi_library);
+    iot__buf_printf(&b, ", \"start_time\": %.3f, \"job_tag\": ", s->start_wall);
+    iot__buf_json_string(&b, s->job_tag);
+    iot__buf_printf(&b, "}\n");
+    if (b.data)
+        fputs(b.data, fp);
+    iot__buf_free(&b);
+}
+
+static size_t count_lines(const char *data, size_t len) {
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += data[i] == '\n';
+    return n;
+}
+
+void iot__log_finish(void) {
+    struct iot_state *s = &iot__state;
+    /* Files still open: their groups may not all be here in the same order,
+     * so no reduction; rank 0 of each notes what it saw. */
+    for (struct iot_file *f = s->files; f; f = f->next) {
+        if (!f->traced || f->rank != 0 || !iot__log_reserve())
+            continue;
+        iot__buf_printf(&s->out, "{\"record\": \"file\", \"file\": ");
+        iot__buf_json_string(&s->out, f->name);
+        iot__buf_printf(&s->out,
+                        ", \"nprocs\": %d, \"opened_at\": %.6f, \"closed_at\": null, "
+                        "\"bytes_read\": %llu, \"bytes_written\": %llu, \"pattern\": null, "
+                        "\"reduced\": false, \"complete\": false}\n",
+                        f->size, f->opened_at, (unsigned long long)f->bytes_read,
+                        (unsigned long long)f->bytes_written);
+        iot__warn("%s was still open at MPI_Finalize; only rank 0's figures are logged", f->name);
+    }
+
+    /* Rank 0 prepares the file and a buffer, and says whether to send at all,
+     * so a failure there never leaves a sender waiting. */
+    const size_t piece = (size_t)1 << 24;
+    unsigned long long *sizes = NULL;
+    char stamp[32], name[4600], tmp[4700];
+    FILE *fp = NULL;
+    char *chunk = NULL;
+    if (s->world_rank == 0) {
+        time_t start = (time_t)s->start_wall;
+        struct tm tm;
+        localtime_r(&start, &tm);
+        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+        snprintf(name, sizeof name, "%s/%s-%s-%d%s%s.iotrace.jsonl", s->log_dir, s->program,
+                 stamp, (int)getpid(), s->job_tag[0] ? "-" : "", s->job_tag);
+        snprintf(tmp, sizeof tmp, "%s/.%s-%s-%d.tmp", s->log_dir, s->program, stamp,
+                 (int)getpid());
+        fp = fopen(tmp, "w");
+        if (!fp)
+            iot__warn("cannot write the trace log %s: %s", tmp, strerror(errno));
+        chunk = fp ? malloc(piece) : NULL;
+        sizes = fp ? calloc((size_t)s->world_size, sizeof *sizes) : NULL;
+        if (fp && (!chunk || !sizes)) {
+            iot__warn("out of memory writing the trace log");
+            fclose(fp);
+            unlink(tmp);
+            fp = NULL;
+            free(chunk);
+            free(sizes);
+        }
+    }
+    int ready = fp != NULL;
+    PMPI_Bcast(&ready, 1, MPI_INT, 0, s->world);
+    if (!ready)
+        return;
+    unsigned long long mine = s->out.failed ? 0 : s->out.len;
+    unsigned long long dropped = s->dropped_rows + (s->out.failed ? 1 : 0), dropped_all = 0;
+    PMPI_Gather(&mine, 1, MPI_UNSIGNED_LONG_LONG, sizes, 1, MPI_UNSIGNED_LONG_LONG, 0, s->world);
+    PMPI_Reduce(&dropped, &dropped_all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, s->world);
+    if (s->world_rank != 0) {
+        for (unsigned long long off = 0; off < mine; off += piece) {
+            size_t n = mine - off < piece ? (size_t)(mine - off) : piece;
+            PMPI_Send(s->out.data + off, (int)n, MPI_CHAR, 0, 0, s->world);
+        }
+        return;
+    }
+
+    log_write_job(fp);
+    if (mine)
+        fwrite(s->out.data, 1, (size_t)mine, fp);
+    size_t rows = count_lines(s->out.data, (size_t)mine);
+    for (int r = 1; r < s->world_size; r++) {
+        for (unsigned long long off = 0; off < sizes[r]; off += piece) {
+            size_t n = sizes[r] - off < piece ? (size_t)(sizes[r] - off) : piece;
+            PMPI_Recv(chunk, (int)n, MPI_CHAR, r, 0, s->world, MPI_STATUS_IGNORE);
+            fwrite(chunk, 1, n, fp);
+            rows += count_lines(chunk, n);
+        }
+    }
+    free(chunk);
+    free(sizes);
+    fprintf(fp, "{\"record\": \"end\", \"rows\": %zu, \"dropped_rows\": %llu, \"warnings\": [%s]}\n",
+            rows, dropped_all, s->warnings.data ? s->warnings.data : "");
+    int bad = fflush(fp) != 0 || fsync(fileno(fp)) != 0;
+    bad = fclose(fp) != 0 || bad;
+    if (bad || rename(tmp, name) != 0) {
+        iot__warn("cannot write the trace log %s: %s", name, strerror(errno));
+        unlink(tmp);
+    }
+}

@@ -1,0 +1,341 @@
+/*
+ * wrappers.c: the MPI entry points. Each is defined under its MPI_ and its
+ * PMPI_ name (MPICH's Fortran bindings call MPI_, Open MPI's call PMPI_),
+ * calls the real PMPI_ routine found with dlsym(RTLD_NEXT), and returns its
+ * result untouched. All logic lives in decide.c and trace.c.
+ *
+ * RATIONALE: a thread-local depth counter makes every call that the MPI
+ * library makes to itself while inside a wrapper a plain pass-through, so
+ * nothing is decided or counted twice and no call loops.
+ */
+#include "iot.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void iot__start(void);
+void iot__stop(void);
+
+static _Thread_local int depth;
+
+/* The state of one data-access call between its begin and end. */
+struct call {
+    struct iot_file *f;
+    int op;
+    double start;
+    uint64_t bytes;
+};
+
+static void call_begin(struct call *c, MPI_File fh, int op, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Offset offset) {
+    c->f = NULL;
+    if (!iot__state.active || depth > 0)
+        return;
+    struct iot_file *f = iot__file_find(fh);
+    if (!f)
+        return;
+    depth++;
+    c->f = f;
+    c->op = op;
+    MPI_Count type_size = 0;
+    if (count > 0 && PMPI_Type_size_x(datatype, &type_size) == MPI_SUCCESS && type_size > 0)
+        c->bytes = (uint64_t)count * (uint64_t)type_size;
+    else
+        c->bytes = 0;
+    if (iot__ops[op].blocking_collective)
+        iot__decide_access(f, op, c->bytes);
+    if (f->traced && f->first_offset < 0 && c->bytes > 0)
+        iot__trace_first_offset(f, op, offset);
+    c->start = iot__now();
+}
+
+static int call_end(struct call *c, int result) {
+    if (!c->f)
+        return result;
+    double seconds = iot__now() - c->start;
+    int split = c->op == IOT_OP_READ_AT_ALL_SPLIT || c->op == IOT_OP_WRITE_AT_ALL_SPLIT ||
+                c->op == IOT_OP_READ_ALL_SPLIT || c->op == IOT_OP_WRITE_ALL_SPLIT ||
+                c->op == IOT_OP_READ_ORDERED_SPLIT || c->op == IOT_OP_WRITE_ORDERED_SPLIT;
+    if (split && result == MPI_SUCCESS) {
+        /* Counted at the matching end call, from begin to end. */
+        c->f->split_op = c->op;
+        c->f->split_start = c->start;
+        c->f->split_bytes = c->bytes;
+    } else {
+        iot__trace_call(c->f, c->op, c->start, seconds, c->bytes, result);
+    }
+    depth--;
+    return result;
+}
+
+static int split_end(MPI_File fh, int result_of(MPI_File, void *, MPI_Status *), void *buf,
+                     MPI_Status *status) {
+    struct iot_file *f = iot__state.active && depth == 0 ? iot__file_find(fh) : NULL;
+    if (!f)
+        return result_of(fh, buf, status);
+    depth++;
+    int result = result_of(fh, buf, status);
+    if (f->split_op >= 0) {
+        iot__trace_call(f, f->split_op, f->split_start, iot__now() - f->split_start,
+                        f->split_bytes, result);
+        f->split_op = -1;
+    }
+    depth--;
+    return result;
+}
+
+#define IOT_BOTH_NAMES(name, params, args)                                                         \
+    IOT_EXPORT int MPI_##name params {                                                             \
+        return wrap_##name args;                                                                   \
+    }                                                                                              \
+    IOT_EXPORT int PMPI_##name params {                                                            \
+        return wrap_##name args;                                                                   \
+    }
+
+/*
+ * A data-access routine: params and args of the routine, its count argument
+ * and explicit offset (-1 for file-pointer routines).
+ */
+#define IOT_DATA(name, op, params, args, offset)                                                   \
+    static int wrap_##name params {                                                                \
+        struct call c;                                                                             \
+        call_begin(&c, fh, op, (MPI_Count)count, datatype, offset);                                \
+        return call_end(&c, iot__real.name args);                                                  \
+    }                                                                                              \
+    IOT_BOTH_NAMES(name, params, args)
+
+/* Explicit offsets, blocking, nonblocking and split collective. */
+#define IOT_AT(name, op, buf_t, count_t, last_t, last)                                             \
+    IOT_DATA(name, op,                                                                             \
+             (MPI_File fh, MPI_Offset offset, buf_t buf, count_t count, MPI_Datatype datatype,     \
+              last_t last),                                                                        \
+             (fh, offset, buf, count, datatype, last), offset)
+#define IOT_AT_BEGIN(name, op, buf_t, count_t)                                                     \
+    IOT_DATA(name, op,                                                                             \
+             (MPI_File fh, MPI_Offset offset, buf_t buf, count_t count, MPI_Datatype datatype),    \
+             (fh, offset, buf, count, datatype), offset)
+/* Individual and shared file pointers. */
+#define IOT_FP(name, op, buf_t, count_t, last_t, last)                                             \
+    IOT_DATA(name, op, (MPI_File fh, buf_t buf, count_t count, MPI_Datatype datatype, last_t last), \
+             (fh, buf, count, datatype, last), -1)
+#define IOT_FP_BEGIN(name, op, buf_t, count_t)                                                     \
+    IOT_DATA(name, op, (MPI_File fh, buf_t buf, count_t count, MPI_Datatype datatype),             \
+             (fh, buf, count, datatype), -1)
+#define IOT_END(name, buf_t)                                                                       \
+    static int real_##name(MPI_File fh, void *buf, MPI_Status *status) {                           \
+        return iot__real.name(fh, buf, status);                                                    \
+    }                                                                                              \
+    static int wrap_##name(MPI_File fh, buf_t buf, MPI_Status *status) {                           \
+        return split_end(fh, real_##name, (void *)buf, status);                                    \
+    }                                                                                              \
+    IOT_BOTH_NAMES(name, (MPI_File fh, buf_t buf, MPI_Status * status), (fh, buf, status))
+
+#define R void *
+#define W const void *
+#define ST MPI_Status *
+#define RQ MPI_Request *
+
+/* The routines with an int count, then (MPI 4) their large-count twins. */
+#define IOT_DATA_ROUTINES(SUFFIX, count_t)                                                         \
+    IOT_AT(File_read_at##SUFFIX, IOT_OP_READ_AT, R, count_t, ST, status)                          \
+    IOT_AT(File_write_at##SUFFIX, IOT_OP_WRITE_AT, W, count_t, ST, status)                        \
+    IOT_AT(File_read_at_all##SUFFIX, IOT_OP_READ_AT_ALL, R, count_t, ST, status)                  \
+    IOT_AT(File_write_at_all##SUFFIX, IOT_OP_WRITE_AT_ALL, W, count_t, ST, status)                \
+    IOT_AT(File_iread_at##SUFFIX, IOT_OP_IREAD_AT, R, count_t, RQ, request)                       \
+    IOT_AT(File_iwrite_at##SUFFIX, IOT_OP_IWRITE_AT, W, count_t, RQ, request)                     \
+    IOT_AT(File_iread_at_all##SUFFIX, IOT_OP_IREAD_AT_ALL, R, count_t, RQ, request)               \
+    IOT_AT(File_iwrite_at_all##SUFFIX, IOT_OP_IWRITE_AT_ALL, W, count_t, RQ, request)             \
+    IOT_AT_BEGIN(File_read_at_all_begin##SUFFIX, IOT_OP_READ_AT_ALL_SPLIT, R, count_t)            \
+    IOT_AT_BEGIN(File_write_at_all_begin##SUFFIX, IOT_OP_WRITE_AT_ALL_SPLIT, W, count_t)          \
+    IOT_FP(File_read##SUFFIX, IOT_OP_READ, R, count_t, ST, status)                                \
+    IOT_FP(File_write##SUFFIX, IOT_OP_WRITE, W, count_t, ST, status)                              \
+    IOT_FP(File_read_all##SUFFIX, IOT_OP_READ_ALL, R, count_t, ST, status)                        \
+    IOT_FP(File_write_all##SUFFIX, IOT_OP_WRITE_ALL, W, count_t, ST, status)                      \
+    IOT_FP(File_iread##SUFFIX, IOT_OP_IREAD, R, count_t, RQ, request)                             \
+    IOT_FP(File_iwrite##SUFFIX, IOT_OP_IWRITE, W, count_t, RQ, request)                           \
+    IOT_FP(File_iread_all##SUFFIX, IOT_OP_IREAD_ALL, R, count_t, RQ, request)                     \
+    IOT_FP(File_iwrite_all##SUFFIX, IOT_OP_IWRITE_ALL, W, count_t, RQ, request)                   \
+    IOT_FP_BEGIN(File_read_all_begin##SUFFIX, IOT_OP_READ_ALL_SPLIT, R, count_t)                  \
+    IOT_FP_BEGIN(File_write_all_begin##SUFFIX, IOT_OP_WRITE_ALL_SPLIT, W, count_t)                \
+    IOT_FP(File_read_shared##SUFFIX, IOT_OP_READ_SHARED, R, count_t, ST, status)                  \
+    IOT_FP(File_write_shared##SUFFIX, IOT_OP_WRITE_SHARED, W, count_t, ST, status)                \
+    IOT_FP(File_iread_shared##SUFFIX, IOT_OP_IREAD_SHARED, R, count_t, RQ, request)               \
+    IOT_FP(File_iwrite_shared##SUFFIX, IOT_OP_IWRITE_SHARED, W, count_t, RQ, request)             \
+    IOT_FP(File_read_ordered##SUFFIX, IOT_OP_READ_ORDERED, R, count_t, ST, status)                \
+    IOT_FP(File_write_ordered##SUFFIX, IOT_OP_WRITE_ORDERED, W, count_t, ST, status)              \
+    IOT_FP_BEGIN(File_read_ordered_begin##SUFFIX, IOT_OP_READ_ORDERED_SPLIT, R, count_t)          \
+    IOT_FP_BEGIN(File_write_ordered_begin##SUFFIX, IOT_OP_WRITE_ORDERED_SPLIT, W, count_t)
+
+IOT_DATA_ROUTINES(, int)
+#if MPI_VERSION >= 4
+IOT_DATA_ROUTINES(_c, MPI_Count)
+#endif
+
+IOT_END(File_read_at_all_end, void *)
+IOT_END(File_write_at_all_end, const void *)
+IOT_END(File_read_all_end, void *)
+IOT_END(File_write_all_end, const void *)
+IOT_END(File_read_ordered_end, void *)
+IOT_END(File_write_ordered_end, const void *)
+
+/* ------------------------------------------------------ open and close */
+
+static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
+                          MPI_File *fh) {
+    if (!iot__state.active || depth > 0)
+        return iot__real.File_open(comm, filename, amode, info, fh);
+    depth++;
+    int rank = 0;
+    struct stat st;
+    PMPI_Comm_rank(comm, &rank);
+    /* Only for the hints record: striping applies to files created here. */
+    int existed = rank == 0 && stat(filename, &st) == 0;
+    struct iot_kv table = {0}, requested = {0};
+    MPI_Info use = iot__decide_open(comm, filename, info, &table);
+    iot__kv_from_info(&requested, use);
+    double start = iot__now();
+    int result = iot__real.File_open(comm, filename, amode, use, fh);
+    if (result != MPI_SUCCESS && use != info) {
+        /* The table's hints may be the cause: open the way the program asked. */
+        int plain = iot__real.File_open(comm, filename, amode, info, fh);
+        if (plain == MPI_SUCCESS) {
+            iot__warn("MPI_File_open of %s failed with the table's hints; opened untuned",
+                      filename);
+            iot__kv_clear(&table);
+            iot__kv_clear(&requested);
+            iot__kv_from_info(&requested, info);
+        }
+        result = plain;
+    }
+    double seconds = iot__now() - start;
+    iot__info_release(use, info);
+    if (result != MPI_SUCCESS) {
+        if (rank == 0)
+            iot__trace_local_meta("MPI_File_open", filename, start, seconds, result);
+    } else {
+        struct iot_file *f = iot__file_open_state(comm, filename, *fh);
+        if (f) {
+            iot__kv_from_info(&f->app, info);
+            iot__record_hints(f, "open", &requested, &table, existed);
+            iot__trace_call(f, IOT_OP_OPEN, start, seconds, 0, result);
+        }
+    }
+    iot__kv_clear(&table);
+    iot__kv_clear(&requested);
+    depth--;
+    return result;
+}
+IOT_BOTH_NAMES(File_open, (MPI_Comm comm, const char *filename, int amode, MPI_Info info,
+                           MPI_File *fh),
+               (comm, filename, amode, info, fh))
+
+static int wrap_File_close(MPI_File *fh) {
+    struct iot_file *f = iot__state.active && depth == 0 && fh ? iot__file_find(*fh) : NULL;
+    if (!f)
+        return iot__real.File_close(fh);
+    depth++;
+    double start = iot__now();
+    int result = iot__real.File_close(fh);
+    iot__file_close_state(f, start, iot__now() - start, result);
+    depth--;
+    return result;
+}
+IOT_BOTH_NAMES(File_close, (MPI_File * fh), (fh))
+
+static int wrap_File_delete(const char *filename, MPI_Info info) {
+    if (!iot__state.active || depth > 0)
+        return iot__real.File_delete(filename, info);
+    depth++;
+    double start = iot__now();
+    int result = iot__real.File_delete(filename, info);
+    iot__trace_local_meta("MPI_File_delete", filename, start, iot__now() - start, result);
+    depth--;
+    return result;
+}
+IOT_BOTH_NAMES(File_delete, (const char *filename, MPI_Info info), (filename, info))
+
+/* ------------------------------------------- other collective routines */
+
+static int wrap_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
+                              MPI_Datatype filetype, const char *datarep, MPI_Info info) {
+    struct iot_file *f = iot__state.active && depth == 0 ? iot__file_find(fh) : NULL;
+    if (!f)
+        return iot__real.File_set_view(fh, disp, etype, filetype, datarep, info);
+    depth++;
+    iot__trace_view(f, filetype);
+    MPI_Info use = iot__merge_app_info(f, info, "set_view");
+    double start = iot__now();
+    int result = iot__real.File_set_view(fh, disp, etype, filetype, datarep, use);
+    iot__trace_call(f, IOT_OP_SET_VIEW, start, iot__now() - start, 0, result);
+    iot__info_release(use, info);
+    depth--;
+    return result;
+}
+IOT_BOTH_NAMES(File_set_view, (MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
+                               MPI_Datatype filetype, const char *datarep, MPI_Info info),
+               (fh, disp, etype, filetype, datarep, info))
+
+static int wrap_File_set_info(MPI_File fh, MPI_Info info) {
+    struct iot_file *f = iot__state.active && depth == 0 ? iot__file_find(fh) : NULL;
+    if (!f)
+        return iot__real.File_set_info(fh, info);
+    depth++;
+    MPI_Info use = iot__merge_app_info(f, info, "set_info");
+    double start = iot__now();
+    int result = iot__real.File_set_info(fh, use);
+    iot__trace_call(f, IOT_OP_SET_INFO, start, iot__now() - start, 0, result);
+    iot__info_release(use, info);
+    depth--;
+    return result;
+}
+IOT_BOTH_NAMES(File_set_info, (MPI_File fh, MPI_Info info), (fh, info))
+
+/* A collective routine that only needs timing. */
+#define IOT_TIMED(name, op, params, args)                                                          \
+    static int wrap_##name params {                                                                \
+        struct iot_file *f = iot__state.active && depth == 0 ? iot__file_find(fh) : NULL;          \
+        if (!f)                                                                                    \
+            return iot__real.name args;                                                            \
+        depth++;                                                                                   \
+        double start = iot__now();                                                                 \
+        int result = iot__real.name args;                                                          \
+        iot__trace_call(f, op, start, iot__now() - start, 0, result);                              \
+        depth--;                                                                                   \
+        return result;                                                                             \
+    }                                                                                              \
+    IOT_BOTH_NAMES(name, params, args)
+
+IOT_TIMED(File_set_size, IOT_OP_SET_SIZE, (MPI_File fh, MPI_Offset size), (fh, size))
+IOT_TIMED(File_preallocate, IOT_OP_PREALLOCATE, (MPI_File fh, MPI_Offset size), (fh, size))
+IOT_TIMED(File_sync, IOT_OP_SYNC, (MPI_File fh), (fh))
+
+/* ------------------------------------------------------ init, finalize */
+
+IOT_EXPORT int MPI_Init(int *argc, char ***argv) {
+    int result = iot__real.Init(argc, argv);
+    if (result == MPI_SUCCESS)
+        iot__start();
+    return result;
+}
+IOT_EXPORT int PMPI_Init(int *argc, char ***argv) {
+    return MPI_Init(argc, argv);
+}
+
+IOT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+    int result = iot__real.Init_thread(argc, argv, required, provided);
+    if (result == MPI_SUCCESS)
+        iot__start();
+    return result;
+}
+IOT_EXPORT int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+    return MPI_Init_thread(argc, argv, required, provided);
+}
+
+IOT_EXPORT int MPI_Finalize(void) {
+    iot__stop();
+    return iot__real.Finalize();
+}
+IOT_EXPORT int PMPI_Finalize(void) {
+    return MPI_Finalize();
+}
