@@ -213,7 +213,7 @@ static const char *unhonoured_reason(const char *key, const char *want, const ch
 void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *requested,
                        const struct iot_kv *table, int file_existed) {
     struct iot_state *s = &iot__state;
-    f->hint_seq++;
+    f->hint_seq = s->hint_counter++;
     if (!s->trace || !f->traced || f->rank != 0 || !iot__log_reserve())
         return;
     MPI_Info info = MPI_INFO_NULL;

@@ -255,6 +255,7 @@ struct iot_state {
     size_t max_records;   /* collective rows kept per file */
     size_t max_log_bytes; /* per rank */
     uint64_t dropped_rows;
+    int hint_counter; /* source of hints record seq numbers */
     struct iot_table table;
     struct iot_file *files;
     struct iot_buf out;      /* this rank's finished log lines */

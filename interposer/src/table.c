@@ -211,6 +211,13 @@ static int parse_entry(struct iot_json *j, struct iot_entry *e, char *err, size_
         snprintf(err, errlen, "unexpected text after the object");
         return -1;
     }
+    int hints_seen = 0;
+    for (int f = 0; f < NFIELDS; f++)
+        hints_seen |= fields[f].type == FIELD_HINTS && seen[f];
+    if (!hints_seen) {
+        snprintf(err, errlen, "'hints' is required (an object of MPI info keys and values)");
+        return -1;
+    }
     if (e->at == IOT_AT_OPEN && (e->group >= 0 || e->pattern >= 0 || e->op >= 0)) {
         snprintf(err, errlen,
                  "an entry with \"at\": \"open\" cannot name group, pattern or op (they are not "
@@ -282,8 +289,10 @@ int iot__table_parse(const char *text, size_t len, struct iot_table *table, char
         line++;
         struct iot_json j = {p, eol};
         p = nl ? nl + 1 : end;
-        int first = iot__json_peek(&j);
-        if (first == -1 || first == '#')
+        /* Same rules as the Python reader: the header is line 1, '#' in column 1. */
+        if (j.p < j.end && *j.p == '#' && header)
+            continue;
+        if (iot__json_peek(&j) == -1 && header)
             continue;
         if (!header) {
             if (parse_header(&j, err, errlen) != 0)

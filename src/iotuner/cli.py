@@ -1,0 +1,166 @@
+"""The `iotuner` command.
+
+Each subcommand is one `_add_<name>` function, which declares its arguments and sets
+`handler` to the function that carries it out and returns the exit status; adding a
+subcommand means writing those two functions and listing the first in _SUBCOMMANDS.
+Only here do errors become messages and exit codes: an IotunerError gives
+"iotuner: error: ..." on stderr and exit status 2.
+"""
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeAlias
+
+from rich.console import Console
+
+from iotuner import __version__
+from iotuner._fileio import atomic_write_text
+from iotuner.errors import IotunerError
+from iotuner.export import op_csv
+from iotuner.formats import table_fields
+from iotuner.render import print_summary
+from iotuner.runner import MODES, POLICIES, run
+from iotuner.summary import summarize
+from iotuner.table import read_table
+from iotuner.tracelog import read_tracelog
+
+__all__ = ["main"]
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the iotuner command line with `argv` (default: sys.argv[1:]); return the status."""
+    args = _parser().parse_args(argv)
+    try:
+        status: int = args.handler(args)
+    except IotunerError as exc:
+        for line in str(exc).splitlines():
+            print(f"iotuner: error: {line}", file=sys.stderr)
+        return 2
+    return status
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="iotuner",
+        description="Tune MPI-IO hints at run time through the iotuner interposer.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+    for add in _SUBCOMMANDS:
+        add(subparsers)
+    return parser
+
+
+def _add_run(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run an MPI program under the interposer",
+        description="Run an MPI command under the interposer and print the trace logs it "
+        "wrote; the exit status is the command's.",
+        usage="%(prog)s [options] -- LAUNCHER PROGRAM [ARGS...]",
+    )
+    parser.add_argument(
+        "--mode", choices=MODES, default="trace", help="interposer mode (default: trace)"
+    )
+    parser.add_argument("--table", type=Path, help="tuning table (needed by the tune modes)")
+    parser.add_argument(
+        "--log-dir",
+        type=Path,
+        help="where trace logs go (default: $XDG_STATE_HOME/iotuner/logs)",
+    )
+    parser.add_argument(
+        "--policy",
+        choices=POLICIES,
+        default="table",
+        help="who wins when the table and the application set the same hint (default: table)",
+    )
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="e.g. mpiexec -n 4 ./app")
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    result = run(
+        command, mode=args.mode, table=args.table, log_dir=args.log_dir, policy=args.policy
+    )
+    for log in result.logs:
+        print(f"iotuner: trace log: {log}", file=sys.stderr)
+    if "trace" in args.mode.split(",") and not result.logs:
+        print(
+            f"iotuner: warning: no trace log tagged {result.tag} in {result.log_dir} "
+            "(did the program reach MPI_Finalize?)",
+            file=sys.stderr,
+        )
+    return result.returncode
+
+
+def _add_log2csv(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "log2csv",
+        help="write a trace log's op records as CSV",
+        description="Write the op records of a trace log as CSV: the columns of "
+        "trace_op_fields.def, then <key> (effective) and requested:<key> for each hint key.",
+    )
+    parser.add_argument("log", type=Path, help="trace log (.iotrace.jsonl)")
+    parser.add_argument("-o", "--output", type=Path, help="CSV file (default: stdout)")
+    parser.set_defaults(handler=_log2csv)
+
+
+def _log2csv(args: argparse.Namespace) -> int:
+    text = op_csv(read_tracelog(args.log))
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        atomic_write_text(args.output, text)
+    return 0
+
+
+def _add_show(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "show",
+        help="summarize a trace log",
+        description="Summarize a trace log: the job, per file its bytes, access pattern, "
+        "operations and hints (requested and effective), and the log's warnings.",
+    )
+    parser.add_argument("log", type=Path, help="trace log (.iotrace.jsonl)")
+    parser.set_defaults(handler=_show)
+
+
+def _show(args: argparse.Namespace) -> int:
+    print_summary(summarize(read_tracelog(args.log)), Console())
+    return 0
+
+
+def _add_table(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("table", help="work with tuning tables")
+    actions = parser.add_subparsers(title="actions", required=True, metavar="ACTION")
+    check = actions.add_parser(
+        "check",
+        help="validate a tuning table",
+        description="Validate a tuning table and count its entries per decision point.",
+    )
+    check.add_argument("table", type=Path, help="tuning table (.jsonl)")
+    check.set_defaults(handler=_table_check)
+
+
+def _table_check(args: argparse.Namespace) -> int:
+    entries = read_table(args.table)
+    counts = Counter(e.at for e in entries)
+    (decision_points,) = (f.choices for f in table_fields() if f.name == "at")
+    print(f"{args.table}: valid, {len(entries)} entries")
+    for at in decision_points:
+        print(f"  at {at}: {counts[at]}")
+    return 0
+
+
+_SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
+    _add_run,
+    _add_log2csv,
+    _add_show,
+    _add_table,
+)

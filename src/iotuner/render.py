@@ -1,0 +1,88 @@
+"""Rendering of a LogSummary on a terminal with rich (`iotuner show`)."""
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from iotuner.summary import FileSummary, HintSetSummary, LogSummary
+
+__all__ = ["print_summary"]
+
+
+def print_summary(summary: LogSummary, console: Console) -> None:
+    """Print the job line, one section per file, then the log's warnings."""
+    console.print(_job_line(summary.job))
+    for file in summary.files:
+        _print_file(file, console)
+    if summary.warnings:
+        console.print()
+        console.print("[bold]Warnings[/]")
+        for warning in summary.warnings:
+            console.print(f"[yellow]⚠ {escape(warning)}[/]")
+
+
+def _job_line(job: dict[str, object]) -> str:
+    line = (
+        f"[bold]{escape(str(job['program']))}[/]: {job['nprocs']} processes "
+        f"({job['nodes']} nodes x {job['ranks_per_node']} ranks/node) on "
+        f"{escape(str(job['host']))}, mode {job['mode']}"
+    )
+    if "tune" in str(job["mode"]).split(","):
+        line += f" (table {escape(str(job['table']))}, policy {job['policy']})"
+    return f"{line}, {escape(str(job['mpi_library']))}"
+
+
+def _print_file(file: FileSummary, console: Console) -> None:
+    console.print()
+    console.rule(f"[bold]{escape(file.file)}[/]", align="left")
+    console.print(f"read {_size(file.bytes_read)}, written {_size(file.bytes_written)}")
+    if not file.reduced:
+        console.print("[yellow]⚠ not closed before MPI_Finalize: rank 0's figures only[/]")
+    for pattern in file.patterns:
+        fields = " ".join(f"{key}={_json_word(value)}" for key, value in pattern.items())
+        console.print(f"pattern: {escape(fields)}")
+    if file.operations:
+        table = Table("operation", "calls", "bytes", "time (s)", "MiB/s")
+        for op in file.operations:
+            table.add_row(
+                escape(op.operation),
+                str(op.calls),
+                _size(op.bytes),
+                f"{op.duration:.6f}",
+                f"{op.bandwidth:.2f}",
+            )
+        console.print(table)
+    for hint_set in file.hint_sets:
+        console.print(_hints_table(hint_set))
+
+
+def _hints_table(hint_set: HintSetSummary) -> Table:
+    title = f"hints #{hint_set.seq} at {hint_set.at} (t={hint_set.time_stamp:.3f} s"
+    title += f", driver {hint_set.driver})" if hint_set.driver else ")"
+    table = Table(
+        "key", "requested", "effective", "note", title=escape(title), title_justify="left"
+    )
+    for row in hint_set.rows:
+        note = f"[yellow]⚠ unhonoured: {escape(row.unhonoured)}[/]" if row.unhonoured else ""
+        table.add_row(
+            escape(row.key),
+            "-" if row.requested is None else escape(row.requested),
+            "-" if row.effective is None else escape(row.effective),
+            note,
+        )
+    return table
+
+
+def _size(nbytes: int) -> str:
+    """A byte count with a binary unit, e.g. 12.3 MiB (plain bytes below 1 KiB)."""
+    value, unit = float(nbytes), "B"
+    for larger in ("KiB", "MiB", "GiB", "TiB"):
+        if value < 1024:
+            break
+        value, unit = value / 1024, larger
+    return f"{nbytes} B" if unit == "B" else f"{value:.1f} {unit}"
+
+
+def _json_word(value: object) -> str:
+    """A pattern value as JSON spells it (true, not True)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -1,0 +1,205 @@
+"""Running MPI programs under the interposer, and finding what setup.sh installed.
+
+setup.sh builds the interposer and our MPI programs into the virtual environment
+(`<prefix>/lib/iotuner/libiotuner.so`, `<prefix>/libexec/iotuner/`) and records the MPI
+compiler and launcher it used in `<prefix>/share/iotuner/build.json`.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from iotuner.errors import ConfigError, SetupError
+from iotuner.table import read_table
+
+__all__ = [
+    "MODES",
+    "POLICIES",
+    "BuildConfig",
+    "RunResult",
+    "build_config",
+    "default_log_dir",
+    "find_library",
+    "find_program",
+    "interposer_env",
+    "run",
+]
+
+MODES = ("off", "trace", "tune", "tune,trace")
+"""Values of IOTUNER_MODE: off (pass through), trace, tune, or both."""
+
+POLICIES = ("table", "app")
+"""Values of IOTUNER_HINT_POLICY: who wins when the table and the application set a key."""
+
+_SETUP_HINT = "run ./setup.sh in the iotuner checkout to build and install it"
+_TAG = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+@dataclass(frozen=True)
+class BuildConfig:
+    """The MPI compiler wrapper (None when unknown) and launcher to use."""
+
+    mpicc: str | None
+    mpiexec: str
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one run gave: the command's exit status and the trace logs it wrote.
+
+    `returncode` follows the shell's convention, 128 + N for a command killed by signal N.
+    """
+
+    returncode: int
+    logs: list[Path]
+    log_dir: Path
+    tag: str
+
+
+def find_library(prefix: Path | None = None) -> Path:
+    """The interposer: $IOTUNER_LIB, else `<prefix>/lib/iotuner/libiotuner.so`.
+
+    `prefix` defaults to sys.prefix, the virtual environment setup.sh installed into.
+    """
+    override = os.environ.get("IOTUNER_LIB")
+    if override:
+        library = Path(override)
+        if not library.is_file():
+            raise SetupError(f"IOTUNER_LIB names {library}, which does not exist")
+        return library.absolute()
+    library = Path(prefix or sys.prefix) / "lib" / "iotuner" / "libiotuner.so"
+    if not library.is_file():
+        raise SetupError(f"the interposer {library} is missing: {_SETUP_HINT}")
+    return library
+
+
+def find_program(name: str, prefix: Path | None = None) -> Path:
+    """One of our MPI programs, `<prefix>/libexec/iotuner/<name>` (prefix: sys.prefix)."""
+    program = Path(prefix or sys.prefix) / "libexec" / "iotuner" / name
+    if not program.is_file():
+        raise SetupError(f"the MPI program {program} is missing: {_SETUP_HINT}")
+    return program
+
+
+def build_config(prefix: Path | None = None) -> BuildConfig:
+    """The MPI tools setup.sh built with, from `<prefix>/share/iotuner/build.json`.
+
+    Without that file (or without a usable `mpiexec` in it) the launcher is looked up
+    on PATH, so an installation built by hand still runs.
+    """
+    path = Path(prefix or sys.prefix) / "share" / "iotuner" / "build.json"
+    recorded: dict[str, object] = {}
+    if path.is_file():
+        try:
+            recorded = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise SetupError(f"cannot read {path} ({exc}): {_SETUP_HINT}") from None
+        if not isinstance(recorded, dict):
+            raise SetupError(f'{path} must be {{"mpicc": ..., "mpiexec": ...}}: {_SETUP_HINT}')
+    mpicc = recorded.get("mpicc")
+    mpiexec = recorded.get("mpiexec")
+    if not (isinstance(mpiexec, str) and shutil.which(mpiexec)):
+        mpiexec = shutil.which("mpiexec")
+    if mpiexec is None:
+        raise SetupError(f"no MPI launcher: {path} names none and mpiexec is not on PATH")
+    return BuildConfig(mpicc=mpicc if isinstance(mpicc, str) else None, mpiexec=mpiexec)
+
+
+def default_log_dir() -> Path:
+    """The interposer's default log directory (formats/README.md, Trace log).
+
+    $XDG_STATE_HOME/iotuner/logs, else ~/.local/state/iotuner/logs.
+    """
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "iotuner" / "logs"
+
+
+def interposer_env(
+    mode: str,
+    table: Path | str | None,
+    log_dir: Path | str,
+    policy: str,
+    tag: str,
+    *,
+    library: Path | None = None,
+    base: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The environment for a command run under the interposer.
+
+    Starts from `base` (default: this process's environment), puts `library` (default:
+    find_library()) first in LD_PRELOAD and sets the IOTUNER_* variables; paths are made
+    absolute because the MPI launcher may start the ranks in another directory. A table is
+    needed in the tune modes.
+    """
+    if mode not in MODES:
+        raise ConfigError(f"the mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if policy not in POLICIES:
+        raise ConfigError(f"the hint policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    if _tunes(mode) and table is None:
+        raise ConfigError(f"mode {mode!r} needs a tuning table")
+    if not _TAG.fullmatch(tag):
+        raise ConfigError(f"a job tag may hold only letters, digits, '_', '.' and '-', got {tag!r}")
+    env = dict(os.environ if base is None else base)
+    preload = env.get("LD_PRELOAD")
+    library = library or find_library()
+    env["LD_PRELOAD"] = f"{library}:{preload}" if preload else str(library)
+    env["IOTUNER_MODE"] = mode
+    env["IOTUNER_LOG_DIR"] = str(Path(log_dir).absolute())
+    env["IOTUNER_HINT_POLICY"] = policy
+    env["IOTUNER_JOB_TAG"] = tag
+    if table is None:
+        env.pop("IOTUNER_TABLE", None)
+    else:
+        env["IOTUNER_TABLE"] = str(Path(table).absolute())
+    return env
+
+
+def run(
+    command: Sequence[str],
+    *,
+    mode: str = "trace",
+    table: Path | str | None = None,
+    log_dir: Path | str | None = None,
+    policy: str = "table",
+    library: Path | None = None,
+) -> RunResult:
+    """Run `command` (launcher, program, arguments; no shell) under the interposer.
+
+    The run gets a fresh job tag, so the logs it wrote are told apart from those of other
+    runs by name: `<log dir>/<program>-<YYYYmmdd-HHMMSS>-<pid>-<tag>.iotrace.jsonl`.
+    In the tune modes the table is validated first: the interposer would run untuned on a
+    bad table, and the error is clearer here.
+    """
+    if not command:
+        raise ConfigError("no command to run")
+    tag = uuid.uuid4().hex[:12]
+    log_dir = Path(log_dir or default_log_dir()).absolute()
+    env = interposer_env(mode, table, log_dir, policy, tag, library=library)
+    if table is not None and _tunes(mode):
+        read_table(table)
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"cannot create the log directory {log_dir}: {exc.strerror}") from None
+    try:
+        completed = subprocess.run(list(command), env=env, check=False)
+    except OSError as exc:
+        raise ConfigError(f"cannot run {command[0]!r}: {exc.strerror}") from None
+    code = completed.returncode
+    return RunResult(
+        returncode=128 + abs(code) if code < 0 else code,
+        logs=sorted(log_dir.glob(f"*-{tag}.iotrace.jsonl")),
+        log_dir=log_dir,
+        tag=tag,
+    )
+
+
+def _tunes(mode: str) -> bool:
+    return "tune" in mode.split(",")

@@ -1,0 +1,143 @@
+"""A trace log summed up per file, operation and hint set: plain records for `iotuner show`.
+
+Kept apart from the rendering (iotuner.render) so a report or a test can use the figures.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+from iotuner.tracelog import TraceLog
+
+__all__ = [
+    "MIB",
+    "FileSummary",
+    "HintRow",
+    "HintSetSummary",
+    "LogSummary",
+    "OperationSummary",
+    "summarize",
+]
+
+MIB = 1024 * 1024
+"""Bytes in a mebibyte: bandwidths are in MiB/s, as in the trace log."""
+
+
+@dataclass(frozen=True)
+class OperationSummary:
+    """All rows of one MPI routine on one file, added up."""
+
+    operation: str
+    calls: int
+    bytes: int
+    duration: float
+
+    @property
+    def bandwidth(self) -> float:
+        """MiB/s over the summed durations (0 when no time was measured)."""
+        return self.bytes / self.duration / MIB if self.duration > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class HintRow:
+    """One key of a hint set: the value passed to MPI and the one MPI reported.
+
+    `unhonoured` is the reason the driver ignores or changes the key, None when it does not.
+    """
+
+    key: str
+    requested: str | None
+    effective: str | None
+    unhonoured: str | None
+
+
+@dataclass(frozen=True)
+class HintSetSummary:
+    """One hints record: when and where it was decided, and its keys."""
+
+    seq: int
+    at: str
+    time_stamp: float
+    driver: str | None
+    rows: list[HintRow]
+
+
+@dataclass(frozen=True)
+class FileSummary:
+    """One file name: its bytes and access patterns over all its opens, operations, hints.
+
+    `reduced` is False when some open of it was not closed before MPI_Finalize, so its
+    figures are rank 0's alone.
+    """
+
+    file: str
+    bytes_read: int
+    bytes_written: int
+    patterns: list[dict[str, Any]]
+    reduced: bool
+    operations: list[OperationSummary]
+    hint_sets: list[HintSetSummary]
+
+
+@dataclass(frozen=True)
+class LogSummary:
+    """A whole log: its job record, one summary per file, and the warnings to show."""
+
+    job: dict[str, Any]
+    files: list[FileSummary]
+    warnings: list[str]
+
+
+def summarize(log: TraceLog) -> LogSummary:
+    """Sum up a trace log; files appear in the order the log first names them."""
+    names = list(dict.fromkeys(r["file"] for r in (*log.files, *log.ops, *log.hints)))
+    files = [_file_summary(log, name) for name in names]
+    warnings = list(log.end["warnings"]) if log.end else ["the log is incomplete (no 'end')"]
+    if log.end and log.end["dropped_rows"]:
+        warnings.append(f"{log.end['dropped_rows']} op rows were dropped (over the log's cap)")
+    return LogSummary(job=log.job, files=files, warnings=warnings)
+
+
+def _file_summary(log: TraceLog, name: str) -> FileSummary:
+    records = [r for r in log.files if r["file"] == name]
+    operations: dict[str, OperationSummary] = {}
+    for op in log.ops:
+        if op["file"] != name:
+            continue
+        seen = operations.get(op["operation"], OperationSummary(op["operation"], 0, 0, 0.0))
+        operations[op["operation"]] = OperationSummary(
+            seen.operation,
+            seen.calls + op["calls"],
+            seen.bytes + op["bytes"],
+            seen.duration + op["duration"],
+        )
+    return FileSummary(
+        file=name,
+        bytes_read=sum(r["bytes_read"] for r in records),
+        bytes_written=sum(r["bytes_written"] for r in records),
+        patterns=[r["pattern"] for r in records],
+        reduced=all(r["reduced"] for r in records),
+        operations=list(operations.values()),
+        hint_sets=[_hint_set(h) for h in log.hints if h["file"] == name],
+    )
+
+
+def _hint_set(record: dict[str, Any]) -> HintSetSummary:
+    requested, effective = record["requested"], record["effective"]
+    reasons = {item["key"]: item["reason"] for item in record["unhonoured"]}
+    keys = dict.fromkeys([*requested, *effective, *reasons])
+    rows = [
+        HintRow(
+            key=key,
+            requested=None if key not in requested else str(requested[key]),
+            effective=None if key not in effective else str(effective[key]),
+            unhonoured=reasons.get(key),
+        )
+        for key in keys
+    ]
+    return HintSetSummary(
+        seq=record["seq"],
+        at=record["at"],
+        time_stamp=record["time_stamp"],
+        driver=record["driver"],
+        rows=rows,
+    )

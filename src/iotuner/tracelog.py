@@ -1,0 +1,221 @@
+"""Trace logs (formats/README.md, "Trace log"): read and check one log of one job.
+
+The `op` columns are checked against formats/trace_op_fields.def; the other records
+against the keys formats/README.md lists for them.
+"""
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from iotuner.errors import TraceLogError
+from iotuner.formats import op_fields
+
+__all__ = ["FORMAT", "VERSION", "TraceLog", "read_tracelog"]
+
+FORMAT = "iotuner-trace"
+VERSION = 1
+
+_NUMBER = (int, float)
+_NONE = type(None)
+
+# The keys of each record but `op` (whose columns are in trace_op_fields.def) and the
+# types their values may have. bool is never accepted where int is.
+_RECORD_KEYS: dict[str, dict[str, tuple[type, ...]]] = {
+    "job": {
+        "format": (str,),
+        "version": (int,),
+        "program": (str,),
+        "argv0": (str,),
+        "nprocs": (int,),
+        "nodes": (int,),
+        "ranks_per_node": _NUMBER,
+        "mode": (str,),
+        "table": (str, _NONE),
+        "policy": (str,),
+        "host": (str,),
+        "mpi_library": (str,),
+        "start_time": _NUMBER,
+    },
+    "hints": {
+        "file": (str,),
+        "seq": (int,),
+        "at": (str,),
+        "time_stamp": _NUMBER,
+        "requested": (dict,),
+        "table": (dict,),
+        "app": (dict,),
+        "effective": (dict,),
+        "driver": (str, _NONE),
+        "unhonoured": (list,),
+    },
+    "file": {
+        "file": (str,),
+        "nprocs": (int,),
+        "opened_at": _NUMBER,
+        "closed_at": _NUMBER,
+        "bytes_read": (int,),
+        "bytes_written": (int,),
+        "pattern": (dict,),
+        "reduced": (bool,),
+    },
+    "meta": {
+        "operation": (str,),
+        "file": (str,),
+        "time_stamp": _NUMBER,
+        "duration": _NUMBER,
+        "result": (int,),
+    },
+    "end": {"rows": (int,), "dropped_rows": (int,), "warnings": (list,)},
+}
+_OP_TYPES: dict[str, tuple[type, ...]] = {"INT": (int,), "REAL": _NUMBER, "TEXT": (str,)}
+_TYPE_NAMES = {
+    int: "an integer",
+    float: "a number",
+    str: "a string",
+    dict: "an object",
+    list: "a list",
+    bool: "true or false",
+    _NONE: "null",
+}
+
+
+@dataclass
+class TraceLog:
+    """The records of one trace log, each a dict as decoded from JSON, in log order."""
+
+    path: Path
+    job: dict[str, Any]
+    hints: list[dict[str, Any]]
+    ops: list[dict[str, Any]]
+    files: list[dict[str, Any]]
+    metas: list[dict[str, Any]]
+    end: dict[str, Any] | None
+
+    @functools.cached_property
+    def _hints_by_set(self) -> dict[tuple[str, int], dict[str, Any]]:
+        return {(h["file"], h["seq"]): h for h in self.hints}
+
+    def hints_for(self, op: dict[str, Any]) -> dict[str, Any] | None:
+        """The hints record in force for an `op` record (same file and seq as its hint_set).
+
+        None when the op has hint_set -1 (no hints recorded for its file).
+        """
+        return self._hints_by_set.get((op["file"], op["hint_set"]))
+
+
+def read_tracelog(path: Path | str, *, allow_incomplete: bool = False) -> TraceLog:
+    """Read and check a trace log; TraceLogError names the file, line and what was expected.
+
+    A log without its `end` record is incomplete (the interposer renames a log into place
+    only once written whole) and is an error unless `allow_incomplete`.
+
+    RATIONALE: unlike a table, a log is written by a program, so the first problem is
+    reported alone: it points at the bug, and the rest of the file often follows from it.
+    """
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TraceLogError(f"cannot read {path}: {exc}") from None
+    if not lines:
+        raise TraceLogError(f"{path}: empty file, expected a 'job' record on line 1")
+    records: dict[str, list[dict[str, Any]]] = {kind: [] for kind in ["op", *_RECORD_KEYS]}
+    hint_sets: set[tuple[str, int]] = set()
+    op_lines: list[tuple[str, dict[str, Any]]] = []
+    for number, line in enumerate(lines, start=1):
+        where = f"{path} line {number}"
+        if records["end"]:
+            raise TraceLogError(f"{where}: nothing may follow the 'end' record")
+        record = _decode(where, line)
+        kind = record["record"]
+        if (number == 1) != (kind == "job"):
+            expected = "the 'job' record" if number == 1 else "one 'job' record, on line 1"
+            raise TraceLogError(f"{where}: expected {expected}, got a {kind!r} record")
+        _check_record(where, kind, record)
+        if kind == "hints":
+            hint_set = (record["file"], record["seq"])
+            if hint_set in hint_sets:
+                raise TraceLogError(
+                    f"{where}: a second hints record for file {hint_set[0]!r} seq {hint_set[1]}"
+                )
+            hint_sets.add(hint_set)
+        elif kind == "op" and record["hint_set"] != -1:
+            op_lines.append((where, record))
+        records[kind].append(record)
+    # Checked once all are read: the writer need not put a hints record before its ops.
+    for where, op in op_lines:
+        if (op["file"], op["hint_set"]) not in hint_sets:
+            raise TraceLogError(
+                f"{where}: hint_set {op['hint_set']} of file {op['file']!r} names no hints "
+                f"record (expected a seq of one, or -1)"
+            )
+    log = TraceLog(
+        path=path,
+        job=records["job"][0],
+        hints=records["hints"],
+        ops=records["op"],
+        files=records["file"],
+        metas=records["meta"],
+        end=records["end"][0] if records["end"] else None,
+    )
+    if log.end is None and not allow_incomplete:
+        raise TraceLogError(f"{path}: incomplete log, expected an 'end' record on the last line")
+    return log
+
+
+def _decode(where: str, line: str) -> dict[str, Any]:
+    """One line as a record: a JSON object with a known `record` key."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise TraceLogError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(record, dict):
+        raise TraceLogError(f"{where}: expected a JSON object, got {type(record).__name__}")
+    kind = record.get("record")
+    if kind != "op" and kind not in _RECORD_KEYS:
+        known = ", ".join(["op", *_RECORD_KEYS])
+        raise TraceLogError(f"{where}: 'record' must be one of {known}, got {kind!r}")
+    return record
+
+
+@functools.cache
+def _op_keys() -> dict[str, tuple[type, ...]]:
+    """The columns of an `op` record and the Python types of their values."""
+    return {f.name: _OP_TYPES[f.type] for f in op_fields()}
+
+
+def _check_record(where: str, kind: str, record: dict[str, Any]) -> None:
+    """Check that a record has exactly its keys, with values of the right types."""
+    where = f"{where}: {kind} record"
+    keys = _op_keys() if kind == "op" else _RECORD_KEYS[kind]
+    for key, types in keys.items():
+        if key not in record:
+            raise TraceLogError(f"{where}: {key!r} is missing")
+        value = record[key]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            expected = " or ".join(_TYPE_NAMES[t] for t in types)
+            raise TraceLogError(f"{where}: {key!r} must be {expected}, got {json.dumps(value)}")
+    unknown = set(record) - set(keys) - {"record"}
+    if unknown:
+        raise TraceLogError(f"{where}: unknown key(s) {', '.join(map(repr, sorted(unknown)))}")
+    if kind == "job" and (record["format"], record["version"]) != (FORMAT, VERSION):
+        raise TraceLogError(
+            f"{where}: expected format {FORMAT!r} version {VERSION}, "
+            f"got {record['format']!r} version {record['version']}"
+        )
+    if kind == "hints":
+        for item in record["unhonoured"]:
+            if not (
+                isinstance(item, dict)
+                and set(item) == {"key", "reason"}
+                and all(isinstance(v, str) for v in item.values())
+            ):
+                raise TraceLogError(
+                    f'{where}: \'unhonoured\' items must be {{"key": "...", "reason": "..."}}, '
+                    f"got {json.dumps(item)}"
+                )
+    if kind == "end" and not all(isinstance(w, str) for w in record["warnings"]):
+        raise TraceLogError(f"{where}: 'warnings' must be a list of strings")

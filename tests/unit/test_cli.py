@@ -1,0 +1,113 @@
+"""The iotuner command: log2csv, show and table check on the sample files."""
+
+import csv
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from iotuner.cli import main
+from iotuner.export import op_table
+from iotuner.formats import op_fields
+from iotuner.summary import summarize
+from iotuner.tracelog import read_tracelog
+
+
+def _csv_rows(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_log2csv_columns(sample_log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["log2csv", str(sample_log)]) == 0
+    header = capsys.readouterr().out.splitlines()[0].split(",")
+    fields = [f.name for f in op_fields()]
+    assert header[:6] == ["group", "time_stamp", "operation", "bytes", "duration", "bandwidth"]
+    assert header[: len(fields)] == fields
+    assert header[len(fields) :] == [
+        "cb_nodes",
+        "requested:cb_nodes",
+        "romio_cb_write",
+        "requested:romio_cb_write",
+        "striping_factor",
+        "requested:striping_factor",
+    ]
+
+
+def test_log2csv_hint_columns_follow_the_hint_set_in_force(
+    sample_log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(["log2csv", str(sample_log)])
+    rows = _csv_rows(capsys.readouterr().out)
+    first, second, _, unhinted = rows
+    assert (first["bytes"], first["group"], first["hint_set"]) == ("6431504", "35", "0")
+    # Hint set 0: requested at open, romio_cb_write only reported by MPI.
+    assert (first["romio_cb_write"], first["requested:romio_cb_write"]) == ("automatic", "")
+    assert (first["striping_factor"], first["requested:striping_factor"]) == ("16", "16")
+    # Hint set 1: the table asked for romio_cb_write at this access.
+    assert (second["romio_cb_write"], second["requested:romio_cb_write"]) == ("enable", "enable")
+    assert (second["cb_nodes"], second["requested:cb_nodes"]) == ("2", "")
+    # hint_set -1: no hints recorded for log.txt.
+    assert unhinted["hint_set"] == "-1"
+    assert all(unhinted[k] == "" for k in ("cb_nodes", "requested:cb_nodes"))
+
+
+def test_log2csv_to_a_file(
+    sample_log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "ops.csv"
+    assert main(["log2csv", str(sample_log), "-o", str(out)]) == 0
+    assert capsys.readouterr().out == ""
+    assert os.listdir(tmp_path) == ["ops.csv"]
+    columns, rows = op_table(read_tracelog(sample_log))
+    assert _csv_rows(out.read_text()) == [
+        {c: str(v) for c, v in zip(columns, row, strict=True)} for row in rows
+    ]
+
+
+def test_show(
+    sample_log: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # no wrapping inside table cells
+    assert main(["show", str(sample_log)]) == 0
+    out = capsys.readouterr().out
+    assert "ior: 4 processes (2 nodes x 2 ranks/node)" in out
+    assert "MPICH Version: 4.1.2" in out
+    for text in ("out.dat", "log.txt", "MPI_File_write_at_all", "burst_bytes=1607876"):
+        assert text in out
+    assert "⚠ unhonoured: the ufs driver does not stripe" in out
+    assert "log.txt was still open at MPI_Finalize" in out
+
+
+def test_summary_figures(sample_log: Path) -> None:
+    summary = summarize(read_tracelog(sample_log))
+    out_dat = summary.files[0]
+    assert (out_dat.file, out_dat.bytes_read, out_dat.bytes_written) == ("out.dat", 80, 12863008)
+    writes = out_dat.operations[0]
+    assert (writes.operation, writes.calls, writes.bytes) == ("MPI_File_write_at_all", 2, 12863008)
+    assert writes.bandwidth == pytest.approx(12863008 / 0.09 / 2**20)
+    striping = next(r for r in out_dat.hint_sets[0].rows if r.key == "striping_factor")
+    assert striping.unhonoured == "the ufs driver does not stripe"
+    assert summary.files[1].reduced is False
+
+
+def test_table_check(sample_table: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["table", "check", str(sample_table)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"{sample_table}: valid, 3 entries",
+        "  at open: 2",
+        "  at access: 1",
+    ]
+
+
+def test_errors_become_messages_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = tmp_path / "table.jsonl"
+    table.write_text('{"format": "iotuner-table", "version": 1}\n{"group": "big", "hints": {}}\n')
+    assert main(["table", "check", str(table)]) == 2
+    assert capsys.readouterr().err == (
+        f"iotuner: error: {table} line 2: 'group' must be an integer 1-56, got 'big'\n"
+    )
+    assert main(["show", str(tmp_path / "absent.iotrace.jsonl")]) == 2
+    assert capsys.readouterr().err.startswith("iotuner: error: cannot read ")

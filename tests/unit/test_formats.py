@@ -1,0 +1,146 @@
+"""iotuner.formats: the .def files are found, parsed and checked."""
+
+import itertools
+import re
+import shutil
+from collections.abc import Callable
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from iotuner import formats
+from iotuner.errors import FormatError
+from iotuner.table import TableEntry
+
+
+def test_there_are_56_contiguous_groups() -> None:
+    groups = formats.size_groups()
+    assert len(groups) == formats.NUM_SIZE_GROUPS == 56
+    assert [g.number for g in groups] == list(range(1, 57))
+    assert groups[0].first == 0
+    assert all(a.end == b.first for a, b in itertools.pairwise(groups))
+    assert groups[-1].end is None
+
+
+@pytest.mark.parametrize(
+    ("nbytes", "group"),
+    [
+        (20, 1),  # thesis Table 6.6: 3-20 B per rank were logged as group 1
+        (1_607_876, 35),  # thesis Table 6.6
+        (204_800_000, 56),  # above 195.31 MiB: the last group
+        (0, 1),
+        (255, 1),
+        (256, 2),
+        (1023, 7),
+        (1024, 8),
+        (102_399, 25),
+        (102_400, 26),
+        (102_399_999, 52),
+        (102_400_000, 53),
+        (204_799_999, 55),
+        (10**15, 56),
+    ],
+)
+def test_size_group(nbytes: int, group: int) -> None:
+    assert formats.size_group(nbytes) == group
+
+
+def test_size_group_of_every_boundary() -> None:
+    for g in formats.size_groups():
+        assert formats.size_group(g.first) == g.number
+        if g.end is not None:
+            assert formats.size_group(g.end - 1) == g.number
+
+
+def test_size_group_refuses_negative_counts() -> None:
+    with pytest.raises(ValueError, match="must be >= 0, got -1"):
+        formats.size_group(-1)
+
+
+def test_op_fields_start_with_the_thesis_columns() -> None:
+    names = [f.name for f in formats.op_fields()]
+    assert names[:6] == ["group", "time_stamp", "operation", "bytes", "duration", "bandwidth"]
+    assert "hint_set" in names
+    assert {f.type for f in formats.op_fields()} <= {"INT", "REAL", "TEXT"}
+
+
+def test_table_fields_keep_commas_and_parentheses_of_strings() -> None:
+    at = next(f for f in formats.table_fields() if f.name == "at")
+    assert at.choices == ("open", "access")
+    assert at.description.startswith("decision point: open (hints read at open: cb_nodes, ")
+    group = next(f for f in formats.table_fields() if f.name == "group")
+    assert group.int_range == (1, 56)
+    nprocs = next(f for f in formats.table_fields() if f.name == "nprocs")
+    assert nprocs.int_range == (1, None)
+
+
+def test_table_entry_has_the_keys_of_table_fields_def() -> None:
+    """TableEntry mirrors table_fields.def by hand: this keeps the two from drifting."""
+    entry_fields = [f.name for f in fields(TableEntry) if f.name != "line"]
+    assert entry_fields == [f.name for f in formats.table_fields()]
+
+
+def _groups_def(tmp_path: Path, lines: list[str]) -> Path:
+    path = tmp_path / "size_groups.def"
+    path.write_text("/* test */\n" + "\n".join(lines) + "\n")
+    return path
+
+
+def _good_lines() -> list[str]:
+    return [
+        f"IOT_SIZE_GROUP({g.number}, {g.first}, {-1 if g.end is None else g.end})"
+        for g in formats.size_groups()
+    ]
+
+
+def test_parse_size_groups_accepts_the_real_list(tmp_path: Path) -> None:
+    assert formats.parse_size_groups(_groups_def(tmp_path, _good_lines())) == (
+        formats.size_groups()
+    )
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda ls: ls[:-1], "expected 56 groups, got 55"),
+        (lambda ls: [*ls[:-1], "IOT_SIZE_GROUP(56, 204800000, 300000000)"], "open-ended"),
+        (lambda ls: [ls[0], ls[2], *ls[3:]], "line 3: expected group 2, got group 3"),
+        (lambda ls: [ls[0], "IOT_SIZE_GROUP(2, 300, 384)", *ls[2:]], "must start at 256"),
+        (lambda ls: [ls[0], "IOT_SIZE_GROUP(2, 256, 200)", *ls[2:]], "must end after 256"),
+        (lambda ls: [*ls[:10], "IOT_SIZE_GROUP(11, 4096, -1)", *ls[11:]], "open-ended group"),
+        (lambda ls: ["#define X 1", *ls], "line 2: expected IOT_SIZE_GROUP(...)"),
+        (lambda ls: ["IOT_SIZE_GROUP(1, 0)", *ls[1:]], "takes 3 arguments"),
+        (lambda ls: ["IOT_SIZE_GROUP(1, zero, 256)", *ls[1:]], "must be an integer, got zero"),
+    ],
+)
+def test_parse_size_groups_says_what_is_wrong(
+    tmp_path: Path, edit: Callable[[list[str]], list[str]], message: str
+) -> None:
+    with pytest.raises(FormatError, match=re.escape(message)):
+        formats.parse_size_groups(_groups_def(tmp_path, edit(_good_lines())))
+
+
+def test_parse_table_fields_checks_types_and_ranges(tmp_path: Path) -> None:
+    path = tmp_path / "table_fields.def"
+    path.write_text('IOT_TABLE_FIELD(x, FLOAT, "", "d")\n')
+    with pytest.raises(FormatError, match=r"type of 'x' must be one of .*, got FLOAT"):
+        formats.parse_table_fields(path)
+    path.write_text('IOT_TABLE_FIELD(x, INT, "many", "d")\n')
+    with pytest.raises(FormatError, match='needs a range like "1-" or "1-56", got "many"'):
+        formats.parse_table_fields(path)
+    path.write_text('IOT_TABLE_FIELD(x, TEXT, "", "a")\nIOT_TABLE_FIELD(x, TEXT, "", "b")\n')
+    with pytest.raises(FormatError, match="'x' is defined twice"):
+        formats.parse_table_fields(path)
+
+
+def test_formats_dir_follows_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("size_groups.def", "trace_op_fields.def", "table_fields.def"):
+        shutil.copy(formats.formats_dir() / name, tmp_path / name)
+    monkeypatch.setenv("IOTUNER_FORMATS_DIR", str(tmp_path))
+    assert formats.formats_dir() == tmp_path
+    (tmp_path / "table_fields.def").unlink()
+    with pytest.raises(FormatError, match="not found; looked in"):
+        formats.formats_dir()

@@ -1,0 +1,145 @@
+"""iotuner.runner without MPI: locating the installation, the environment, finding logs."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from iotuner.errors import ConfigError, SetupError, TableError
+from iotuner.runner import build_config, find_library, find_program, interposer_env, run
+
+LIB = Path("/opt/iotuner/lib/libiotuner.so")
+
+
+def test_find_library_under_the_prefix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("IOTUNER_LIB", raising=False)
+    with pytest.raises(SetupError, match=r"libiotuner.so is missing: run ./setup.sh"):
+        find_library(tmp_path)
+    library = tmp_path / "lib" / "iotuner" / "libiotuner.so"
+    library.parent.mkdir(parents=True)
+    library.touch()
+    assert find_library(tmp_path) == library
+
+
+def test_find_library_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("IOTUNER_LIB", str(tmp_path / "libx.so"))
+    with pytest.raises(SetupError, match=r"IOTUNER_LIB names .*libx\.so, which does not exist"):
+        find_library(tmp_path)
+    (tmp_path / "libx.so").touch()
+    assert find_library() == tmp_path / "libx.so"
+
+
+def test_find_program(tmp_path: Path) -> None:
+    with pytest.raises(SetupError, match=r"libexec/iotuner/iobench is missing: run ./setup.sh"):
+        find_program("iobench", tmp_path)
+    program = tmp_path / "libexec" / "iotuner" / "iobench"
+    program.parent.mkdir(parents=True)
+    program.touch()
+    assert find_program("iobench", tmp_path) == program
+
+
+def test_build_config_reads_build_json(tmp_path: Path) -> None:
+    config = tmp_path / "share" / "iotuner" / "build.json"
+    config.parent.mkdir(parents=True)
+    config.write_text(json.dumps({"mpicc": "/mpi/bin/mpicc", "mpiexec": sys.executable}))
+    assert build_config(tmp_path).mpicc == "/mpi/bin/mpicc"
+    assert build_config(tmp_path).mpiexec == sys.executable
+    config.write_text("{")
+    with pytest.raises(SetupError, match=r"cannot read .*build\.json"):
+        build_config(tmp_path)
+
+
+def test_build_config_falls_back_to_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "bin").mkdir()
+    mpiexec = tmp_path / "bin" / "mpiexec"
+    mpiexec.write_text("#!/bin/sh\n")
+    mpiexec.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    config = build_config(tmp_path)
+    assert (config.mpicc, config.mpiexec) == (None, str(mpiexec))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(SetupError, match="no MPI launcher"):
+        build_config(tmp_path)
+
+
+def test_interposer_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    base = {"LD_PRELOAD": "libdarshan.so", "IOTUNER_TABLE": "stale.jsonl", "HOME": "/home/u"}
+    env = interposer_env("tune,trace", "t.jsonl", "logs", "app", "abc", library=LIB, base=base)
+    assert env["LD_PRELOAD"] == f"{LIB}:libdarshan.so"
+    assert env["IOTUNER_MODE"] == "tune,trace"
+    assert env["IOTUNER_TABLE"] == str(tmp_path / "t.jsonl")
+    assert env["IOTUNER_LOG_DIR"] == str(tmp_path / "logs")
+    assert env["IOTUNER_HINT_POLICY"] == "app"
+    assert env["IOTUNER_JOB_TAG"] == "abc"
+    assert env["HOME"] == "/home/u"
+    env = interposer_env("trace", None, "/logs", "table", "abc", library=LIB, base=base)
+    assert env["LD_PRELOAD"] == f"{LIB}:libdarshan.so"
+    assert "IOTUNER_TABLE" not in env
+    assert interposer_env("off", None, "/l", "table", "t", library=LIB, base={})["LD_PRELOAD"] == (
+        str(LIB)
+    )
+
+
+@pytest.mark.parametrize(
+    ("mode", "table", "policy", "tag", "message"),
+    [
+        ("optimize", None, "table", "t", "mode must be one of off, trace, tune, tune,trace"),
+        ("trace,tune", "t", "table", "t", "got 'trace,tune'"),
+        ("tune", None, "table", "t", "mode 'tune' needs a tuning table"),
+        ("trace", None, "mpi", "t", "hint policy must be one of table, app, got 'mpi'"),
+        ("trace", None, "table", "a/b", "a job tag may hold only"),
+    ],
+)
+def test_interposer_env_refuses_bad_settings(
+    mode: str, table: str | None, policy: str, tag: str, message: str
+) -> None:
+    with pytest.raises(ConfigError, match=message):
+        interposer_env(mode, table, "/logs", policy, tag, library=LIB, base={})
+
+
+# A stand-in for `mpiexec ... program`: it writes a log named as the interposer does, one
+# of another job beside it, and exits with status 3.
+FAKE_JOB = """
+import os, pathlib
+d = pathlib.Path(os.environ["IOTUNER_LOG_DIR"])
+tag = os.environ["IOTUNER_JOB_TAG"]
+assert os.environ["IOTUNER_MODE"] == "trace"
+(d / f"prog-20250101-120000-99-{tag}.iotrace.jsonl").write_text("{}")
+(d / "prog-20250101-120000-98-othertag0000.iotrace.jsonl").write_text("{}")
+(d / f".prog-{tag}.tmp").write_text("")
+raise SystemExit(3)
+"""
+
+
+def test_run_finds_the_logs_of_its_own_job(tmp_path: Path) -> None:
+    result = run(
+        [sys.executable, "-c", FAKE_JOB],
+        log_dir=tmp_path / "logs",
+        library=Path("libc.so.6"),  # harmless to preload
+    )
+    assert result.returncode == 3
+    assert result.log_dir == tmp_path / "logs"
+    assert result.logs == [result.log_dir / f"prog-20250101-120000-99-{result.tag}.iotrace.jsonl"]
+
+
+def test_run_reports_a_signal_as_the_shell_does(tmp_path: Path) -> None:
+    kill = "import os, signal; os.kill(os.getpid(), signal.SIGTERM)"
+    result = run([sys.executable, "-c", kill], log_dir=tmp_path, library=Path("libc.so.6"))
+    assert result.returncode == 128 + 15
+    assert result.logs == []
+
+
+def test_run_refuses_what_cannot_run(tmp_path: Path, sample_table: Path) -> None:
+    libc = Path("libc.so.6")
+    with pytest.raises(ConfigError, match="no command"):
+        run([], log_dir=tmp_path, library=libc)
+    with pytest.raises(ConfigError, match="cannot run 'no-such-launcher'"):
+        run(["no-such-launcher"], log_dir=tmp_path, library=libc)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{}\n")
+    with pytest.raises(TableError, match="line 1: expected the header"):
+        run(["true"], mode="tune", table=bad, log_dir=tmp_path, library=libc)
+    tuned = run(["true"], mode="tune", table=sample_table, log_dir=tmp_path, library=libc)
+    assert tuned.returncode == 0
