@@ -21,10 +21,11 @@ from iotuner._fileio import atomic_write_text
 from iotuner.errors import IotunerError
 from iotuner.export import op_csv
 from iotuner.formats import table_fields
+from iotuner.history import derive_open_entries, merge_tables, read_logs
 from iotuner.render import print_summary
 from iotuner.runner import MODES, POLICIES, run
 from iotuner.summary import summarize
-from iotuner.table import read_table
+from iotuner.table import read_table, write_table
 from iotuner.tracelog import read_tracelog
 
 __all__ = ["main"]
@@ -146,6 +147,20 @@ def _add_table(subparsers: Subparsers) -> None:
     )
     check.add_argument("table", type=Path, help="tuning table (.jsonl)")
     check.set_defaults(handler=_table_check)
+    derive = actions.add_parser(
+        "derive",
+        help="add open-time entries learned from trace logs",
+        description=(
+            "For each program and file-name pattern in the trace logs, find the access the "
+            "files mostly had, look up the table's hints for it and write them as an "
+            '"at": "open" entry for that program and pattern (hints such as cb_nodes and '
+            "striping are read at open only, and independent access is never re-tuned later)."
+        ),
+    )
+    derive.add_argument("table", type=Path, help="tuning table with access entries (.jsonl)")
+    derive.add_argument("logs", type=Path, nargs="+", help="trace logs or directories of them")
+    derive.add_argument("-o", "--output", type=Path, required=True, help="table to write")
+    derive.set_defaults(handler=_table_derive)
 
 
 def _table_check(args: argparse.Namespace) -> int:
@@ -155,6 +170,16 @@ def _table_check(args: argparse.Namespace) -> int:
     print(f"{args.table}: valid, {len(entries)} entries")
     for at in decision_points:
         print(f"  at {at}: {counts[at]}")
+    return 0
+
+
+def _table_derive(args: argparse.Namespace) -> int:
+    table = read_table(args.table)
+    derived = derive_open_entries(read_logs(args.logs), table)
+    write_table(args.output, merge_tables(derived, table))
+    print(f"{args.output}: {len(derived)} open entries from trace history, {len(table)} kept")
+    for entry in derived:
+        print(f"  {entry.program} {entry.file} x{entry.nprocs}: {entry.hints} ({entry.note})")
     return 0
 
 

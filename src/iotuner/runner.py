@@ -61,6 +61,8 @@ class RunResult:
     logs: list[Path]
     log_dir: Path
     tag: str
+    stdout: str = ""
+    stderr: str = ""
 
 
 def find_library(prefix: Path | None = None) -> Path:
@@ -169,19 +171,26 @@ def run(
     log_dir: Path | str | None = None,
     policy: str = "table",
     library: Path | None = None,
+    capture: bool = False,
+    extra_env: Mapping[str, str] | None = None,
+    timeout: float | None = None,
 ) -> RunResult:
     """Run `command` (launcher, program, arguments; no shell) under the interposer.
 
     The run gets a fresh job tag, so the logs it wrote are told apart from those of other
     runs by name: `<log dir>/<program>-<YYYYmmdd-HHMMSS>-<pid>-<tag>.iotrace.jsonl`.
     In the tune modes the table is validated first: the interposer would run untuned on a
-    bad table, and the error is clearer here.
+    bad table, and the error is clearer here. With `capture`, the command's standard output
+    and error are returned as text instead of passed through; `extra_env` adds variables
+    (e.g. a program's parameters); after `timeout` seconds the command is stopped and a
+    ConfigError raised.
     """
     if not command:
         raise ConfigError("no command to run")
     tag = uuid.uuid4().hex[:12]
     log_dir = Path(log_dir or default_log_dir()).absolute()
     env = interposer_env(mode, table, log_dir, policy, tag, library=library)
+    env.update(extra_env or {})
     if table is not None and _tunes(mode):
         read_table(table)
     try:
@@ -189,15 +198,26 @@ def run(
     except OSError as exc:
         raise ConfigError(f"cannot create the log directory {log_dir}: {exc.strerror}") from None
     try:
-        completed = subprocess.run(list(command), env=env, check=False)
+        completed = subprocess.run(
+            list(command),
+            env=env,
+            check=False,
+            capture_output=capture,
+            text=capture,
+            timeout=timeout,
+        )
     except OSError as exc:
         raise ConfigError(f"cannot run {command[0]!r}: {exc.strerror}") from None
+    except subprocess.TimeoutExpired:
+        raise ConfigError(f"{command[0]!r} did not finish within {timeout} s") from None
     code = completed.returncode
     return RunResult(
         returncode=128 + abs(code) if code < 0 else code,
         logs=sorted(log_dir.glob(f"*-{tag}.iotrace.jsonl")),
         log_dir=log_dir,
         tag=tag,
+        stdout=completed.stdout if capture else "",
+        stderr=completed.stderr if capture else "",
     )
 
 

@@ -28,7 +28,6 @@ _RECORD_KEYS: dict[str, dict[str, tuple[type, ...]]] = {
         "format": (str,),
         "version": (int,),
         "program": (str,),
-        "argv0": (str,),
         "nprocs": (int,),
         "nodes": (int,),
         "ranks_per_node": _NUMBER,
@@ -38,6 +37,7 @@ _RECORD_KEYS: dict[str, dict[str, tuple[type, ...]]] = {
         "host": (str,),
         "mpi_library": (str,),
         "start_time": _NUMBER,
+        "job_tag": (str,),
     },
     "hints": {
         "file": (str,),
@@ -55,11 +55,12 @@ _RECORD_KEYS: dict[str, dict[str, tuple[type, ...]]] = {
         "file": (str,),
         "nprocs": (int,),
         "opened_at": _NUMBER,
-        "closed_at": _NUMBER,
+        "closed_at": (*_NUMBER, _NONE),
         "bytes_read": (int,),
         "bytes_written": (int,),
-        "pattern": (dict,),
+        "pattern": (dict, _NONE),
         "reduced": (bool,),
+        "complete": (bool,),
     },
     "meta": {
         "operation": (str,),
@@ -69,6 +70,10 @@ _RECORD_KEYS: dict[str, dict[str, tuple[type, ...]]] = {
         "result": (int,),
     },
     "end": {"rows": (int,), "dropped_rows": (int,), "warnings": (list,)},
+}
+# Keys a record may have besides those above (formats/README.md says when).
+_OPTIONAL_KEYS: dict[str, dict[str, tuple[type, ...]]] = {
+    "meta": {"calls": (int,), "rank": (int,)},
 }
 _OP_TYPES: dict[str, tuple[type, ...]] = {"INT": (int,), "REAL": _NUMBER, "TEXT": (str,)}
 _TYPE_NAMES = {
@@ -191,14 +196,17 @@ def _check_record(where: str, kind: str, record: dict[str, Any]) -> None:
     """Check that a record has exactly its keys, with values of the right types."""
     where = f"{where}: {kind} record"
     keys = _op_keys() if kind == "op" else _RECORD_KEYS[kind]
-    for key, types in keys.items():
+    optional = _OPTIONAL_KEYS.get(kind, {})
+    for key, types in {**keys, **optional}.items():
         if key not in record:
+            if key in optional:
+                continue
             raise TraceLogError(f"{where}: {key!r} is missing")
         value = record[key]
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             expected = " or ".join(_TYPE_NAMES[t] for t in types)
             raise TraceLogError(f"{where}: {key!r} must be {expected}, got {json.dumps(value)}")
-    unknown = set(record) - set(keys) - {"record"}
+    unknown = set(record) - set(keys) - set(optional) - {"record"}
     if unknown:
         raise TraceLogError(f"{where}: unknown key(s) {', '.join(map(repr, sorted(unknown)))}")
     if kind == "job" and (record["format"], record["version"]) != (FORMAT, VERSION):

@@ -1,0 +1,116 @@
+"""Fixtures for tests that run real MPI programs under the interposer.
+
+They need what ./setup.sh installs into the virtual environment: the interposer, our MPI
+programs and the MPI launcher they were built with.
+"""
+
+import json
+import os
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from iotuner.runner import RunResult, build_config, find_program, run
+from iotuner.tracelog import TraceLog, read_tracelog
+
+TIMEOUT = 180
+"""Seconds one MPI job may take before the test fails (a hang is a failure, not a wait)."""
+
+
+@dataclass
+class Mpi:
+    """Runs our MPI programs, with or without the interposer, in a test's directory."""
+
+    mpiexec: str
+    workdir: Path
+
+    def program(self, name: str) -> str:
+        return str(find_program(name))
+
+    def command(self, nprocs: int, name: str, *args: str) -> list[str]:
+        return [self.mpiexec, "-n", str(nprocs), self.program(name), *args]
+
+    def run(
+        self,
+        nprocs: int,
+        name: str,
+        *args: str,
+        mode: str = "trace",
+        table: Path | None = None,
+        policy: str = "table",
+        log_dir: Path | None = None,
+        extra_env: dict[str, str] | None = None,
+    ) -> RunResult:
+        """Run under the interposer; fail the test on a non-zero exit."""
+        result = run(
+            self.command(nprocs, name, *args),
+            mode=mode,
+            table=table,
+            policy=policy,
+            log_dir=log_dir or self.workdir / "logs",
+            capture=True,
+            extra_env=extra_env,
+            timeout=TIMEOUT,
+        )
+        assert result.returncode == 0, f"exit {result.returncode}\n{result.stdout}\n{result.stderr}"
+        return result
+
+    def run_plain(self, nprocs: int, name: str, *args: str) -> subprocess.CompletedProcess[str]:
+        """Run without the interposer at all (no LD_PRELOAD): the reference."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("IOTUNER_")}
+        env.pop("LD_PRELOAD", None)
+        completed = subprocess.run(
+            self.command(nprocs, name, *args),
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+        assert completed.returncode == 0, completed.stdout + completed.stderr
+        return completed
+
+
+@pytest.fixture(scope="session")
+def mpiexec() -> str:
+    return build_config().mpiexec
+
+
+@pytest.fixture
+def mpi(mpiexec: str, tmp_path: Path) -> Mpi:
+    return Mpi(mpiexec=mpiexec, workdir=tmp_path)
+
+
+def one_log(result: RunResult) -> TraceLog:
+    """The single trace log a run wrote."""
+    assert len(result.logs) == 1, f"expected one log, got {result.logs}\n{result.stderr}"
+    return read_tracelog(result.logs[0])
+
+
+def write_table(path: Path, *entries: dict[str, object]) -> Path:
+    """A tuning table file with these entries (raw JSON, so tests can also write bad ones)."""
+    lines = [json.dumps({"format": "iotuner-table", "version": 1})]
+    lines += [json.dumps(entry) for entry in entries]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def printed_info(stdout: str) -> dict[str, str]:
+    """The `info KEY=VALUE` lines iokernel --print-info prints."""
+    info = {}
+    for line in stdout.splitlines():
+        if line.startswith("info "):
+            key, _, value = line[5:].partition("=")
+            info[key] = value
+    return info
+
+
+def warnings_in(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("iotuner: warning:")]
+
+
+Runner = Callable[..., RunResult]
+Args = Sequence[str]

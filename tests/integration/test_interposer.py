@@ -1,0 +1,361 @@
+"""The interposer under real MPI at 1, 2 and 4 ranks: hints, policy, trace figures, safety."""
+
+import hashlib
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from iotuner.formats import size_group
+from iotuner.runner import interposer_env
+from iotuner.table import match, read_table
+
+from .conftest import TIMEOUT, Mpi, one_log, printed_info, warnings_in, write_table
+
+NPROCS = [1, 2, 4]
+MODES = ["off", "trace", "tune", "tune,trace"]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# ------------------------------------------------------------------ hints
+
+
+@pytest.mark.parametrize("nprocs", NPROCS)
+def test_open_hints_reach_get_info(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"at": "open", "hints": {"cb_buffer_size": "1048576", "romio_ds_write": "disable"}},
+        {"at": "open", "nprocs": 999, "hints": {"cb_buffer_size": "2097152"}},
+    )
+    args = ("--file", str(tmp_path / "data"), "--print-info")
+    tuned = printed_info(mpi.run(nprocs, "iokernel", *args, mode="tune", table=table).stdout)
+    plain = printed_info(mpi.run_plain(nprocs, "iokernel", *args).stdout)
+    assert tuned["cb_buffer_size"] == "1048576"
+    assert tuned["romio_ds_write"] == "disable"
+    assert plain["cb_buffer_size"] != "1048576"
+    assert plain["romio_ds_write"] != "disable"
+
+
+def test_open_entry_for_program_and_file_beats_scale_default(mpi: Mpi, tmp_path: Path) -> None:
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"at": "open", "nprocs": 2, "hints": {"cb_buffer_size": "1048576"}},
+        {"at": "open", "program": "iokernel", "file": "*.chk", "hints": {"cb_buffer_size": "65536"}},
+        {"at": "open", "program": "other", "hints": {"cb_buffer_size": "131072"}},
+    )
+    chk = mpi.run(2, "iokernel", "--file", str(tmp_path / "a.chk"), "--print-info",
+                  mode="tune", table=table)
+    dat = mpi.run(2, "iokernel", "--file", str(tmp_path / "a.dat"), "--print-info",
+                  mode="tune", table=table)
+    assert printed_info(chk.stdout)["cb_buffer_size"] == "65536"
+    assert printed_info(dat.stdout)["cb_buffer_size"] == "1048576"
+
+
+ACCESS_TABLE = [
+    {"pattern": "collective", "op": "write", "group": 11, "hints": {"romio_cb_write": "disable"}},
+    {"pattern": "collective", "op": "write", "group": 35,
+     "hints": {"romio_cb_write": "enable", "cb_buffer_size": "4194304"}},
+    {"pattern": "collective", "op": "write", "nprocs": 2, "group": 35,
+     "hints": {"romio_cb_write": "enable", "cb_buffer_size": "2097152"}},
+    {"pattern": "collective", "op": "read", "hints": {"romio_cb_read": "disable"}},
+    {"pattern": "independent", "hints": {"romio_ds_write": "disable"}},
+]
+
+
+@pytest.mark.parametrize("nprocs", NPROCS)
+@pytest.mark.parametrize(("size", "pattern"), [("4096", "collective"), ("1m", "collective"),
+                                               ("1m", "independent")])
+def test_access_choice_follows_size_group_and_pattern(
+    mpi: Mpi, tmp_path: Path, nprocs: int, size: str, pattern: str
+) -> None:
+    table = write_table(tmp_path / "table.jsonl", *ACCESS_TABLE)
+    result = mpi.run(nprocs, "iokernel", "--file", str(tmp_path / "data"), "--size", size,
+                     "--pattern", pattern, "--op", "both", mode="tune,trace", table=table)
+    log = one_log(result)
+    access = [h for h in log.hints if h["at"] == "access"]
+    per_rank = 4096 if size == "4096" else 1 << 20
+    if pattern == "independent":
+        # Independent calls never carry a decision (it would need a collective call).
+        assert access == []
+        return
+    entries = read_table(table)
+    expected = [
+        match(entries, at="access", program="iokernel", file=str(tmp_path / "data"),
+              nprocs=nprocs, group=size_group(per_rank), pattern="collective", op=op)
+        for op in ("write", "read")
+    ]
+    # One decision for the write, one for the read, each the entry Python's matcher picks.
+    assert [h["table"] for h in access] == [
+        {k: str(v) for k, v in e.hints.items()} for e in expected if e is not None
+    ]
+    write_decision = access[0]
+    for key, value in write_decision["table"].items():
+        assert write_decision["effective"][key] == value
+
+
+@pytest.mark.parametrize("nprocs", NPROCS)
+@pytest.mark.parametrize("policy", ["table", "app"])
+def test_application_hints_policy(mpi: Mpi, tmp_path: Path, nprocs: int, policy: str) -> None:
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"at": "open", "hints": {"romio_cb_write": "enable", "cb_buffer_size": "1048576"}},
+    )
+    result = mpi.run(
+        nprocs, "iokernel", "--file", str(tmp_path / "data"), "--print-info",
+        "--hint", "romio_cb_write=disable", "--hint", "romio_ds_read=disable",
+        mode="tune", table=table, policy=policy,
+    )
+    info = printed_info(result.stdout)
+    assert info["romio_cb_write"] == ("enable" if policy == "table" else "disable")
+    assert info["romio_ds_read"] == "disable"  # the application's other keys stay
+    assert info["cb_buffer_size"] == "1048576"  # the table's other keys apply either way
+
+
+def test_unhonoured_striping_is_flagged(mpi: Mpi, tmp_path: Path) -> None:
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"at": "open", "hints": {"striping_factor": "4", "striping_unit": "1048576"}},
+    )
+    log = one_log(mpi.run(2, "iokernel", "--file", str(tmp_path / "data"),
+                          mode="tune,trace", table=table))
+    opened = next(h for h in log.hints if h["at"] == "open")
+    assert opened["driver"] in ("ufs", "nfs")
+    flagged = {u["key"] for u in opened["unhonoured"]}
+    assert flagged == {"striping_factor", "striping_unit"}
+
+
+# ------------------------------------------------------------------ trace
+
+
+def ops_of(log, operation: str) -> list[dict]:  # type: ignore[no-untyped-def]
+    return [op for op in log.ops if op["operation"] == operation]
+
+
+@pytest.mark.parametrize("nprocs", NPROCS)
+def test_trace_collective_rows(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
+    log = one_log(mpi.run(nprocs, "iokernel", "--file", str(tmp_path / "data"), "--size", "64k",
+                          "--repeat", "3"))
+    rows = ops_of(log, "MPI_File_write_at_all")
+    assert len(rows) == 3
+    for row in rows:
+        assert row["bytes"] == nprocs * 65536
+        assert row["bytes_per_rank"] == 65536
+        assert row["group"] == size_group(65536) == 22
+        assert row["ranks"] == nprocs
+        assert row["calls"] == 1 and row["summary"] == 0
+        assert row["pattern"] == "collective" and row["kind"] == "write"
+        assert row["duration"] > 0
+        assert row["bandwidth"] == pytest.approx(row["bytes"] / row["duration"] / 2**20, rel=1e-6)
+    (record,) = log.files
+    assert record["bytes_written"] == 3 * nprocs * 65536
+    pattern = record["pattern"]
+    assert pattern["ranks_with_io"] == nprocs
+    assert pattern["burst_bytes"] == 65536
+    assert pattern["first_offset"] == 0
+    assert pattern["contiguous"] is True
+    assert pattern["nodes"] == 1 and pattern["ranks_per_node"] == nprocs
+    operations = [m["operation"] for m in log.metas]
+    assert operations.count("MPI_File_open") == 1
+    assert operations.count("MPI_File_sync") == 1
+    assert operations.count("MPI_File_close") == 1
+
+
+@pytest.mark.parametrize("nprocs", NPROCS)
+def test_trace_independent_summary(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
+    log = one_log(mpi.run(nprocs, "iokernel", "--file", str(tmp_path / "data"), "--size", "64k",
+                          "--calls", "4", "--repeat", "2", "--pattern", "independent",
+                          "--op", "both"))
+    (written,) = ops_of(log, "MPI_File_write_at")
+    assert written["summary"] == 1
+    assert written["calls"] == 4 * 2 * nprocs
+    assert written["bytes"] == 2 * nprocs * 65536
+    assert written["bytes_per_rank"] == 16384
+    assert written["group"] == size_group(16384) == 17
+    assert written["ranks"] == nprocs
+    (read,) = ops_of(log, "MPI_File_read_at")
+    assert read["bytes"] == written["bytes"] and read["kind"] == "read"
+
+
+@pytest.mark.parametrize("nprocs", [2, 4])
+def test_trace_pattern_fields(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
+    strided = one_log(mpi.run(nprocs, "iokernel", "--file", str(tmp_path / "s"), "--size", "32k",
+                              "--layout", "strided", "--block", "4k", "--api", "individual"))
+    assert strided.files[0]["pattern"]["contiguous"] is False
+    root_only = one_log(mpi.run(nprocs, "iokernel", "--file", str(tmp_path / "r"), "--size", "32k",
+                                "--pattern", "independent", "--writers", "root"))
+    assert root_only.files[0]["pattern"]["ranks_with_io"] == 1
+    (row,) = ops_of(root_only, "MPI_File_write_at")
+    assert row["ranks"] == 1 and row["bytes"] == 32768
+
+
+@pytest.mark.parametrize(
+    ("args", "operation"),
+    [
+        (("--nonblocking",), "MPI_File_iwrite_at_all"),
+        (("--split",), "MPI_File_write_at_all_begin"),
+        (("--api", "individual", "--split"), "MPI_File_write_all_begin"),
+        (("--api", "ordered"), "MPI_File_write_ordered"),
+        (("--api", "shared", "--pattern", "independent"), "MPI_File_write_shared"),
+    ],
+)
+def test_trace_names_the_routine(mpi: Mpi, tmp_path: Path, args: tuple[str, ...],
+                                 operation: str) -> None:
+    log = one_log(mpi.run(2, "iokernel", "--file", str(tmp_path / "data"), "--size", "16k",
+                          *args))
+    rows = ops_of(log, operation)
+    assert sum(row["bytes"] for row in rows) == 2 * 16384
+
+
+def test_record_cap_bounds_rows(mpi: Mpi, tmp_path: Path) -> None:
+    log = one_log(mpi.run(2, "iokernel", "--file", str(tmp_path / "data"), "--size", "4k",
+                          "--repeat", "50", extra_env={"IOTUNER_TRACE_MAX_RECORDS": "10"}))
+    rows = ops_of(log, "MPI_File_write_at_all")
+    single = [r for r in rows if r["summary"] == 0]
+    summed = [r for r in rows if r["summary"] == 1]
+    assert len(single) == 10 - 1  # the open is the first collective record
+    assert sum(r["calls"] for r in summed) == 2 * (50 - 9)
+    assert sum(r["bytes"] for r in rows) == 50 * 2 * 4096
+
+
+# ------------------------------------------------------------ never harm
+
+WORKLOADS = {
+    "collective-strided": ("--layout", "strided", "--block", "1k", "--fill", "0.5", "--size",
+                           "64k", "--api", "individual"),
+    "independent-strided": ("--layout", "strided", "--block", "512", "--size", "32k",
+                            "--pattern", "independent"),
+    "nonblocking": ("--nonblocking", "--size", "64k", "--calls", "3"),
+    "split-ordered": ("--api", "ordered", "--split", "--size", "16k"),
+    "shared": ("--api", "shared", "--pattern", "independent", "--size", "16k"),
+}
+
+HARMLESS_TABLE = [
+    {"at": "open", "hints": {"cb_buffer_size": "65536", "cb_nodes": "1",
+                             "romio_ds_write": "disable"}},
+    {"pattern": "collective", "op": "write", "hints": {"romio_cb_write": "disable"}},
+    {"pattern": "collective", "op": "write", "group": 17, "hints": {"romio_cb_write": "enable"}},
+]
+
+
+def sorted_lines(text: str) -> list[str]:
+    # Shared-pointer writes land in a different order from run to run; the bytes of each
+    # rank's record are checked by the program itself.
+    return sorted(text.splitlines())
+
+
+@pytest.mark.parametrize("nprocs", NPROCS)
+@pytest.mark.parametrize("workload", sorted(WORKLOADS))
+def test_files_identical_in_every_mode(mpi: Mpi, tmp_path: Path, nprocs: int,
+                                       workload: str) -> None:
+    args = ("--op", "both", *WORKLOADS[workload])
+    table = write_table(tmp_path / "table.jsonl", *HARMLESS_TABLE)
+    reference = tmp_path / "plain.dat"
+    mpi.run_plain(nprocs, "iokernel", "--file", str(reference), *args)
+    for mode in MODES:
+        produced = tmp_path / f"{mode}.dat"
+        mpi.run(nprocs, "iokernel", "--file", str(produced), *args, mode=mode, table=table)
+        if workload == "shared":
+            assert produced.stat().st_size == reference.stat().st_size, mode
+        else:
+            assert digest(produced) == digest(reference), mode
+
+
+@pytest.mark.parametrize("nprocs", NPROCS)
+def test_every_routine_passes_through(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
+    table = write_table(tmp_path / "table.jsonl", *HARMLESS_TABLE)
+    reference = tmp_path / "plain.dat"
+    plain = mpi.run_plain(nprocs, "allroutines", str(reference))
+    assert "allroutines: ok" in plain.stdout
+    for mode in MODES:
+        produced = tmp_path / f"{mode.replace(',', '-')}.dat"
+        result = mpi.run(nprocs, "allroutines", str(produced), mode=mode, table=table)
+        assert "allroutines: ok" in result.stdout, result.stdout + result.stderr
+        assert produced.stat().st_size == reference.stat().st_size, mode
+        assert warnings_in(result.stderr) == []
+
+
+@pytest.mark.parametrize("nprocs", [2, 4])
+@pytest.mark.parametrize("mode", MODES)
+def test_rank_zero_alone_writing_finishes(mpi: Mpi, tmp_path: Path, nprocs: int,
+                                          mode: str) -> None:
+    table = write_table(tmp_path / "table.jsonl", *ACCESS_TABLE)
+    result = mpi.run(nprocs, "iokernel", "--file", str(tmp_path / "data"), "--size", "1m",
+                     "--calls", "8", "--pattern", "independent", "--writers", "root",
+                     mode=mode, table=table)
+    assert "op=write" in result.stdout
+
+
+@pytest.mark.parametrize("nprocs", NPROCS)
+def test_error_codes_unchanged(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
+    table = write_table(tmp_path / "table.jsonl", *HARMLESS_TABLE)
+    args = ("--file", str(tmp_path / "missing"), "--expect-missing")
+    reference = [l for l in mpi.run_plain(nprocs, "iokernel", *args).stdout.splitlines()
+                 if l.startswith("open-error")]
+    assert reference, "the program should report the failed open"
+    for mode in MODES:
+        result = mpi.run(nprocs, "iokernel", *args, mode=mode, table=table)
+        assert [l for l in result.stdout.splitlines() if l.startswith("open-error")] == reference
+
+
+# -------------------------------------------------- failures inside iotuner
+
+
+def run_raw(mpi: Mpi, nprocs: int, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    completed = subprocess.run(mpi.command(nprocs, "iokernel", *args), env=env,
+                               capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    return completed
+
+
+BAD_TABLES = {
+    "not-json": '{"format": "iotuner-table", "version": 1}\n{"hints": {"cb_nodes": 2\n',
+    "no-header": '{"hints": {"cb_nodes": "2"}}\n',
+    "bad-group": '{"format": "iotuner-table", "version": 1}\n{"group": 99, "hints": {}}\n',
+    "open-with-op": '{"format": "iotuner-table", "version": 1}\n'
+                    '{"at": "open", "op": "write", "hints": {}}\n',
+    "unknown-key": '{"format": "iotuner-table", "version": 1}\n{"grup": 3, "hints": {}}\n',
+}
+
+
+@pytest.mark.parametrize("nprocs", [1, 4])
+@pytest.mark.parametrize("bad", sorted(BAD_TABLES))
+def test_malformed_table_runs_untuned_with_one_warning(mpi: Mpi, tmp_path: Path, nprocs: int,
+                                                        bad: str) -> None:
+    table = tmp_path / "bad.jsonl"
+    table.write_text(BAD_TABLES[bad])
+    env = interposer_env("tune,trace", table, tmp_path / "logs", "table", "bad")
+    data = tmp_path / "data"
+    completed = run_raw(mpi, nprocs, env, "--file", str(data), "--op", "both", "--print-info")
+    (warning,) = warnings_in(completed.stderr)
+    assert "tuning table" in warning and "untuned" in warning
+    assert printed_info(completed.stdout)["cb_buffer_size"] == "16777216"  # ROMIO's default
+    assert not list((tmp_path / "logs").glob("*.iotrace.jsonl"))  # untraced too
+
+
+@pytest.mark.parametrize("nprocs", [1, 4])
+def test_unwritable_log_dir_runs_with_one_warning(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    env = interposer_env("trace", None, blocker / "logs", "table", "unwritable")
+    completed = run_raw(mpi, nprocs, env, "--file", str(tmp_path / "data"), "--op", "both")
+    (warning,) = warnings_in(completed.stderr)
+    assert "log directory" in warning
+
+
+def test_off_writes_no_log_and_no_warning(mpi: Mpi, tmp_path: Path) -> None:
+    result = mpi.run(2, "iokernel", "--file", str(tmp_path / "data"), mode="off")
+    assert result.logs == [] and warnings_in(result.stderr) == []
+    assert not (tmp_path / "logs").exists() or not any((tmp_path / "logs").iterdir())
+
+
+def test_bad_mode_is_one_warning(mpi: Mpi, tmp_path: Path) -> None:
+    env = interposer_env("trace", None, tmp_path / "logs", "table", "mode")
+    env["IOTUNER_MODE"] = "fast"
+    completed = run_raw(mpi, 2, env, "--file", str(tmp_path / "data"))
+    (warning,) = warnings_in(completed.stderr)
+    assert "IOTUNER_MODE" in warning and "'fast'" in warning
+    assert os.path.exists(tmp_path / "data")
