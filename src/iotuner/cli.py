@@ -18,6 +18,7 @@ from rich.console import Console
 
 from iotuner import __version__
 from iotuner._fileio import atomic_write_text
+from iotuner.demo import DemoSettings, run_demo
 from iotuner.errors import IotunerError
 from iotuner.export import op_csv
 from iotuner.formats import table_fields
@@ -183,9 +184,36 @@ def _table_derive(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_demo(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "demo",
+        help="trace, derive a table and compare default with tuned runs on one workload",
+        description=(
+            "Run our MPI-IO kernel traced with default settings, derive open-time hints from "
+            "that trace and the shipped example table, then run default and tuned alternately "
+            "and print both bandwidths (median, min, max) and the hints applied."
+        ),
+    )
+    parser.add_argument("--nprocs", type=int, default=4, help="MPI ranks (default 4)")
+    parser.add_argument("--repeats", type=int, default=5, help="runs of each (default 5)")
+    parser.add_argument(
+        "--dir", type=Path, default=Path("demo-output"),
+        help="working directory for data, logs and the tuned table (default ./demo-output)",
+    )  # fmt: skip
+    parser.add_argument("--keep-data", action="store_true", help="keep the data files")
+    parser.set_defaults(handler=_demo)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    settings = DemoSettings(args.nprocs, args.repeats, args.dir, args.keep_data)
+    run_demo(settings, Console())
+    return 0
+
+
 _SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_run,
     _add_log2csv,
     _add_show,
     _add_table,
+    _add_demo,
 )

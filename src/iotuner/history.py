@@ -68,9 +68,7 @@ def dominant_accesses(
     }
 
 
-def derive_open_entries(
-    logs: Sequence[TraceLog], table: Sequence[TableEntry]
-) -> list[TableEntry]:
+def derive_open_entries(logs: Sequence[TraceLog], table: Sequence[TableEntry]) -> list[TableEntry]:
     """The open entries trace history calls for, given a table of access entries.
 
     An entry is made only where the table has hints for the dominant access; its note says
@@ -111,7 +109,5 @@ def merge_tables(derived: Sequence[TableEntry], table: Sequence[TableEntry]) -> 
     """The table with derived open entries in front, replacing older ones for the same
     program, file pattern and scale."""
     replaced = {(e.program, e.file, e.nprocs) for e in derived}
-    kept = [
-        e for e in table if not (e.at == "open" and (e.program, e.file, e.nprocs) in replaced)
-    ]
+    kept = [e for e in table if not (e.at == "open" and (e.program, e.file, e.nprocs) in replaced)]
     return [*derived, *kept]
