@@ -334,8 +334,8 @@ void iot__start(void) {
     size_t len = 0;
     if (mode_bad) {
         ok = 0;
-        snprintf(err, sizeof err,
-                 "IOTUNER_MODE must be off, trace, tune or tune,trace, got '%s'", mode);
+        snprintf(err, sizeof err, "IOTUNER_MODE must be off, trace, tune or tune,trace, got '%s'",
+                 mode);
     } else if (policy && *policy && strcmp(policy, "table") != 0 && strcmp(policy, "app") != 0) {
         ok = 0;
         snprintf(err, sizeof err, "IOTUNER_HINT_POLICY must be table or app, got '%s'", policy);

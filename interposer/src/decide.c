@@ -14,9 +14,9 @@
 
 /* The hints worth showing in every hints record, besides the requested ones. */
 static const char *const tuning_keys[] = {
-    "cb_buffer_size",    "cb_nodes",           "cb_config_list",  "romio_cb_read",
-    "romio_cb_write",    "romio_ds_read",      "romio_ds_write",  "ind_rd_buffer_size",
-    "ind_wr_buffer_size", "striping_factor",   "striping_unit",
+    "cb_buffer_size",     "cb_nodes",        "cb_config_list", "romio_cb_read",
+    "romio_cb_write",     "romio_ds_read",   "romio_ds_write", "ind_rd_buffer_size",
+    "ind_wr_buffer_size", "striping_factor", "striping_unit",
 };
 
 static int is_striping_key(const char *key) {
@@ -201,8 +201,8 @@ static const char *unhonoured_reason(const char *key, const char *want, const ch
         return "not reported by MPI_File_get_info: the MPI library does not know this key";
     if (strcmp(want, got) != 0) {
         if (strcmp(key, "cb_nodes") == 0 && s->nodes == 1)
-            snprintf(buf, buflen,
-                     "MPI uses %s; on one node cb_nodes > 1 needs cb_config_list=*:*", got);
+            snprintf(buf, buflen, "MPI uses %s; on one node cb_nodes > 1 needs cb_config_list=*:*",
+                     got);
         else
             snprintf(buf, buflen, "MPI uses %s", got);
         return buf;
@@ -251,9 +251,9 @@ void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *
     int listed = 0;
     for (int i = 0; i < requested->n; i++) {
         char reason_buf[256];
-        const char *reason = unhonoured_reason(
-            requested->keys[i], requested->vals[i], iot__kv_get(&effective, requested->keys[i]),
-            driver, at, file_existed, reason_buf, sizeof reason_buf);
+        const char *reason = unhonoured_reason(requested->keys[i], requested->vals[i],
+                                               iot__kv_get(&effective, requested->keys[i]), driver,
+                                               at, file_existed, reason_buf, sizeof reason_buf);
         if (!reason)
             continue;
         iot__buf_printf(b, "%s{\"key\": ", listed++ ? ", " : "");

@@ -115,15 +115,15 @@ enum { IOT_PATTERN_COLLECTIVE = 0, IOT_PATTERN_INDEPENDENT = 1 };
 enum { IOT_KIND_READ = 0, IOT_KIND_WRITE = 1 };
 
 struct iot_entry {
-    int line;         /* line in the table file, for messages */
-    int at;           /* IOT_AT_* */
-    char *program;    /* glob or NULL */
-    char *file;       /* glob or NULL */
-    long nprocs;      /* -1 = any */
-    long group;       /* -1 = any */
-    int pattern;      /* -1 = any */
-    int op;           /* -1 = any */
-    int specificity;  /* see formats/README.md */
+    int line;        /* line in the table file, for messages */
+    int at;          /* IOT_AT_* */
+    char *program;   /* glob or NULL */
+    char *file;      /* glob or NULL */
+    long nprocs;     /* -1 = any */
+    long group;      /* -1 = any */
+    int pattern;     /* -1 = any */
+    int op;          /* -1 = any */
+    int specificity; /* see formats/README.md */
     struct iot_kv hints;
 };
 
@@ -147,9 +147,9 @@ struct iot_query {
     const char *program;
     const char *file;
     long nprocs;
-    long group;   /* -1: not known (open) */
-    int pattern;  /* -1: not known (open) */
-    int op;       /* -1: not known (open) */
+    long group;  /* -1: not known (open) */
+    int pattern; /* -1: not known (open) */
+    int op;      /* -1: not known (open) */
 };
 /* iot__table_match returns the most specific entry that applies, or NULL. */
 const struct iot_entry *iot__table_match(const struct iot_table *table, const struct iot_query *q);
@@ -243,7 +243,7 @@ struct iot_state {
     int world_rank, world_size, nodes, ranks_per_node;
     double t0;
     double start_wall; /* Unix time at MPI_Init */
-    MPI_Comm world; /* private duplicate of MPI_COMM_WORLD for the log gather */
+    MPI_Comm world;    /* private duplicate of MPI_COMM_WORLD for the log gather */
     char program[256];
     char host[256];
     char mpi_library[512];
@@ -281,28 +281,33 @@ struct iot_file *iot__file_find(MPI_File fh);
  * library loads. Every wrapper calls through these.
  */
 #define IOT_REAL_ROUTINES(X)                                                                       \
-    X(Init) X(Init_thread) X(Finalize) X(File_open) X(File_close) X(File_delete) X(File_set_view) \
-    X(File_set_info) X(File_set_size) X(File_preallocate) X(File_sync) X(File_read_at)             \
-    X(File_write_at) X(File_read_at_all) X(File_write_at_all) X(File_iread_at) X(File_iwrite_at)   \
-    X(File_iread_at_all) X(File_iwrite_at_all) X(File_read_at_all_begin)                           \
-    X(File_read_at_all_end) X(File_write_at_all_begin) X(File_write_at_all_end) X(File_read)       \
-    X(File_write) X(File_read_all) X(File_write_all) X(File_iread) X(File_iwrite)                  \
-    X(File_iread_all) X(File_iwrite_all) X(File_read_all_begin) X(File_read_all_end)               \
-    X(File_write_all_begin) X(File_write_all_end) X(File_read_shared) X(File_write_shared)         \
-    X(File_iread_shared) X(File_iwrite_shared) X(File_read_ordered) X(File_write_ordered)          \
-    X(File_read_ordered_begin) X(File_read_ordered_end) X(File_write_ordered_begin)                \
-    X(File_write_ordered_end) IOT_REAL_ROUTINES_C(X)
+    X(Init)                                                                                        \
+    X(Init_thread) X(Finalize) X(File_open) X(File_close) X(File_delete) X(File_set_view)          \
+        X(File_set_info) X(File_set_size) X(File_preallocate) X(File_sync) X(File_read_at) X(      \
+            File_write_at) X(File_read_at_all) X(File_write_at_all) X(File_iread_at)               \
+            X(File_iwrite_at) X(File_iread_at_all) X(File_iwrite_at_all) X(File_read_at_all_begin) \
+                X(File_read_at_all_end) X(File_write_at_all_begin) X(File_write_at_all_end)        \
+                    X(File_read) X(File_write) X(File_read_all) X(File_write_all) X(File_iread)    \
+                        X(File_iwrite) X(File_iread_all) X(File_iwrite_all) X(File_read_all_begin) \
+                            X(File_read_all_end) X(File_write_all_begin) X(File_write_all_end)     \
+                                X(File_read_shared) X(File_write_shared) X(File_iread_shared)      \
+                                    X(File_iwrite_shared) X(File_read_ordered)                     \
+                                        X(File_write_ordered) X(File_read_ordered_begin)           \
+                                            X(File_read_ordered_end) X(File_write_ordered_begin)   \
+                                                X(File_write_ordered_end) IOT_REAL_ROUTINES_C(X)
 
 #if MPI_VERSION >= 4
 #define IOT_REAL_ROUTINES_C(X)                                                                     \
-    X(File_read_at_c) X(File_write_at_c) X(File_read_at_all_c) X(File_write_at_all_c)              \
-    X(File_iread_at_c) X(File_iwrite_at_c) X(File_iread_at_all_c) X(File_iwrite_at_all_c)          \
-    X(File_read_at_all_begin_c) X(File_write_at_all_begin_c) X(File_read_c) X(File_write_c)        \
-    X(File_read_all_c) X(File_write_all_c) X(File_iread_c) X(File_iwrite_c) X(File_iread_all_c)    \
-    X(File_iwrite_all_c) X(File_read_all_begin_c) X(File_write_all_begin_c)                        \
-    X(File_read_shared_c) X(File_write_shared_c) X(File_iread_shared_c) X(File_iwrite_shared_c)    \
-    X(File_read_ordered_c) X(File_write_ordered_c) X(File_read_ordered_begin_c)                    \
-    X(File_write_ordered_begin_c)
+    X(File_read_at_c)                                                                              \
+    X(File_write_at_c) X(File_read_at_all_c) X(File_write_at_all_c) X(File_iread_at_c)             \
+        X(File_iwrite_at_c) X(File_iread_at_all_c) X(File_iwrite_at_all_c)                         \
+            X(File_read_at_all_begin_c) X(File_write_at_all_begin_c) X(File_read_c)                \
+                X(File_write_c) X(File_read_all_c) X(File_write_all_c) X(File_iread_c)             \
+                    X(File_iwrite_c) X(File_iread_all_c) X(File_iwrite_all_c)                      \
+                        X(File_read_all_begin_c) X(File_write_all_begin_c) X(File_read_shared_c)   \
+                            X(File_write_shared_c) X(File_iread_shared_c) X(File_iwrite_shared_c)  \
+                                X(File_read_ordered_c) X(File_write_ordered_c)                     \
+                                    X(File_read_ordered_begin_c) X(File_write_ordered_begin_c)
 #else
 #define IOT_REAL_ROUTINES_C(X)
 #endif

@@ -321,8 +321,9 @@ int iot__table_parse(const char *text, size_t len, struct iot_table *table, char
         table->n++;
     }
     if (!header) {
-        snprintf(err, errlen, "empty table: expected the header {\"format\": \"iotuner-table\", "
-                              "\"version\": 1}");
+        snprintf(err, errlen,
+                 "empty table: expected the header {\"format\": \"iotuner-table\", "
+                 "\"version\": 1}");
         goto fail;
     }
     return 0;

@@ -131,8 +131,8 @@ void iot__trace_call(struct iot_file *f, int op, double start, double seconds, u
             f->coll = grown;
             f->capcoll = cap;
         }
-        f->coll[f->ncoll++] = (struct iot_coll_rec){start, seconds, bytes, op, f->hint_seq,
-                                                    error_class(result)};
+        f->coll[f->ncoll++] =
+            (struct iot_coll_rec){start, seconds, bytes, op, f->hint_seq, error_class(result)};
     } else {
         agg_add(f, op, start, seconds, bytes);
     }
@@ -152,7 +152,8 @@ void iot__trace_first_offset(struct iot_file *f, int op, MPI_Offset offset) {
         rc = shared ? PMPI_File_get_position_shared(f->fh, &position)
                     : PMPI_File_get_position(f->fh, &position);
     }
-    if (rc == MPI_SUCCESS && PMPI_File_get_byte_offset(f->fh, position, &byte_offset) == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS &&
+        PMPI_File_get_byte_offset(f->fh, position, &byte_offset) == MPI_SUCCESS)
         f->first_offset = byte_offset;
 }
 
@@ -229,10 +230,11 @@ static void write_meta_row(const struct iot_file *f, int op, double start, doubl
     struct iot_buf *b = &iot__state.out;
     if (!iot__log_reserve())
         return;
-    iot__buf_printf(b, "{\"record\": \"meta\", \"operation\": \"%s\", \"file\": ", iot__ops[op].name);
+    iot__buf_printf(b,
+                    "{\"record\": \"meta\", \"operation\": \"%s\", \"file\": ", iot__ops[op].name);
     iot__buf_json_string(b, f->name);
-    iot__buf_printf(b, ", \"time_stamp\": %.6f, \"duration\": %.9f, \"result\": %d", start,
-                    seconds, result);
+    iot__buf_printf(b, ", \"time_stamp\": %.6f, \"duration\": %.9f, \"result\": %d", start, seconds,
+                    result);
     if (calls != 1)
         iot__buf_printf(b, ", \"calls\": %llu", (unsigned long long)calls);
     iot__buf_printf(b, "}\n");
@@ -285,7 +287,8 @@ static void file_reduce(struct iot_file *f) {
     PMPI_Allreduce(&have, &have_all, 1, MPI_INT, MPI_MIN, f->comm);
     if (!have_all) {
         if (f->rank == 0)
-            iot__warn("out of memory while reducing the trace of %s; its records are lost", f->name);
+            iot__warn("out of memory while reducing the trace of %s; its records are lost",
+                      f->name);
         goto done;
     }
     for (size_t i = 0; i < ncoll; i++) {
@@ -404,8 +407,7 @@ static void file_reduce(struct iot_file *f) {
     }
     pthread_mutex_unlock(&iot__state.lock);
     if (broken_any)
-        iot__warn("a rank ran out of memory while tracing %s; its figures are incomplete",
-                  f->name);
+        iot__warn("a rank ran out of memory while tracing %s; its figures are incomplete", f->name);
 done:
     free(shape);
     free(shape_all);
@@ -488,10 +490,9 @@ void iot__log_finish(void) {
         struct tm tm;
         localtime_r(&start, &tm);
         strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-        snprintf(name, sizeof name, "%s/%s-%s-%d%s%s.iotrace.jsonl", s->log_dir, s->program,
-                 stamp, (int)getpid(), s->job_tag[0] ? "-" : "", s->job_tag);
-        snprintf(tmp, sizeof tmp, "%s/.%s-%s-%d.tmp", s->log_dir, s->program, stamp,
-                 (int)getpid());
+        snprintf(name, sizeof name, "%s/%s-%s-%d%s%s.iotrace.jsonl", s->log_dir, s->program, stamp,
+                 (int)getpid(), s->job_tag[0] ? "-" : "", s->job_tag);
+        snprintf(tmp, sizeof tmp, "%s/.%s-%s-%d.tmp", s->log_dir, s->program, stamp, (int)getpid());
         fp = fopen(tmp, "w");
         if (!fp)
             iot__warn("cannot write the trace log %s: %s", tmp, strerror(errno));
@@ -536,7 +537,8 @@ void iot__log_finish(void) {
     }
     free(chunk);
     free(sizes);
-    fprintf(fp, "{\"record\": \"end\", \"rows\": %zu, \"dropped_rows\": %llu, \"warnings\": [%s]}\n",
+    fprintf(fp,
+            "{\"record\": \"end\", \"rows\": %zu, \"dropped_rows\": %llu, \"warnings\": [%s]}\n",
             rows, dropped_all, s->warnings.data ? s->warnings.data : "");
     int bad = fflush(fp) != 0 || fsync(fileno(fp)) != 0;
     bad = fclose(fp) != 0 || bad;

@@ -77,8 +77,8 @@ static int split_end(MPI_File fh, int result_of(MPI_File, void *, MPI_Status *),
     depth++;
     int result = result_of(fh, buf, status);
     if (f->split_op >= 0) {
-        iot__trace_call(f, f->split_op, f->split_start, iot__now() - f->split_start,
-                        f->split_bytes, result);
+        iot__trace_call(f, f->split_op, f->split_start, iot__now() - f->split_start, f->split_bytes,
+                        result);
         f->split_op = -1;
     }
     depth--;
@@ -117,7 +117,8 @@ static int split_end(MPI_File fh, int result_of(MPI_File, void *, MPI_Status *),
              (fh, offset, buf, count, datatype), offset)
 /* Individual and shared file pointers. */
 #define IOT_FP(name, op, buf_t, count_t, last_t, last)                                             \
-    IOT_DATA(name, op, (MPI_File fh, buf_t buf, count_t count, MPI_Datatype datatype, last_t last), \
+    IOT_DATA(name, op,                                                                             \
+             (MPI_File fh, buf_t buf, count_t count, MPI_Datatype datatype, last_t last),          \
              (fh, buf, count, datatype, last), -1)
 #define IOT_FP_BEGIN(name, op, buf_t, count_t)                                                     \
     IOT_DATA(name, op, (MPI_File fh, buf_t buf, count_t count, MPI_Datatype datatype),             \
@@ -138,33 +139,33 @@ static int split_end(MPI_File fh, int result_of(MPI_File, void *, MPI_Status *),
 
 /* The routines with an int count, then (MPI 4) their large-count twins. */
 #define IOT_DATA_ROUTINES(SUFFIX, count_t)                                                         \
-    IOT_AT(File_read_at##SUFFIX, IOT_OP_READ_AT, R, count_t, ST, status)                          \
-    IOT_AT(File_write_at##SUFFIX, IOT_OP_WRITE_AT, W, count_t, ST, status)                        \
-    IOT_AT(File_read_at_all##SUFFIX, IOT_OP_READ_AT_ALL, R, count_t, ST, status)                  \
-    IOT_AT(File_write_at_all##SUFFIX, IOT_OP_WRITE_AT_ALL, W, count_t, ST, status)                \
-    IOT_AT(File_iread_at##SUFFIX, IOT_OP_IREAD_AT, R, count_t, RQ, request)                       \
-    IOT_AT(File_iwrite_at##SUFFIX, IOT_OP_IWRITE_AT, W, count_t, RQ, request)                     \
-    IOT_AT(File_iread_at_all##SUFFIX, IOT_OP_IREAD_AT_ALL, R, count_t, RQ, request)               \
-    IOT_AT(File_iwrite_at_all##SUFFIX, IOT_OP_IWRITE_AT_ALL, W, count_t, RQ, request)             \
-    IOT_AT_BEGIN(File_read_at_all_begin##SUFFIX, IOT_OP_READ_AT_ALL_SPLIT, R, count_t)            \
-    IOT_AT_BEGIN(File_write_at_all_begin##SUFFIX, IOT_OP_WRITE_AT_ALL_SPLIT, W, count_t)          \
-    IOT_FP(File_read##SUFFIX, IOT_OP_READ, R, count_t, ST, status)                                \
-    IOT_FP(File_write##SUFFIX, IOT_OP_WRITE, W, count_t, ST, status)                              \
-    IOT_FP(File_read_all##SUFFIX, IOT_OP_READ_ALL, R, count_t, ST, status)                        \
-    IOT_FP(File_write_all##SUFFIX, IOT_OP_WRITE_ALL, W, count_t, ST, status)                      \
-    IOT_FP(File_iread##SUFFIX, IOT_OP_IREAD, R, count_t, RQ, request)                             \
-    IOT_FP(File_iwrite##SUFFIX, IOT_OP_IWRITE, W, count_t, RQ, request)                           \
-    IOT_FP(File_iread_all##SUFFIX, IOT_OP_IREAD_ALL, R, count_t, RQ, request)                     \
-    IOT_FP(File_iwrite_all##SUFFIX, IOT_OP_IWRITE_ALL, W, count_t, RQ, request)                   \
-    IOT_FP_BEGIN(File_read_all_begin##SUFFIX, IOT_OP_READ_ALL_SPLIT, R, count_t)                  \
-    IOT_FP_BEGIN(File_write_all_begin##SUFFIX, IOT_OP_WRITE_ALL_SPLIT, W, count_t)                \
-    IOT_FP(File_read_shared##SUFFIX, IOT_OP_READ_SHARED, R, count_t, ST, status)                  \
-    IOT_FP(File_write_shared##SUFFIX, IOT_OP_WRITE_SHARED, W, count_t, ST, status)                \
-    IOT_FP(File_iread_shared##SUFFIX, IOT_OP_IREAD_SHARED, R, count_t, RQ, request)               \
-    IOT_FP(File_iwrite_shared##SUFFIX, IOT_OP_IWRITE_SHARED, W, count_t, RQ, request)             \
-    IOT_FP(File_read_ordered##SUFFIX, IOT_OP_READ_ORDERED, R, count_t, ST, status)                \
-    IOT_FP(File_write_ordered##SUFFIX, IOT_OP_WRITE_ORDERED, W, count_t, ST, status)              \
-    IOT_FP_BEGIN(File_read_ordered_begin##SUFFIX, IOT_OP_READ_ORDERED_SPLIT, R, count_t)          \
+    IOT_AT(File_read_at##SUFFIX, IOT_OP_READ_AT, R, count_t, ST, status)                           \
+    IOT_AT(File_write_at##SUFFIX, IOT_OP_WRITE_AT, W, count_t, ST, status)                         \
+    IOT_AT(File_read_at_all##SUFFIX, IOT_OP_READ_AT_ALL, R, count_t, ST, status)                   \
+    IOT_AT(File_write_at_all##SUFFIX, IOT_OP_WRITE_AT_ALL, W, count_t, ST, status)                 \
+    IOT_AT(File_iread_at##SUFFIX, IOT_OP_IREAD_AT, R, count_t, RQ, request)                        \
+    IOT_AT(File_iwrite_at##SUFFIX, IOT_OP_IWRITE_AT, W, count_t, RQ, request)                      \
+    IOT_AT(File_iread_at_all##SUFFIX, IOT_OP_IREAD_AT_ALL, R, count_t, RQ, request)                \
+    IOT_AT(File_iwrite_at_all##SUFFIX, IOT_OP_IWRITE_AT_ALL, W, count_t, RQ, request)              \
+    IOT_AT_BEGIN(File_read_at_all_begin##SUFFIX, IOT_OP_READ_AT_ALL_SPLIT, R, count_t)             \
+    IOT_AT_BEGIN(File_write_at_all_begin##SUFFIX, IOT_OP_WRITE_AT_ALL_SPLIT, W, count_t)           \
+    IOT_FP(File_read##SUFFIX, IOT_OP_READ, R, count_t, ST, status)                                 \
+    IOT_FP(File_write##SUFFIX, IOT_OP_WRITE, W, count_t, ST, status)                               \
+    IOT_FP(File_read_all##SUFFIX, IOT_OP_READ_ALL, R, count_t, ST, status)                         \
+    IOT_FP(File_write_all##SUFFIX, IOT_OP_WRITE_ALL, W, count_t, ST, status)                       \
+    IOT_FP(File_iread##SUFFIX, IOT_OP_IREAD, R, count_t, RQ, request)                              \
+    IOT_FP(File_iwrite##SUFFIX, IOT_OP_IWRITE, W, count_t, RQ, request)                            \
+    IOT_FP(File_iread_all##SUFFIX, IOT_OP_IREAD_ALL, R, count_t, RQ, request)                      \
+    IOT_FP(File_iwrite_all##SUFFIX, IOT_OP_IWRITE_ALL, W, count_t, RQ, request)                    \
+    IOT_FP_BEGIN(File_read_all_begin##SUFFIX, IOT_OP_READ_ALL_SPLIT, R, count_t)                   \
+    IOT_FP_BEGIN(File_write_all_begin##SUFFIX, IOT_OP_WRITE_ALL_SPLIT, W, count_t)                 \
+    IOT_FP(File_read_shared##SUFFIX, IOT_OP_READ_SHARED, R, count_t, ST, status)                   \
+    IOT_FP(File_write_shared##SUFFIX, IOT_OP_WRITE_SHARED, W, count_t, ST, status)                 \
+    IOT_FP(File_iread_shared##SUFFIX, IOT_OP_IREAD_SHARED, R, count_t, RQ, request)                \
+    IOT_FP(File_iwrite_shared##SUFFIX, IOT_OP_IWRITE_SHARED, W, count_t, RQ, request)              \
+    IOT_FP(File_read_ordered##SUFFIX, IOT_OP_READ_ORDERED, R, count_t, ST, status)                 \
+    IOT_FP(File_write_ordered##SUFFIX, IOT_OP_WRITE_ORDERED, W, count_t, ST, status)               \
+    IOT_FP_BEGIN(File_read_ordered_begin##SUFFIX, IOT_OP_READ_ORDERED_SPLIT, R, count_t)           \
     IOT_FP_BEGIN(File_write_ordered_begin##SUFFIX, IOT_OP_WRITE_ORDERED_SPLIT, W, count_t)
 
 IOT_DATA_ROUTINES(, int)
@@ -226,8 +227,8 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     depth--;
     return result;
 }
-IOT_BOTH_NAMES(File_open, (MPI_Comm comm, const char *filename, int amode, MPI_Info info,
-                           MPI_File *fh),
+IOT_BOTH_NAMES(File_open,
+               (MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh),
                (comm, filename, amode, info, fh))
 
 static int wrap_File_close(MPI_File *fh) {
@@ -272,8 +273,9 @@ static int wrap_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
     depth--;
     return result;
 }
-IOT_BOTH_NAMES(File_set_view, (MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
-                               MPI_Datatype filetype, const char *datarep, MPI_Info info),
+IOT_BOTH_NAMES(File_set_view,
+               (MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+                const char *datarep, MPI_Info info),
                (fh, disp, etype, filetype, datarep, info))
 
 static int wrap_File_set_info(MPI_File fh, MPI_Info info) {
