@@ -1,0 +1,108 @@
+"""The command line the way the README uses it: run, show, log2csv, table derive, demo."""
+
+import csv
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from iotuner.formats import op_fields
+from iotuner.table import read_table
+from iotuner.tracelog import read_tracelog
+
+from .conftest import TIMEOUT, Mpi, write_table
+
+IOTUNER = str(Path(sys.executable).parent / "iotuner")
+
+
+def iotuner(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    completed = subprocess.run(
+        [IOTUNER, *args], capture_output=True, text=True, timeout=TIMEOUT, cwd=cwd, check=False
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    return completed
+
+
+def test_run_show_log2csv(mpi: Mpi, tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    data = tmp_path / "step_0001.dat"
+    ran = iotuner(
+        "run",
+        "--log-dir",
+        str(logs),
+        "--",
+        *mpi.command(2, "iokernel", "--file", str(data), "--size", "256k"),
+    )
+    assert "op=write" in ran.stdout
+    (log,) = logs.glob("*.iotrace.jsonl")
+    assert str(log) in ran.stderr
+
+    shown = iotuner("show", str(log)).stdout
+    assert "iokernel" in shown and "MPI_File_write_at_all" in shown and "step_0001.dat" in shown
+
+    rows = list(csv.reader(io.StringIO(iotuner("log2csv", str(log)).stdout)))
+    columns = [f.name for f in op_fields()]
+    assert rows[0][: len(columns)] == columns
+    assert rows[0][:6] == ["group", "time_stamp", "operation", "bytes", "duration", "bandwidth"]
+    (write,) = [r for r in rows[1:] if r[2] == "MPI_File_write_at_all"]
+    assert int(write[3]) == 2 * 256 * 1024
+    assert "romio_cb_write" in rows[0]  # effective hint values are columns too
+
+
+def test_table_derive_then_tune(mpi: Mpi, tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    base = write_table(
+        tmp_path / "base.jsonl",
+        {
+            "pattern": "independent",
+            "op": "write",
+            "group": 35,
+            "hints": {"romio_ds_write": "disable", "ind_wr_buffer_size": "1048576"},
+        },
+    )
+    args = ("--size", "1m", "--pattern", "independent", "--layout", "strided", "--block", "4k")
+    iotuner(
+        "run",
+        "--log-dir",
+        str(logs),
+        "--",
+        *mpi.command(2, "iokernel", "--file", str(tmp_path / "ck_0001.dat"), *args),
+    )
+    derived = tmp_path / "derived.jsonl"
+    said = iotuner("table", "derive", str(base), str(logs), "-o", str(derived)).stdout
+    assert "1 open entries" in said
+    (entry, kept) = read_table(derived)
+    assert kept.at == "access" and kept.group == 35
+    assert (entry.at, entry.program, entry.file, entry.nprocs) == (
+        "open",
+        "iokernel",
+        "ck_*.dat",
+        2,
+    )
+    assert entry.hints == {"romio_ds_write": "disable", "ind_wr_buffer_size": "1048576"}
+
+    # A later step of the same program gets the hints at open, before it writes a byte.
+    tuned_logs = tmp_path / "tuned-logs"
+    iotuner(
+        "run",
+        "--mode",
+        "tune,trace",
+        "--table",
+        str(derived),
+        "--log-dir",
+        str(tuned_logs),
+        "--",
+        *mpi.command(2, "iokernel", "--file", str(tmp_path / "ck_0002.dat"), "--print-info", *args),
+    )
+    (log,) = tuned_logs.glob("*.iotrace.jsonl")
+    opened = next(h for h in read_tracelog(log).hints if h["at"] == "open")
+    assert opened["table"] == entry.hints
+    assert opened["effective"]["romio_ds_write"] == "disable"
+    assert opened["effective"]["ind_wr_buffer_size"] == "1048576"
+
+
+def test_demo_runs(tmp_path: Path) -> None:
+    shown = iotuner("demo", "--nprocs", "2", "--repeats", "2", "--dir", str(tmp_path / "d")).stdout
+    assert "default" in shown and "tuned" in shown and "romio_ds_write" in shown
+    assert read_table(tmp_path / "d" / "tuned-table.jsonl")[0].at == "open"
+    assert not list((tmp_path / "d" / "data").iterdir())  # data files removed
