@@ -25,9 +25,11 @@ _DIGITS = re.compile(r"\d+")
 
 def file_pattern(name: str) -> str:
     """A glob for the files a program writes one after another: the base name with every
-    run of digits replaced by '*' (ckpt_0007.h5 -> ckpt_*.h5), so step 8 matches step 7.
+    run of digits before the suffix replaced by '*' (ckpt_0007.h5 -> ckpt_*.h5), so step 8
+    matches step 7.
     """
-    return _DIGITS.sub("*", Path(name).name)
+    path = Path(name)
+    return _DIGITS.sub("*", path.name.removesuffix(path.suffix)) + path.suffix
 
 
 @dataclass(frozen=True)
