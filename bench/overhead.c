@@ -1,0 +1,143 @@
+/*
+ * overhead PATH [--ops N] [--size BYTES] [--collective]: the cost of one tiny MPI-IO call,
+ * so that runs with and without the interposer (bench/overhead.py) show what it adds per call.
+ *
+ * All ranks open PATH together; rank r then makes N calls of --size bytes (default 8) at
+ * increasing offsets in its own region, [r*N*size, (r+1)*N*size): sequential and disjoint,
+ * so the file system work per call is as small and as even as it gets. MPI_File_write_at by
+ * default, MPI_File_write_at_all with --collective (which adds the collective's own cost).
+ *
+ * Only the loop of calls is timed (after a barrier): open and close happen once per run and
+ * would blur a per-call figure. Rank 0 prints
+ *   overhead: ops=<N per rank> seconds=<slowest rank's loop> ns_per_op=<seconds*1e9/N>
+ * A benchmark reports figures; it never judges them.
+ */
+#include <errno.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_count(const char *s, long long *out) {
+    char *end;
+    errno = 0;
+    if (*s < '0' || *s > '9')
+        return -1;
+    long long v = strtoll(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v < 1)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static void report(int rank, const char *routine, int rc) {
+    char text[MPI_MAX_ERROR_STRING];
+    int len;
+    MPI_Error_string(rc, text, &len);
+    for (char *p = text; *p != '\0'; p++)
+        if (*p == '\n')
+            *p = ' '; /* MPICH's error stack spans lines */
+    fprintf(stderr, "overhead: rank %d: %s failed: %s\n", rank, routine, text);
+}
+
+int main(int argc, char **argv) {
+    int rank, nprocs;
+    const char *path = NULL;
+    long long ops = 1000000, size = 8;
+    int collective = 0, bad = 0;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+
+    for (int i = 1; i < argc && !bad; i++) {
+        if (strcmp(argv[i], "--collective") == 0) {
+            collective = 1;
+        } else if (strcmp(argv[i], "--ops") == 0 || strcmp(argv[i], "--size") == 0) {
+            long long *target = argv[i][2] == 'o' ? &ops : &size;
+            if (i + 1 >= argc || parse_count(argv[i + 1], target) != 0) {
+                if (rank == 0)
+                    fprintf(stderr, "overhead: %s needs a positive integer, got '%s'\n", argv[i],
+                            i + 1 < argc ? argv[i + 1] : "");
+                bad = 1;
+            }
+            i++;
+        } else if (argv[i][0] != '-' && path == NULL) {
+            path = argv[i];
+        } else {
+            if (rank == 0)
+                fprintf(stderr, "overhead: unexpected argument '%s'\n", argv[i]);
+            bad = 1;
+        }
+    }
+    if (!bad && path == NULL) {
+        if (rank == 0)
+            fprintf(stderr, "usage: overhead PATH [--ops N] [--size BYTES] [--collective]\n");
+        bad = 1;
+    }
+    if (!bad && size > (1 << 30)) {
+        if (rank == 0)
+            fprintf(stderr, "overhead: --size must be at most 1 GiB, got %lld\n", size);
+        bad = 1;
+    }
+    if (bad) {
+        MPI_Finalize();
+        return 2;
+    }
+
+    char *buf = malloc((size_t)size);
+    int no_memory = buf == NULL, status = 0;
+    MPI_Allreduce(MPI_IN_PLACE, &no_memory, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (no_memory) {
+        if (buf == NULL)
+            fprintf(stderr, "overhead: rank %d: cannot allocate %lld bytes\n", rank, size);
+        free(buf);
+        MPI_Finalize();
+        return 1;
+    }
+    memset(buf, 'a' + rank % 26, (size_t)size);
+
+    MPI_File fh;
+    int rc =
+        MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+    if (rc != MPI_SUCCESS) {
+        /* a collective open fails on every rank alike */
+        if (rank == 0)
+            report(rank, "MPI_File_open", rc);
+        free(buf);
+        MPI_Finalize();
+        return 1;
+    }
+
+    MPI_Offset base = (MPI_Offset)rank * ops * size;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    /* Stop at the first failure; a collective failure is seen by every rank, so the ranks
+     * leave the loop together (an independent one needs no partner). */
+    for (long long i = 0; i < ops && rc == MPI_SUCCESS; i++) {
+        MPI_Offset off = base + (MPI_Offset)i * size;
+        rc = collective
+                 ? MPI_File_write_at_all(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE)
+                 : MPI_File_write_at(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE);
+    }
+    double seconds = MPI_Wtime() - t0;
+    if (rc != MPI_SUCCESS) {
+        report(rank, collective ? "MPI_File_write_at_all" : "MPI_File_write_at", rc);
+        status = 1;
+    }
+    rc = MPI_File_close(&fh);
+    if (rc != MPI_SUCCESS) {
+        report(rank, "MPI_File_close", rc);
+        status = 1;
+    }
+
+    double slowest;
+    MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == 0 && status == 0)
+        printf("overhead: ops=%lld seconds=%.6f ns_per_op=%.1f\n", ops, slowest,
+               slowest * 1e9 / (double)ops);
+    free(buf);
+    MPI_Finalize();
+    return status;
+}

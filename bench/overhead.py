@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""What the interposer costs per MPI-IO call.
+
+Runs bench/overhead.c (many tiny MPI_File_write_at calls) in five configurations and prints
+median, min and max ns per call of each, and the overhead against running without the
+interposer:
+
+    baseline    no LD_PRELOAD
+    off         LD_PRELOAD=libiotuner.so, IOTUNER_MODE=off
+    trace       IOTUNER_MODE=trace
+    tune        IOTUNER_MODE=tune with a one-entry table
+    tune,trace  IOTUNER_MODE=tune,trace with the same table
+
+The configurations are interleaved (one run of each per repeat, in a rotating order), so a
+machine that gets busier or quieter during the benchmark affects all of them alike.
+Standard library only:  python bench/overhead.py [--ops N] [--repeats R] [--np P]
+It reports figures and never judges them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CONFIGS = ("baseline", "off", "trace", "tune", "tune,trace")
+TABLE = '{"format": "iotuner-table", "version": 1}\n{"hints": {"romio_ds_write": "disable"}}\n'
+RESULT = re.compile(r"^overhead: ops=(\d+) seconds=([0-9.eE+-]+) ns_per_op=([0-9.eE+-]+)$", re.M)
+
+
+class BenchError(Exception):
+    """A problem that ends the benchmark with a message instead of a traceback."""
+
+
+def find_library() -> Path:
+    env = os.environ.get("IOTUNER_LIB")
+    return Path(env) if env else REPO / ".venv/lib/iotuner/libiotuner.so"
+
+
+def find_mpiexec(given: str | None) -> str:
+    if given:
+        return given
+    local = REPO / ".venv/bin/mpiexec"
+    if local.is_file() and os.access(local, os.X_OK):
+        return str(local)
+    found = shutil.which("mpiexec")
+    if found is None:
+        raise BenchError(
+            f"overhead.py: no mpiexec: neither {local} nor one on PATH "
+            "(run ./setup.sh, or pass --mpiexec)"
+        )
+    return found
+
+
+def find_program() -> Path:
+    for candidate in (REPO / ".venv/libexec/iotuner/overhead", REPO / "build/bench/overhead"):
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    raise BenchError(
+        "overhead.py: the benchmark program was not found in .venv/libexec/iotuner/ or "
+        "build/bench/ (run ./setup.sh, or make MPICC=... build/bench/overhead)"
+    )
+
+
+def env_flag(mpiexec: str) -> list[str]:
+    """How this mpiexec sets a variable for the ranks only (so mpiexec itself is not preloaded)."""
+    try:
+        out = subprocess.run(
+            [mpiexec, "--version"], capture_output=True, text=True, timeout=60
+        ).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        out = ""
+    if "Open MPI" in out or "OpenRTE" in out:
+        return ["-x", "{name}={value}"]
+    return ["-genv", "{name}", "{value}"]  # MPICH's Hydra, Intel MPI
+
+
+def clean_environment() -> dict[str, str]:
+    """The caller's environment without anything that would load or steer the interposer."""
+    return {
+        k: v for k, v in os.environ.items() if k != "LD_PRELOAD" and not k.startswith("IOTUNER_")
+    }
+
+
+def run_once(
+    config: str,
+    args: argparse.Namespace,
+    mpiexec: str,
+    flag: list[str],
+    program: Path,
+    library: Path,
+    work: Path,
+    run_no: int,
+) -> float:
+    env = clean_environment()
+    cmd = [mpiexec, "-n", str(args.np)]
+    if config != "baseline":
+        cmd += [part.format(name="LD_PRELOAD", value=library) for part in flag]
+        env["IOTUNER_MODE"] = config
+        env["IOTUNER_LOG_DIR"] = str(work / "logs")
+        if "tune" in config:
+            env["IOTUNER_TABLE"] = str(work / "table.jsonl")
+    target = work / f"data-{run_no}"
+    cmd += [str(program), str(target), "--ops", str(args.ops), "--size", str(args.size)]
+    if args.collective:
+        cmd.append("--collective")
+    try:
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        raise BenchError(
+            f"overhead.py: {config}: no result within {args.timeout} s: {' '.join(cmd)}"
+        ) from None
+    finally:
+        target.unlink(missing_ok=True)
+    match = RESULT.search(proc.stdout)
+    if proc.returncode != 0 or match is None:
+        raise BenchError(
+            f"overhead.py: {config}: the run failed (exit {proc.returncode}): {' '.join(cmd)}\n"
+            f"{proc.stdout}{proc.stderr}"
+        )
+    return float(match.group(3))
+
+
+def print_table(results: dict[str, list[float]]) -> None:
+    base = statistics.median(results["baseline"]) if "baseline" in results else None
+    header = ("configuration", "median ns/op", "min", "max", "overhead ns/op", "overhead %")
+    rows = []
+    for config, values in results.items():
+        median = statistics.median(values)
+        if base is None or config == "baseline":
+            extra = ("-", "-")
+        else:
+            pct = f"{(median - base) / base * 100:+.1f}" if base > 0 else "-"
+            extra = (f"{median - base:+.1f}", pct)
+        rows.append((config, f"{median:.1f}", f"{min(values):.1f}", f"{max(values):.1f}", *extra))
+    widths = [max(len(r[i]) for r in [*rows, header]) for i in range(len(header))]
+    for row in [header, *rows]:
+        cells = [row[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        ]
+        print("  ".join(cells))
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--ops", type=int, default=1_000_000, help="calls per rank (default 1000000)")
+    p.add_argument("--size", type=int, default=8, help="bytes per call (default 8)")
+    p.add_argument("--repeats", type=int, default=5, help="runs per configuration (default 5)")
+    p.add_argument("--np", type=int, default=1, help="MPI ranks (default 1)")
+    p.add_argument("--collective", action="store_true", help="use MPI_File_write_at_all")
+    p.add_argument("--dir", help="where the files go (a temporary folder inside it)")
+    p.add_argument(
+        "--configs",
+        nargs="+",
+        choices=CONFIGS,
+        default=list(CONFIGS),
+        metavar="NAME",
+        help=f"configurations to run, from: {' '.join(CONFIGS)} (default all; "
+        "baseline alone needs no interposer)",
+    )
+    p.add_argument("--mpiexec", help="mpiexec to use (default .venv/bin/mpiexec, then PATH)")
+    p.add_argument("--timeout", type=float, default=600, help="seconds per run (default 600)")
+    args = p.parse_args(argv)
+    for name in ("ops", "size", "repeats", "np"):
+        if getattr(args, name) < 1:
+            p.error(f"--{name} must be at least 1, got {getattr(args, name)}")
+    args.configs = [c for c in CONFIGS if c in args.configs]  # fixed order, no repeats
+    return args
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    try:
+        mpiexec = find_mpiexec(args.mpiexec)
+        program = find_program()
+        library = find_library()
+        if any(c != "baseline" for c in args.configs) and not library.is_file():
+            raise BenchError(
+                f"overhead.py: the interposer library {library} does not exist "
+                "(run ./setup.sh, or set IOTUNER_LIB, e.g. to build/libiotuner.so); "
+                "--configs baseline measures without it"
+            )
+        flag = env_flag(mpiexec) if any(c != "baseline" for c in args.configs) else []
+        if args.dir:
+            Path(args.dir).mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix="iotuner-overhead-", dir=args.dir))
+        try:
+            (work / "logs").mkdir()
+            (work / "table.jsonl").write_text(TABLE)
+            print(
+                f"overhead: np={args.np} ops={args.ops} size={args.size} "
+                f"repeats={args.repeats} {'collective' if args.collective else 'independent'}"
+            )
+            print(f"overhead: program {program}")
+            if flag:
+                print(f"overhead: library {library}")
+            results: dict[str, list[float]] = {c: [] for c in args.configs}
+            run_no = 0
+            for r in range(args.repeats):
+                k = r % len(args.configs)
+                for config in args.configs[k:] + args.configs[:k]:
+                    results[config].append(
+                        run_once(config, args, mpiexec, flag, program, library, work, run_no)
+                    )
+                    run_no += 1
+            print_table(results)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    except BenchError as e:
+        print(e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
