@@ -280,37 +280,89 @@ struct iot_file *iot__file_find(MPI_File fh);
  * The real MPI routines, found with dlsym(RTLD_NEXT, "PMPI_...") when the
  * library loads. Every wrapper calls through these.
  */
-#define IOT_REAL_ROUTINES(X)                                                                       \
-    X(Init)                                                                                        \
-    X(Init_thread) X(Finalize) X(File_open) X(File_close) X(File_delete) X(File_set_view)          \
-        X(File_set_info) X(File_set_size) X(File_preallocate) X(File_sync) X(File_read_at) X(      \
-            File_write_at) X(File_read_at_all) X(File_write_at_all) X(File_iread_at)               \
-            X(File_iwrite_at) X(File_iread_at_all) X(File_iwrite_at_all) X(File_read_at_all_begin) \
-                X(File_read_at_all_end) X(File_write_at_all_begin) X(File_write_at_all_end)        \
-                    X(File_read) X(File_write) X(File_read_all) X(File_write_all) X(File_iread)    \
-                        X(File_iwrite) X(File_iread_all) X(File_iwrite_all) X(File_read_all_begin) \
-                            X(File_read_all_end) X(File_write_all_begin) X(File_write_all_end)     \
-                                X(File_read_shared) X(File_write_shared) X(File_iread_shared)      \
-                                    X(File_iwrite_shared) X(File_read_ordered)                     \
-                                        X(File_write_ordered) X(File_read_ordered_begin)           \
-                                            X(File_read_ordered_end) X(File_write_ordered_begin)   \
-                                                X(File_write_ordered_end) IOT_REAL_ROUTINES_C(X)
+/* clang-format off */
+#define IOT_REAL_ROUTINES(X)    \
+    X(Init)                     \
+    X(Init_thread)              \
+    X(Finalize)                 \
+    X(File_open)                \
+    X(File_close)               \
+    X(File_delete)              \
+    X(File_set_view)            \
+    X(File_set_info)            \
+    X(File_set_size)            \
+    X(File_preallocate)         \
+    X(File_sync)                \
+    X(File_read_at)             \
+    X(File_write_at)            \
+    X(File_read_at_all)         \
+    X(File_write_at_all)        \
+    X(File_iread_at)            \
+    X(File_iwrite_at)           \
+    X(File_iread_at_all)        \
+    X(File_iwrite_at_all)       \
+    X(File_read_at_all_begin)   \
+    X(File_read_at_all_end)     \
+    X(File_write_at_all_begin)  \
+    X(File_write_at_all_end)    \
+    X(File_read)                \
+    X(File_write)               \
+    X(File_read_all)            \
+    X(File_write_all)           \
+    X(File_iread)               \
+    X(File_iwrite)              \
+    X(File_iread_all)           \
+    X(File_iwrite_all)          \
+    X(File_read_all_begin)      \
+    X(File_read_all_end)        \
+    X(File_write_all_begin)     \
+    X(File_write_all_end)       \
+    X(File_read_shared)         \
+    X(File_write_shared)        \
+    X(File_iread_shared)        \
+    X(File_iwrite_shared)       \
+    X(File_read_ordered)        \
+    X(File_write_ordered)       \
+    X(File_read_ordered_begin)  \
+    X(File_read_ordered_end)    \
+    X(File_write_ordered_begin) \
+    X(File_write_ordered_end)   \
+    IOT_REAL_ROUTINES_C(X)
 
 #if MPI_VERSION >= 4
-#define IOT_REAL_ROUTINES_C(X)                                                                     \
-    X(File_read_at_c)                                                                              \
-    X(File_write_at_c) X(File_read_at_all_c) X(File_write_at_all_c) X(File_iread_at_c)             \
-        X(File_iwrite_at_c) X(File_iread_at_all_c) X(File_iwrite_at_all_c)                         \
-            X(File_read_at_all_begin_c) X(File_write_at_all_begin_c) X(File_read_c)                \
-                X(File_write_c) X(File_read_all_c) X(File_write_all_c) X(File_iread_c)             \
-                    X(File_iwrite_c) X(File_iread_all_c) X(File_iwrite_all_c)                      \
-                        X(File_read_all_begin_c) X(File_write_all_begin_c) X(File_read_shared_c)   \
-                            X(File_write_shared_c) X(File_iread_shared_c) X(File_iwrite_shared_c)  \
-                                X(File_read_ordered_c) X(File_write_ordered_c)                     \
-                                    X(File_read_ordered_begin_c) X(File_write_ordered_begin_c)
+#define IOT_REAL_ROUTINES_C(X)    \
+    X(File_read_at_c)             \
+    X(File_write_at_c)            \
+    X(File_read_at_all_c)         \
+    X(File_write_at_all_c)        \
+    X(File_iread_at_c)            \
+    X(File_iwrite_at_c)           \
+    X(File_iread_at_all_c)        \
+    X(File_iwrite_at_all_c)       \
+    X(File_read_at_all_begin_c)   \
+    X(File_write_at_all_begin_c)  \
+    X(File_read_c)                \
+    X(File_write_c)               \
+    X(File_read_all_c)            \
+    X(File_write_all_c)           \
+    X(File_iread_c)               \
+    X(File_iwrite_c)              \
+    X(File_iread_all_c)           \
+    X(File_iwrite_all_c)          \
+    X(File_read_all_begin_c)      \
+    X(File_write_all_begin_c)     \
+    X(File_read_shared_c)         \
+    X(File_write_shared_c)        \
+    X(File_iread_shared_c)        \
+    X(File_iwrite_shared_c)       \
+    X(File_read_ordered_c)        \
+    X(File_write_ordered_c)       \
+    X(File_read_ordered_begin_c)  \
+    X(File_write_ordered_begin_c)
 #else
 #define IOT_REAL_ROUTINES_C(X)
 #endif
+/* clang-format on */
 
 struct iot_real {
 #define IOT_REAL_FIELD(name) __typeof__(&PMPI_##name) name;

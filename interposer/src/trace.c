@@ -350,7 +350,7 @@ static void file_reduce(struct iot_file *f) {
             .file = f->name,
             .pattern = "collective",
             .kind = iot__ops[r->op].kind == 'r' ? "read" : "write",
-            .calls = 1,
+            .calls = f->size,
             .ranks = (long long)sum[2 * i + 1],
             .bytes_per_rank = per_rank,
             .summary = 0,

@@ -196,7 +196,7 @@ def test_trace_collective_rows(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
         assert row["bytes_per_rank"] == 65536
         assert row["group"] == size_group(65536) == 22
         assert row["ranks"] == nprocs
-        assert row["calls"] == 1 and row["summary"] == 0
+        assert row["calls"] == nprocs and row["summary"] == 0
         assert row["pattern"] == "collective" and row["kind"] == "write"
         assert row["duration"] > 0
         assert row["bandwidth"] == pytest.approx(row["bytes"] / row["duration"] / 2**20, rel=1e-6)
@@ -299,6 +299,21 @@ def test_trace_names_the_routine(
     log = one_log(mpi.run(2, "iokernel", "--file", str(tmp_path / "data"), "--size", "16k", *args))
     rows = ops_of(log, operation)
     assert sum(row["bytes"] for row in rows) == 2 * 16384
+
+
+@pytest.mark.parametrize(("operation", "ops", "extra"), [
+    ("MPI_File_write_at", 200_000, ()),
+    ("MPI_File_write_at_all", 6_000, ("--collective",)),
+])  # fmt: skip
+def test_many_operations_keep_the_log_bounded(
+    mpi: Mpi, tmp_path: Path, operation: str, ops: int, extra: tuple[str, ...]
+) -> None:
+    log = one_log(mpi.run(2, "overhead", str(tmp_path / "data"), "--ops", str(ops), *extra))
+    rows = ops_of(log, operation)
+    assert sum(row["calls"] for row in rows) == 2 * ops
+    assert sum(row["bytes"] for row in rows) == 2 * ops * 8
+    assert len(log.ops) <= 4096 + 2 * 56  # the record cap, plus one summary row per group
+    assert log.files[0]["complete"] is True
 
 
 def test_record_cap_bounds_rows(mpi: Mpi, tmp_path: Path) -> None:
