@@ -42,7 +42,7 @@ def _print_file(file: FileSummary, console: Console) -> None:
         fields = " ".join(f"{key}={_json_word(value)}" for key, value in pattern.items())
         console.print(f"pattern: {escape(fields)}")
     if file.operations:
-        table = Table("operation", "calls", "bytes", "time (s)", "MiB/s")
+        table = Table("operation", "calls (all ranks)", "bytes", "time (s)", "MiB/s")
         for op in file.operations:
             table.add_row(
                 escape(op.operation),

@@ -84,7 +84,7 @@ def test_summary_figures(sample_log: Path) -> None:
     out_dat = summary.files[0]
     assert (out_dat.file, out_dat.bytes_read, out_dat.bytes_written) == ("out.dat", 80, 12863008)
     writes = out_dat.operations[0]
-    assert (writes.operation, writes.calls, writes.bytes) == ("MPI_File_write_at_all", 2, 12863008)
+    assert (writes.operation, writes.calls, writes.bytes) == ("MPI_File_write_at_all", 8, 12863008)
     assert writes.bandwidth == pytest.approx(12863008 / 0.09 / 2**20)
     striping = next(r for r in out_dat.hint_sets[0].rows if r.key == "striping_factor")
     assert striping.unhonoured == "the ufs driver does not stripe"
