@@ -40,12 +40,16 @@ static const uint64_t size_group_first[IOT_NGROUPS] = {
 };
 
 int iot__size_group(uint64_t nbytes) {
-    int group = 1;
-    for (int i = 0; i < IOT_NGROUPS; i++) {
-        if (nbytes >= size_group_first[i])
-            group = i + 1;
+    /* Binary search: the last group whose first byte count is <= nbytes. */
+    int lo = 0, hi = IOT_NGROUPS - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (nbytes >= size_group_first[mid])
+            lo = mid;
+        else
+            hi = mid - 1;
     }
-    return group;
+    return lo + 1;
 }
 
 /* ------------------------------------------------------------ real calls */

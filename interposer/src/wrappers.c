@@ -30,7 +30,8 @@ struct call {
 static void call_begin(struct call *c, MPI_File fh, int op, MPI_Count count, MPI_Datatype datatype,
                        MPI_Offset offset) {
     c->f = NULL;
-    if (!iot__state.active || depth > 0)
+    /* Tuning alone has nothing to do in a call that carries no decision. */
+    if (!iot__state.active || depth > 0 || (!iot__state.trace && !iot__ops[op].blocking_collective))
         return;
     struct iot_file *f = iot__file_find(fh);
     if (!f)
