@@ -1,0 +1,212 @@
+"""What one measurement is: the records that flow from bench, traces and CSV files into the
+knowledge base, and from there, summarised over repeats, into the models.
+
+A Workload says what was done (scale, access, size); a configuration (iotuner.space) says
+with which settings; a Measurement is one timed run of a workload with a configuration.
+The summary frame (`SUMMARY_COLUMNS`) is what every model reads: one row per (system,
+workload, configuration) with the five-number summary of the bandwidths of its repeats.
+"""
+
+import hashlib
+import json
+import os
+import socket
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from iotuner.formats import size_group
+
+__all__ = [
+    "BENCH_FORMAT",
+    "CONFIG_PREFIX",
+    "LAYOUTS",
+    "OPS",
+    "PATTERNS",
+    "STAT_COLUMNS",
+    "SUMMARY_COLUMNS",
+    "WORKLOAD_COLUMNS",
+    "Measurement",
+    "System",
+    "Workload",
+    "measurement_from_json",
+    "measurement_to_json",
+]
+
+BENCH_FORMAT = "iotuner-bench"
+"""The `format` of bench result lines (one JSON object per measurement)."""
+
+PATTERNS = ("collective", "independent")
+OPS = ("write", "read")
+LAYOUTS = ("contiguous", "strided")
+
+WORKLOAD_COLUMNS = (
+    "nprocs", "nodes", "pattern", "op", "layout", "block", "fill", "bytes_per_rank", "group",
+)  # fmt: skip
+"""Columns that describe a workload in the summary frame (`group` follows from the size)."""
+
+CONFIG_PREFIX = "cfg:"
+"""Configuration columns of the summary frame are named cfg:<parameter>."""
+
+STAT_COLUMNS = ("n", "bw_min", "bw_q1", "bw_median", "bw_q3", "bw_max")
+"""Repeats and the five-number summary of their bandwidths (MiB/s)."""
+
+SUMMARY_COLUMNS = ("system", *WORKLOAD_COLUMNS, "config", *STAT_COLUMNS)
+"""The fixed columns of a summary frame; the cfg:<parameter> columns come after `config`
+(the canonical configuration text, iotuner.space.config_key)."""
+
+
+@dataclass(frozen=True)
+class System:
+    """Where a measurement was made: results from different systems are never mixed up.
+
+    `fs_type` is the file system under the data (e.g. ext4, lustre, nfs), `fs_driver` the
+    MPI-IO driver that served it (ROMIO's ufs, lustre, ...), `fs_mount` its mount point.
+    """
+
+    host: str
+    mpi_library: str
+    fs_type: str
+    fs_driver: str
+    fs_mount: str
+
+    @property
+    def fingerprint(self) -> str:
+        text = json.dumps(asdict(self), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @staticmethod
+    def detect(data_dir: Path, mpi_library: str, fs_driver: str) -> "System":
+        """This machine, for data written under `data_dir` (mount from /proc/self/mounts)."""
+        fs_type, fs_mount = "unknown", "/"
+        target = os.path.realpath(data_dir)
+        try:
+            mounts = Path("/proc/self/mounts").read_text().splitlines()
+        except OSError:
+            mounts = []
+        for line in mounts:
+            parts = line.split()
+            if len(parts) < 3:
+                continue
+            mount = parts[1].replace("\\040", " ")
+            inside = target == mount or target.startswith(mount.rstrip("/") + "/")
+            if inside and len(mount) >= len(fs_mount):
+                fs_type, fs_mount = parts[2], mount
+        host = socket.gethostname().split(".")[0]
+        return System(host, " ".join(mpi_library.split()), fs_type, fs_driver, fs_mount)
+
+
+@dataclass(frozen=True)
+class Workload:
+    """What was measured, apart from the settings.
+
+    `block` and `fill` describe a strided layout (Kunkel et al.: block size, and the fraction
+    of the file the blocks cover); a contiguous layout has block 0 and fill 1.
+    `bytes_per_rank` is what one rank moves in one call.
+    """
+
+    nprocs: int
+    nodes: int
+    pattern: str
+    op: str
+    layout: str
+    bytes_per_rank: int
+    block: int = 0
+    fill: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.pattern not in PATTERNS:
+            raise ValueError(f"pattern must be one of {PATTERNS}, got {self.pattern!r}")
+        if self.op not in OPS:
+            raise ValueError(f"op must be one of {OPS}, got {self.op!r}")
+        if self.layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {LAYOUTS}, got {self.layout!r}")
+        if self.nprocs < 1 or self.nodes < 1 or self.bytes_per_rank < 0:
+            raise ValueError(f"nprocs and nodes must be >= 1 and bytes >= 0, got {self}")
+        if not 0 < self.fill <= 1:
+            raise ValueError(f"fill must be in (0, 1], got {self.fill}")
+
+    @property
+    def group(self) -> int:
+        return size_group(self.bytes_per_rank)
+
+    def as_row(self) -> dict[str, Any]:
+        """The workload's columns of the summary frame."""
+        return {
+            "nprocs": self.nprocs, "nodes": self.nodes, "pattern": self.pattern, "op": self.op,
+            "layout": self.layout, "block": self.block, "fill": self.fill,
+            "bytes_per_rank": self.bytes_per_rank, "group": self.group,
+        }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One timed run of a workload with a configuration.
+
+    `uid` makes ingestion idempotent: the same measurement read twice has the same uid.
+    `config` maps parameter names to values (str or int); `bandwidth` is MiB/s over
+    `seconds` for `bytes` (all ranks). `provenance` says where it came from (file, line,
+    trace log, command) and is stored as given.
+    """
+
+    uid: str
+    workload: Workload
+    config: dict[str, str | int]
+    bandwidth: float
+    seconds: float
+    bytes: int
+    repeat: int = 0
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+
+def measurement_to_json(m: Measurement, system: System, space: str) -> str:
+    """One bench result line: the measurement, its system and the space it came from."""
+    return json.dumps(
+        {
+            "format": BENCH_FORMAT,
+            "version": 1,
+            "uid": m.uid,
+            "system": asdict(system),
+            "space": space,
+            "workload": asdict(m.workload),
+            "config": m.config,
+            "bandwidth": m.bandwidth,
+            "seconds": m.seconds,
+            "bytes": m.bytes,
+            "repeat": m.repeat,
+            "provenance": m.provenance,
+        },
+        sort_keys=True,
+    )
+
+
+def measurement_from_json(line: str) -> tuple[Measurement, System, str]:
+    """The measurement, system and space name of one bench result line.
+
+    ValueError (with what was expected) for a line that is not one.
+    """
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(data, dict) or data.get("format") != BENCH_FORMAT:
+        raise ValueError(f'expected a bench result ("format": "{BENCH_FORMAT}")')
+    if data.get("version") != 1:
+        raise ValueError(f"expected bench result version 1, got {data.get('version')!r}")
+    try:
+        system = System(**data["system"])
+        workload = Workload(**data["workload"])
+        measurement = Measurement(
+            uid=str(data["uid"]),
+            workload=workload,
+            config=dict(data["config"]),
+            bandwidth=float(data["bandwidth"]),
+            seconds=float(data["seconds"]),
+            bytes=int(data["bytes"]),
+            repeat=int(data["repeat"]),
+            provenance=dict(data.get("provenance", {})),
+        )
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"a bench result needs uid, system, workload, config, bandwidth, "
+                         f"seconds, bytes and repeat ({exc})") from None  # fmt: skip
+    return measurement, system, str(data.get("space", ""))
