@@ -197,9 +197,11 @@ def _add_demo(subparsers: Subparsers) -> None:
     parser.add_argument("--nprocs", type=int, default=4, help="MPI ranks (default 4)")
     parser.add_argument("--repeats", type=int, default=5, help="runs of each (default 5)")
     parser.add_argument(
-        "--dir", type=Path, default=Path("demo-output"),
+        "--dir",
+        type=Path,
+        default=Path("demo-output"),
         help="working directory for data, logs and the tuned table (default ./demo-output)",
-    )  # fmt: skip
+    )
     parser.add_argument("--keep-data", action="store_true", help="keep the data files")
     parser.set_defaults(handler=_demo)
 

@@ -30,9 +30,19 @@ from iotuner.tracelog import TraceLog, read_tracelog
 __all__ = ["DemoSettings", "run_demo"]
 
 WORKLOAD = (
-    "--pattern", "independent", "--layout", "strided", "--block", "32k", "--fill", "0.1",
-    "--size", "8m", "--api", "individual",
-)  # fmt: skip
+    "--pattern",
+    "independent",
+    "--layout",
+    "strided",
+    "--block",
+    "32k",
+    "--fill",
+    "0.1",
+    "--size",
+    "8m",
+    "--api",
+    "individual",
+)
 """Sparse non-contiguous independent writes: 32 KiB blocks covering 10 % of the file."""
 
 
@@ -90,10 +100,16 @@ def run_demo(settings: DemoSettings, console: Console) -> tuple[Series, Series]:
     def kernel_run(mode: str, table: Path | None) -> RunResult:
         nonlocal runs
         runs += 1
-        command = [mpiexec, "-n", str(settings.nprocs), kernel,
-                   "--file", str(data_dir / f"sparse_{runs:04d}.dat"), *WORKLOAD]  # fmt: skip
-        result = run(command, mode=mode, table=table, log_dir=log_dir, capture=True,
-                     timeout=300)  # fmt: skip
+        command = [
+            mpiexec,
+            "-n",
+            str(settings.nprocs),
+            kernel,
+            "--file",
+            str(data_dir / f"sparse_{runs:04d}.dat"),
+            *WORKLOAD,
+        ]
+        result = run(command, mode=mode, table=table, log_dir=log_dir, capture=True, timeout=300)
         if result.returncode != 0:
             raise ConfigError(f"the kernel failed ({result.returncode}):\n{result.stderr}")
         if not settings.keep_data:
@@ -140,15 +156,21 @@ def _print_results(console: Console, default: Series, tuned: Series) -> None:
         table.add_column(column, justify="left" if column == "configuration" else "right")
     for series in (default, tuned):
         values = series.bandwidths
-        table.add_row(series.name, f"{series.median:.1f}", f"{min(values):.1f}",
-                      f"{max(values):.1f}", str(len(values)))  # fmt: skip
+        table.add_row(
+            series.name,
+            f"{series.median:.1f}",
+            f"{min(values):.1f}",
+            f"{max(values):.1f}",
+            str(len(values)),
+        )
     console.print(table)
     ratio = tuned.median / default.median if default.median > 0 else float("nan")
     overlap = min(tuned.bandwidths) <= max(default.bandwidths)
     verdict = (
-        "the ranges overlap: not clearly better than the default" if overlap
+        "the ranges overlap: not clearly better than the default"
+        if overlap
         else "every tuned run beat every default run"
-    )  # fmt: skip
+    )
     console.print(f"tuned / default (medians): [bold]{ratio:.2f}x[/] ({verdict})")
 
 
@@ -159,6 +181,7 @@ def _print_hints(console: Console, log: TraceLog) -> None:
     for record in log.hints:
         unhonoured = {u["key"]: u["reason"] for u in record["unhonoured"]}
         for key, value in record["requested"].items():
-            table.add_row(record["at"], key, value, record["effective"].get(key, "-"),
-                          unhonoured.get(key, ""))  # fmt: skip
+            table.add_row(
+                record["at"], key, value, record["effective"].get(key, "-"), unhonoured.get(key, "")
+            )
     console.print(table)

@@ -41,8 +41,16 @@ OPS = ("write", "read")
 LAYOUTS = ("contiguous", "strided")
 
 WORKLOAD_COLUMNS = (
-    "nprocs", "nodes", "pattern", "op", "layout", "block", "fill", "bytes_per_rank", "group",
-)  # fmt: skip
+    "nprocs",
+    "nodes",
+    "pattern",
+    "op",
+    "layout",
+    "block",
+    "fill",
+    "bytes_per_rank",
+    "group",
+)
 """Columns that describe a workload in the summary frame (`group` follows from the size)."""
 
 CONFIG_PREFIX = "cfg:"
@@ -133,10 +141,16 @@ class Workload:
     def as_row(self) -> dict[str, Any]:
         """The workload's columns of the summary frame."""
         return {
-            "nprocs": self.nprocs, "nodes": self.nodes, "pattern": self.pattern, "op": self.op,
-            "layout": self.layout, "block": self.block, "fill": self.fill,
-            "bytes_per_rank": self.bytes_per_rank, "group": self.group,
-        }  # fmt: skip
+            "nprocs": self.nprocs,
+            "nodes": self.nodes,
+            "pattern": self.pattern,
+            "op": self.op,
+            "layout": self.layout,
+            "block": self.block,
+            "fill": self.fill,
+            "bytes_per_rank": self.bytes_per_rank,
+            "group": self.group,
+        }
 
 
 @dataclass(frozen=True)
@@ -207,6 +221,8 @@ def measurement_from_json(line: str) -> tuple[Measurement, System, str]:
             provenance=dict(data.get("provenance", {})),
         )
     except (KeyError, TypeError) as exc:
-        raise ValueError(f"a bench result needs uid, system, workload, config, bandwidth, "
-                         f"seconds, bytes and repeat ({exc})") from None  # fmt: skip
+        raise ValueError(
+            f"a bench result needs uid, system, workload, config, bandwidth, "
+            f"seconds, bytes and repeat ({exc})"
+        ) from None
     return measurement, system, str(data.get("space", ""))

@@ -116,15 +116,17 @@ class Space:
 
     def app_values(self, config: Mapping[str, Value]) -> dict[str, str]:
         """The application parameters of a configuration, by name, as text."""
-        return {p.name: str(config.get(p.name, p.default)) for p in self.parameters
-                if p.kind == "app"}  # fmt: skip
+        return {
+            p.name: str(config.get(p.name, p.default)) for p in self.parameters if p.kind == "app"
+        }
 
     def validate(self, config: Mapping[str, Value]) -> Configuration:
         """The configuration completed with defaults; SpaceError for unknown names or values."""
         unknown = set(config) - {p.name for p in self.parameters}
         if unknown:
-            raise SpaceError(f"unknown parameter(s) {', '.join(sorted(unknown))} for space "
-                             f"{self.name!r}")  # fmt: skip
+            raise SpaceError(
+                f"unknown parameter(s) {', '.join(sorted(unknown))} for space {self.name!r}"
+            )
         complete: Configuration = {}
         for p in self.parameters:
             value = config.get(p.name, p.default)
@@ -144,32 +146,36 @@ def _parameter(kind: str, name: str, spec: Any, where: str) -> Parameter:
         raise SpaceError(f"{where}: [{kind}.{name}] must be a table with values and default")
     unknown = set(spec) - {"values", "default", "with", "env"}
     if unknown:
-        raise SpaceError(f"{where}: [{kind}.{name}] has unknown key(s) "
-                         f"{', '.join(sorted(unknown))} (expected values, default, with, env)")  # fmt: skip
+        raise SpaceError(
+            f"{where}: [{kind}.{name}] has unknown key(s) "
+            f"{', '.join(sorted(unknown))} (expected values, default, with, env)"
+        )
     values = spec.get("values")
     if not isinstance(values, list) or not values:
-        raise SpaceError(f"{where}: {kind}.{name}.values must be a non-empty list, got "
-                         f"{values!r}")  # fmt: skip
+        raise SpaceError(f"{where}: {kind}.{name}.values must be a non-empty list, got {values!r}")
     for value in values:
         if isinstance(value, bool) or not isinstance(value, str | int):
-            raise SpaceError(f"{where}: {kind}.{name}.values must hold strings or integers, "
-                             f"got {value!r}")  # fmt: skip
+            raise SpaceError(
+                f"{where}: {kind}.{name}.values must hold strings or integers, got {value!r}"
+            )
     if len({str(v) for v in values}) != len(values):
         raise SpaceError(f"{where}: {kind}.{name}.values has duplicates: {values!r}")
     if "default" not in spec:
         raise SpaceError(f"{where}: {kind}.{name}.default is missing (one of {values!r})")
     default = spec["default"]
     if default not in values:
-        raise SpaceError(f"{where}: {kind}.{name}.default must be one of {values!r}, got "
-                         f"{default!r}")  # fmt: skip
+        raise SpaceError(
+            f"{where}: {kind}.{name}.default must be one of {values!r}, got {default!r}"
+        )
     with_keys = spec.get("with", {})
     if kind != "hint" and with_keys:
         raise SpaceError(f"{where}: 'with' belongs to hints only, got it in app.{name}")
     if not isinstance(with_keys, dict) or not all(
         isinstance(v, str | int) and not isinstance(v, bool) for v in with_keys.values()
     ):
-        raise SpaceError(f"{where}: {kind}.{name}.with must map info keys to values, got "
-                         f"{with_keys!r}")  # fmt: skip
+        raise SpaceError(
+            f"{where}: {kind}.{name}.with must map info keys to values, got {with_keys!r}"
+        )
     env = spec.get("env")
     if env is not None and (kind != "app" or not isinstance(env, str) or not env):
         raise SpaceError(f"{where}: 'env' must be a variable name, for app parameters only")
@@ -191,8 +197,10 @@ def parse_space(text: str, where: str, source: Path | None = None) -> Space:
         raise SpaceError(f"{where}: not valid TOML ({exc})") from None
     unknown = set(data) - {"name", "description", "hints", "app"}
     if unknown:
-        raise SpaceError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} (expected "
-                         "name, description, [hints.*], [app.*])")  # fmt: skip
+        raise SpaceError(
+            f"{where}: unknown key(s) {', '.join(sorted(unknown))} (expected "
+            "name, description, [hints.*], [app.*])"
+        )
     name = data.get("name")
     if not isinstance(name, str) or not name:
         raise SpaceError(f"{where}: 'name' must be a non-empty string, got {name!r}")
@@ -223,8 +231,10 @@ def load_space(name_or_path: str | Path) -> Space:
     if not path.is_file():
         shipped = shipped_spaces()
         if str(name_or_path) not in shipped:
-            raise SpaceError(f"no space file {path} and no shipped space of that name "
-                             f"(shipped: {', '.join(sorted(shipped))})")  # fmt: skip
+            raise SpaceError(
+                f"no space file {path} and no shipped space of that name "
+                f"(shipped: {', '.join(sorted(shipped))})"
+            )
         path = shipped[str(name_or_path)]
     try:
         text = path.read_text(encoding="utf-8")
