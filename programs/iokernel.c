@@ -83,6 +83,7 @@ struct options {
     int delete_file;
     int nhints;
     const char **hints; /* "KEY=VALUE" strings from argv */
+    const char *plan;   /* --plan: a file of measurements, one per line */
 };
 
 /* First MPI error seen by this rank; later ones are consequences and are not reported. */
@@ -103,6 +104,7 @@ struct kernel {
     int hold_all;
     unsigned char *buf;
     struct failure fail;
+    const char *id;       /* --plan: the id of the measurement being made, printed with it */
     long long bad_offset; /* first offset that did not verify, LLONG_MAX if none */
     unsigned char bad_want, bad_got;
 };
@@ -125,7 +127,9 @@ static const char *usage_text =
     "  --no-sync                     skip MPI_File_sync before close\n"
     "  --print-info                  rank 0 prints MPI_File_get_info after each open\n"
     "  --expect-missing              expect opening PATH read-only to fail\n"
-    "  --delete                      MPI_File_delete PATH at the end\n";
+    "  --delete                      MPI_File_delete PATH at the end\n"
+    "  --plan FILE                   one measurement per line: ID [KEY=VALUE ...] (hints\n"
+    "                                added to --hint); writes go to a new file each time\n";
 
 static unsigned char pattern_byte(long long offset) {
     uint64_t o = (uint64_t)offset;
@@ -276,7 +280,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *msg, si
 
         static const char *const valued[] = {
             "--file", "--op",    "--pattern", "--api",     "--layout", "--size", "--block",
-            "--fill", "--calls", "--repeat",  "--writers", "--hint",   NULL};
+            "--fill", "--calls", "--repeat",  "--writers", "--hint",   "--plan", NULL};
         int which = pick(name, valued);
         if (which < 0) {
             snprintf(msg, msglen, "iokernel: unknown option '%s' (see --help)", name);
@@ -291,6 +295,9 @@ static int parse_options(int argc, char **argv, struct options *o, char *msg, si
         }
         int k;
         switch (which) {
+        case 12:
+            o->plan = value;
+            break;
         case 0:
             if (*value == '\0') {
                 snprintf(msg, msglen, "iokernel: --file needs a path, got an empty string");
@@ -849,7 +856,8 @@ static int run_phase(struct kernel *k, int is_write, MPI_Info hints) {
         return 1;
     if (k->rank == 0) {
         long long bytes = k->W * o->size * o->repeat;
-        printf("iokernel: op=%s bytes=%lld seconds=%.6f bandwidth_mib_s=%.3f\n",
+        printf("iokernel: %s%s%sop=%s bytes=%lld seconds=%.6f bandwidth_mib_s=%.3f\n",
+               k->id ? "id=" : "", k->id ? k->id : "", k->id ? " " : "",
                is_write ? "write" : "read", bytes, slowest,
                slowest > 0 ? (double)bytes / slowest / 1048576.0 : 0.0);
         fflush(stdout);
@@ -883,6 +891,100 @@ static int expect_missing(const struct options *o, int rank, MPI_Info hints) {
         fflush(stdout);
     }
     return 0;
+}
+
+/*
+ * Reads the plan on rank 0 and shares it, so every rank walks the same lines. Returns the
+ * text (malloc'd, NUL-terminated) or NULL after printing why.
+ */
+static char *read_plan(const struct options *o, int rank) {
+    long long len = -1;
+    char *text = NULL;
+    if (rank == 0) {
+        FILE *fp = fopen(o->plan, "rb");
+        if (fp && fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
+            fseek(fp, 0, SEEK_SET) == 0 && (text = malloc((size_t)len + 1)) != NULL &&
+            fread(text, 1, (size_t)len, fp) == (size_t)len) {
+            text[len] = '\0';
+        } else {
+            fprintf(stderr, "iokernel: cannot read the plan %s: %s\n", o->plan, strerror(errno));
+            free(text);
+            text = NULL;
+            len = -1;
+        }
+        if (fp)
+            fclose(fp);
+    }
+    MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (len < 0 || len > INT_MAX)
+        return NULL;
+    if (rank != 0)
+        text = malloc((size_t)len + 1);
+    int missing = text == NULL, any;
+    MPI_Allreduce(&missing, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any) {
+        free(text);
+        return NULL;
+    }
+    MPI_Bcast(text, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
+    text[len] = '\0';
+    return text;
+}
+
+/*
+ * --plan: one measurement per line, "ID KEY=VALUE ...". A write goes to a new file (the old
+ * one is deleted first, outside the timed window), so every configuration pays the same
+ * allocation; a plan of reads first writes the file once, untimed and without hints.
+ */
+static int run_plan(struct kernel *k, MPI_Info base) {
+    const struct options *o = k->o;
+    char *text = read_plan(o, k->rank);
+    if (text == NULL)
+        return 1;
+    int status = 0;
+    if (!(o->op & OP_WRITE)) {
+        k->id = "prepare";
+        status = run_phase(k, 1, MPI_INFO_NULL);
+    }
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line && status == 0;
+         line = strtok_r(NULL, "\n", &save)) {
+        char *words = NULL;
+        char *id = strtok_r(line, " \t\r", &words);
+        if (id == NULL || id[0] == '#')
+            continue;
+        MPI_Info hints = MPI_INFO_NULL;
+        if (base != MPI_INFO_NULL)
+            MPI_Info_dup(base, &hints);
+        for (char *kv = strtok_r(NULL, " \t\r", &words); kv; kv = strtok_r(NULL, " \t\r", &words)) {
+            char *eq = strchr(kv, '=');
+            if (eq == NULL || eq == kv || eq - kv > MPI_MAX_INFO_KEY) {
+                if (k->rank == 0)
+                    fprintf(stderr, "iokernel: plan line %s: expected KEY=VALUE, got '%s'\n", id,
+                            kv);
+                status = 2;
+                break;
+            }
+            *eq = '\0';
+            if (hints == MPI_INFO_NULL)
+                MPI_Info_create(&hints);
+            MPI_Info_set(hints, kv, eq + 1);
+        }
+        k->id = id;
+        if (status == 0 && (o->op & OP_WRITE)) {
+            if (k->rank == 0)
+                MPI_File_delete(o->file, MPI_INFO_NULL); /* absent the first time: fine */
+            MPI_Barrier(MPI_COMM_WORLD);
+            status = run_phase(k, 1, hints);
+        }
+        if (status == 0 && (o->op & OP_READ))
+            status = run_phase(k, 0, hints);
+        if (hints != MPI_INFO_NULL)
+            MPI_Info_free(&hints);
+    }
+    k->id = NULL;
+    free(text);
+    return status;
 }
 
 int main(int argc, char **argv) {
@@ -951,10 +1053,14 @@ int main(int argc, char **argv) {
     }
 
     status = 0;
-    if (o.op & OP_WRITE)
-        status = run_phase(&k, 1, hints);
-    if (status == 0 && (o.op & OP_READ))
-        status = run_phase(&k, 0, hints);
+    if (o.plan) {
+        status = run_plan(&k, hints);
+    } else {
+        if (o.op & OP_WRITE)
+            status = run_phase(&k, 1, hints);
+        if (status == 0 && (o.op & OP_READ))
+            status = run_phase(&k, 0, hints);
+    }
     if (o.delete_file) {
         MPI_Barrier(MPI_COMM_WORLD);
         if (k.rank == 0) {

@@ -36,7 +36,14 @@ MPI_Info iot__decide_open(MPI_Comm comm, const char *filename, MPI_Info app_info
         return app_info;
     int size = 0;
     PMPI_Comm_size(comm, &size);
-    struct iot_query q = {IOT_AT_OPEN, s->program, filename, size, -1, -1, -1};
+    struct iot_query q = {.at = IOT_AT_OPEN,
+                          .program = s->program,
+                          .file = filename,
+                          .nprocs = size,
+                          .group = -1,
+                          .pattern = -1,
+                          .op = -1,
+                          .layout = -1};
     const struct iot_entry *e = iot__table_match(&s->table, &q);
     if (!e || e->hints.n == 0)
         return app_info;
@@ -117,15 +124,22 @@ void iot__decide_access(struct iot_file *f, int op, uint64_t my_bytes) {
     struct iot_state *s = &iot__state;
     if (!s->tune || f->comm == MPI_COMM_NULL)
         return;
-    unsigned long long mine = my_bytes, total = 0;
-    PMPI_Allreduce(&mine, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, f->comm);
-    struct iot_query q = {IOT_AT_ACCESS,
-                          s->program,
-                          f->name,
-                          f->size,
-                          iot__size_group(total / (unsigned long long)f->size),
-                          IOT_PATTERN_COLLECTIVE,
-                          iot__ops[op].kind == 'r' ? IOT_KIND_READ : IOT_KIND_WRITE};
+    /* One reduction agrees on both inputs: the bytes, and whether every rank's view is
+     * contiguous (views may differ between ranks; the decision must not). */
+    unsigned long long mine[2] = {my_bytes, (unsigned long long)f->view_contiguous}, all[2];
+    PMPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, f->comm);
+    unsigned long long total = all[0];
+    int contiguous = all[1] == (unsigned long long)f->size;
+    struct iot_query q = {
+        .at = IOT_AT_ACCESS,
+        .program = s->program,
+        .file = f->name,
+        .nprocs = f->size,
+        .group = iot__size_group(total / (unsigned long long)f->size),
+        .pattern = IOT_PATTERN_COLLECTIVE,
+        .op = iot__ops[op].kind == 'r' ? IOT_KIND_READ : IOT_KIND_WRITE,
+        .layout = contiguous ? IOT_LAYOUT_CONTIGUOUS : IOT_LAYOUT_STRIDED,
+    };
     const struct iot_entry *e = iot__table_match(&s->table, &q);
     if (e != f->access_entry)
         decide_apply(f, e, "access");

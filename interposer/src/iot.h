@@ -112,6 +112,7 @@ int iot__kv_from_info(struct iot_kv *kv, MPI_Info info);
 
 enum { IOT_AT_OPEN = 0, IOT_AT_ACCESS = 1 };
 enum { IOT_PATTERN_COLLECTIVE = 0, IOT_PATTERN_INDEPENDENT = 1 };
+enum { IOT_LAYOUT_CONTIGUOUS = 0, IOT_LAYOUT_STRIDED = 1 };
 enum { IOT_KIND_READ = 0, IOT_KIND_WRITE = 1 };
 
 struct iot_entry {
@@ -122,6 +123,7 @@ struct iot_entry {
     long nprocs;     /* -1 = any */
     long group;      /* -1 = any */
     int pattern;     /* -1 = any */
+    int layout;      /* -1 = any; IOT_LAYOUT_* */
     int op;          /* -1 = any */
     int specificity; /* see formats/README.md */
     struct iot_kv hints;
@@ -150,6 +152,7 @@ struct iot_query {
     long group;  /* -1: not known (open) */
     int pattern; /* -1: not known (open) */
     int op;      /* -1: not known (open) */
+    int layout;  /* -1: not known (open) */
 };
 /* iot__table_match returns the most specific entry that applies, or NULL. */
 const struct iot_entry *iot__table_match(const struct iot_table *table, const struct iot_query *q);
@@ -226,7 +229,8 @@ struct iot_file {
     struct iot_agg *agg; /* [IOT_NOPS][IOT_NGROUPS] */
     uint64_t bytes_read, bytes_written, data_calls;
     int64_t first_offset; /* -1 until the first access */
-    int contiguous;
+    int contiguous;       /* 0 once any file view had holes (for the trace) */
+    int view_contiguous;  /* the view in force has no holes (for decisions) */
 
     /* a split collective between begin and end */
     int split_op;

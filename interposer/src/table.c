@@ -126,6 +126,8 @@ static void entry_set(struct iot_entry *e, const char *name, long long number, c
         e->group = (long)number;
     else if (strcmp(name, "pattern") == 0)
         e->pattern = word_index("collective|independent", text), free(text);
+    else if (strcmp(name, "layout") == 0)
+        e->layout = word_index("contiguous|strided", text), free(text);
     else if (strcmp(name, "op") == 0)
         e->op = word_index("read|write", text), free(text);
     else
@@ -136,7 +138,7 @@ static int parse_entry(struct iot_json *j, struct iot_entry *e, char *err, size_
     int seen[NFIELDS] = {0};
     e->at = IOT_AT_ACCESS;
     e->nprocs = e->group = -1;
-    e->pattern = e->op = -1;
+    e->pattern = e->op = e->layout = -1;
     if (iot__json_expect(j, '{') != 0) {
         snprintf(err, errlen, "expected a JSON object");
         return -1;
@@ -157,7 +159,7 @@ static int parse_entry(struct iot_json *j, struct iot_entry *e, char *err, size_
             if (f == NFIELDS) {
                 snprintf(err, errlen,
                          "unknown key '%.64s' (expected at, program, file, nprocs, group, "
-                         "pattern, op, hints, note)",
+                         "pattern, op, layout, hints, note)",
                          key);
                 free(key);
                 return -1;
@@ -218,14 +220,16 @@ static int parse_entry(struct iot_json *j, struct iot_entry *e, char *err, size_
         snprintf(err, errlen, "'hints' is required (an object of MPI info keys and values)");
         return -1;
     }
-    if (e->at == IOT_AT_OPEN && (e->group >= 0 || e->pattern >= 0 || e->op >= 0)) {
-        snprintf(err, errlen,
-                 "an entry with \"at\": \"open\" cannot name group, pattern or op (they are not "
-                 "known at open)");
+    if (e->at == IOT_AT_OPEN &&
+        (e->group >= 0 || e->pattern >= 0 || e->op >= 0 || e->layout >= 0)) {
+        snprintf(
+            err, errlen,
+            "an entry with \"at\": \"open\" cannot name group, pattern, op or layout (they are not "
+            "known at open)");
         return -1;
     }
     e->specificity = (e->program ? 4 : 0) + (e->file ? 4 : 0) + (e->nprocs >= 0 ? 2 : 0) +
-                     (e->group >= 0) + (e->pattern >= 0) + (e->op >= 0);
+                     (e->group >= 0) + (e->pattern >= 0) + (e->op >= 0) + (e->layout >= 0);
     return 0;
 }
 
@@ -358,7 +362,8 @@ const struct iot_entry *iot__table_match(const struct iot_table *table, const st
             !glob_matches(e->file, q->file))
             continue;
         if ((e->nprocs >= 0 && e->nprocs != q->nprocs) || (e->group >= 0 && e->group != q->group) ||
-            (e->pattern >= 0 && e->pattern != q->pattern) || (e->op >= 0 && e->op != q->op))
+            (e->pattern >= 0 && e->pattern != q->pattern) || (e->op >= 0 && e->op != q->op) ||
+            (e->layout >= 0 && e->layout != q->layout))
             continue;
         if (!best || e->specificity > best->specificity)
             best = e;

@@ -48,6 +48,7 @@ struct iot_file *iot__file_open_state(MPI_Comm comm, const char *filename, MPI_F
     f->hint_seq = -1;
     f->first_offset = -1;
     f->contiguous = 1;
+    f->view_contiguous = 1;
     f->split_op = -1;
     f->opened_at = iot__now();
     if (f->traced) {
@@ -163,7 +164,8 @@ void iot__trace_view(struct iot_file *f, MPI_Datatype filetype) {
         PMPI_Type_get_extent_x(filetype, &lb, &extent) != MPI_SUCCESS ||
         PMPI_Type_get_true_extent_x(filetype, &true_lb, &true_extent) != MPI_SUCCESS)
         return;
-    if (size != extent || size != true_extent)
+    f->view_contiguous = size == extent && size == true_extent;
+    if (!f->view_contiguous)
         f->contiguous = 0;
 }
 

@@ -39,6 +39,7 @@ class Access:
     pattern: str
     op: str
     group: int
+    layout: str
 
 
 def read_logs(paths: Iterable[Path]) -> list[TraceLog]:
@@ -59,10 +60,16 @@ def dominant_accesses(
     seen_name: dict[tuple[str, str, int], str] = {}
     for log in logs:
         nprocs_of = {record["file"]: record["nprocs"] for record in log.files}
+        layout_of = {
+            record["file"]: "contiguous" if (record["pattern"] or {}).get("contiguous", True)
+            else "strided"
+            for record in log.files
+        }
         for op in log.ops:
             nprocs = nprocs_of.get(op["file"], log.job["nprocs"])
             key = (log.job["program"], file_pattern(op["file"]), nprocs)
-            moved[key][Access(op["pattern"], op["kind"], op["group"])] += op["bytes"]
+            layout = layout_of.get(op["file"], "contiguous")
+            moved[key][Access(op["pattern"], op["kind"], op["group"], layout)] += op["bytes"]
             seen_name[key] = op["file"]
     return {
         key: (max(by_access, key=lambda a: by_access[a]), seen_name[key])
@@ -88,6 +95,7 @@ def derive_open_entries(logs: Sequence[TraceLog], table: Sequence[TableEntry]) -
             group=access.group,
             pattern=access.pattern,
             op=access.op,
+            layout=access.layout,
         )
         if chosen is None or not chosen.hints:
             continue
@@ -99,8 +107,8 @@ def derive_open_entries(logs: Sequence[TraceLog], table: Sequence[TableEntry]) -
                 nprocs=nprocs,
                 hints=dict(chosen.hints),
                 note=(
-                    f"from trace history: mostly {access.pattern} {access.op}s in size group "
-                    f"{access.group}; hints of table line {chosen.line}"
+                    f"from trace history: mostly {access.layout} {access.pattern} {access.op}s "
+                    f"in size group {access.group}; hints of table line {chosen.line}"
                 ),
             )
         )

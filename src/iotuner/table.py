@@ -39,6 +39,7 @@ SPECIFICITY: dict[str, int] = {
     "group": 1,
     "pattern": 1,
     "op": 1,
+    "layout": 1,
 }
 """What each key that an entry has adds to its specificity (formats/README.md, Matching)."""
 
@@ -61,6 +62,7 @@ class TableEntry:
     group: int | None = None
     pattern: str | None = None
     op: str | None = None
+    layout: str | None = None
     hints: dict[str, str | int] = field(default_factory=dict)
     note: str | None = None
     line: int | None = field(default=None, compare=False)
@@ -141,9 +143,9 @@ def table_problems(obj: object) -> list[str]:
             problems.extend(_value_problems(spec, value))
     if "hints" not in obj:
         problems.append("'hints' is required (an object of MPI info keys and values)")
-    if obj.get("at") == "open" and any(key in obj for key in ("group", "pattern", "op")):
+    if obj.get("at") == "open" and any(key in obj for key in ("group", "pattern", "op", "layout")):
         problems.append(
-            'an entry with "at": "open" cannot name group, pattern or op '
+            'an entry with "at": "open" cannot name group, pattern, op or layout '
             "(they are not known at open)"
         )
     return problems
@@ -164,6 +166,7 @@ def match(
     group: int | None = None,
     pattern: str | None = None,
     op: str | None = None,
+    layout: str | None = None,
 ) -> TableEntry | None:
     """The entry the interposer applies at one decision point, or None when none applies.
 
@@ -174,7 +177,7 @@ def match(
     open) matches no entry that has it. The most specific entry wins, the earlier on a tie.
     """
     program = os.path.basename(program)
-    wanted = {"nprocs": nprocs, "group": group, "pattern": pattern, "op": op}
+    wanted = {"nprocs": nprocs, "group": group, "pattern": pattern, "op": op, "layout": layout}
     best: TableEntry | None = None
     best_score = -1
     for entry in entries:

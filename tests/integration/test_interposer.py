@@ -520,3 +520,34 @@ def test_bad_mode_is_one_warning(mpi: Mpi, tmp_path: Path) -> None:
     (warning,) = warnings_in(completed.stderr)
     assert "IOTUNER_MODE" in warning and "'fast'" in warning
     assert os.path.exists(tmp_path / "data")
+
+
+@pytest.mark.parametrize("nprocs", [1, 4])
+@pytest.mark.parametrize("layout", ["contiguous", "strided"])
+def test_access_choice_follows_the_layout(
+    mpi: Mpi, tmp_path: Path, nprocs: int, layout: str
+) -> None:
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"pattern": "collective", "layout": "strided", "hints": {"romio_cb_write": "enable"}},
+        {"pattern": "collective", "layout": "contiguous", "hints": {"romio_cb_write": "disable"}},
+    )
+    log = one_log(
+        mpi.run(
+            nprocs,
+            "iokernel",
+            "--file",
+            str(tmp_path / "data"),
+            "--size",
+            "64k",
+            "--layout",
+            layout,
+            "--api",
+            "individual",
+            mode="tune,trace",
+            table=table,
+        )
+    )
+    (decision,) = [h for h in log.hints if h["at"] == "access"]
+    expected = "enable" if layout == "strided" else "disable"
+    assert decision["effective"]["romio_cb_write"] == expected

@@ -1,0 +1,35 @@
+"""The knowledge base: systems, runs, configurations and measurements, with provenance.
+
+SQLite by default (one file, default_store_path()); PostgreSQL for a site, given a
+`postgresql://` URL. Both are the same Store on SQLAlchemy Core with one schema definition
+(iotuner.store._schema), and one contract test suite runs against both.
+
+    store = open_store()                       # or a path, sqlite:///..., postgresql://...
+    with store.transaction():                  # all or nothing
+        run = store.add_run(uid, "bench", source="sweep.bench.jsonl")
+        store.add_measurements(run, measurements, system, space="romio-ufs")
+    frame = store.summary()                    # measurement.SUMMARY_COLUMNS + cfg:<name>
+"""
+
+from iotuner.store._schema import RUN_KINDS, SCHEMA_VERSION
+from iotuner.store._store import (
+    MEASUREMENT_COLUMNS,
+    Record,
+    Store,
+    StoreError,
+    canonical_config,
+    default_store_path,
+    open_store,
+)
+
+__all__ = [
+    "MEASUREMENT_COLUMNS",
+    "RUN_KINDS",
+    "SCHEMA_VERSION",
+    "Record",
+    "Store",
+    "StoreError",
+    "canonical_config",
+    "default_store_path",
+    "open_store",
+]

@@ -1,0 +1,82 @@
+"""The knowledge base's tables: one definition, created alike on SQLite and PostgreSQL.
+
+JSON values (run meta, configuration parameters, provenance) are stored as text, so both
+backends hold the same thing and a reader never depends on a backend's JSON type.
+"""
+
+import sqlalchemy as sa
+
+SCHEMA_VERSION = 1
+"""Raised by one whenever a table or column changes; stores refuse a newer schema."""
+
+RUN_KINDS = ("bench", "trace", "csv", "search")
+"""Where a run's measurements came from."""
+
+metadata = sa.MetaData()
+
+schema_version = sa.Table(
+    "schema_version",
+    metadata,
+    sa.Column("version", sa.Integer, primary_key=True, autoincrement=False),
+)
+
+systems = sa.Table(
+    "systems",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("fingerprint", sa.String(64), nullable=False, unique=True),
+    sa.Column("host", sa.Text, nullable=False),
+    sa.Column("mpi_library", sa.Text, nullable=False),
+    sa.Column("fs_type", sa.Text, nullable=False),
+    sa.Column("fs_driver", sa.Text, nullable=False),
+    sa.Column("fs_mount", sa.Text, nullable=False),
+)
+
+runs = sa.Table(
+    "runs",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("uid", sa.Text, nullable=False, unique=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("source", sa.Text, nullable=False),
+    sa.Column("program", sa.Text, nullable=True),
+    sa.Column("started_at", sa.Double, nullable=True, comment="Unix seconds"),
+    sa.Column("system_id", sa.Integer, sa.ForeignKey("systems.id"), nullable=True),
+    sa.Column("meta", sa.Text, nullable=False, comment="JSON object"),
+    sa.CheckConstraint(
+        "kind IN (" + ", ".join(f"'{k}'" for k in RUN_KINDS) + ")", name="runs_kind"
+    ),
+)
+
+configurations = sa.Table(
+    "configurations",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("key", sa.Text, nullable=False, unique=True, comment="iotuner.space.config_key"),
+    sa.Column("params", sa.Text, nullable=False, comment="JSON object"),
+)
+
+measurements = sa.Table(
+    "measurements",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("uid", sa.Text, nullable=False, unique=True),
+    sa.Column("run_id", sa.Integer, sa.ForeignKey("runs.id"), nullable=False, index=True),
+    sa.Column("system_id", sa.Integer, sa.ForeignKey("systems.id"), nullable=False, index=True),
+    sa.Column("configuration_id", sa.Integer, sa.ForeignKey("configurations.id"), nullable=False),
+    sa.Column("space", sa.Text, nullable=False),
+    sa.Column("nprocs", sa.Integer, nullable=False),
+    sa.Column("nodes", sa.Integer, nullable=False),
+    sa.Column("pattern", sa.String(16), nullable=False),
+    sa.Column("op", sa.String(8), nullable=False),
+    sa.Column("layout", sa.String(16), nullable=False),
+    sa.Column("block", sa.BigInteger, nullable=False),
+    sa.Column("fill", sa.Double, nullable=False),
+    sa.Column("bytes_per_rank", sa.BigInteger, nullable=False),
+    sa.Column("group", sa.Integer, nullable=False),
+    sa.Column("bandwidth", sa.Double, nullable=False, comment="MiB/s"),
+    sa.Column("seconds", sa.Double, nullable=False),
+    sa.Column("bytes", sa.BigInteger, nullable=False),
+    sa.Column("repeat", sa.Integer, nullable=False),
+    sa.Column("provenance", sa.Text, nullable=False, comment="JSON object"),
+)

@@ -1,0 +1,531 @@
+"""The knowledge base on SQLAlchemy Core: one class for SQLite and PostgreSQL."""
+
+import json
+import math
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import sqlalchemy as sa
+
+from iotuner.errors import IotunerError
+from iotuner.measurement import (
+    CONFIG_PREFIX,
+    STAT_COLUMNS,
+    SUMMARY_COLUMNS,
+    WORKLOAD_COLUMNS,
+    Measurement,
+    System,
+)
+from iotuner.space import config_key
+from iotuner.store import _schema as schema
+
+__all__ = [
+    "MEASUREMENT_COLUMNS",
+    "Record",
+    "Store",
+    "StoreError",
+    "default_store_path",
+    "open_store",
+]
+
+MEASUREMENT_COLUMNS = (
+    "system",
+    *WORKLOAD_COLUMNS,
+    "config",
+    "bandwidth",
+    "seconds",
+    "bytes",
+    "repeat",
+    "kind",
+    "space",
+    "run",
+    "uid",
+)
+"""The fixed columns of Store.measurements(); the cfg:<parameter> columns follow.
+`system` is the fingerprint, `kind` the run's kind, `run` the run's uid."""
+
+Record = tuple[Measurement, System, str]
+"""A measurement with the system it was made on and the name of its parameter space."""
+
+_CHUNK = 500
+"""Values per IN (...) list and rows per INSERT batch."""
+
+_INTEGER_TEXT = re.compile(r"-?[1-9][0-9]*|0")
+
+
+class StoreError(IotunerError):
+    """The knowledge base cannot be opened, or was given something it cannot hold."""
+
+
+def default_store_path() -> Path:
+    """Where the knowledge base lives unless told: $XDG_DATA_HOME/iotuner/knowledge.sqlite,
+    else ~/.local/share/iotuner/knowledge.sqlite."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "iotuner" / "knowledge.sqlite"
+
+
+def _url(url_or_path: str | Path | None) -> sa.URL:
+    """The SQLAlchemy URL of a path, sqlite:///PATH or postgresql://... (psycopg 3)."""
+    if url_or_path is None:
+        url_or_path = default_store_path()
+    text = str(url_or_path)
+    if isinstance(url_or_path, Path) or "://" not in text:
+        return sa.URL.create("sqlite", database=str(Path(text).expanduser()))
+    try:
+        url = sa.make_url(text)
+    except sa.exc.ArgumentError:
+        url = None
+    backend = url.get_backend_name() if url is not None else ""
+    if url is None or backend not in ("sqlite", "postgresql", "postgres"):
+        raise StoreError(
+            "expected a file path, sqlite:///PATH or postgresql://[USER@]HOST/DATABASE "
+            f"for the knowledge base, got {text!r}"
+        )
+    if backend == "sqlite":
+        if url.get_driver_name() != "pysqlite":
+            url = url.set(drivername="sqlite")
+        return url
+    return url.set(drivername="postgresql+psycopg")
+
+
+def open_store(url_or_path: str | Path | None = None) -> "Store":
+    """Open (and on first use create) the knowledge base at a path or URL.
+
+    A plain path or `sqlite:///PATH` is an SQLite file (its folder is made when missing);
+    `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (query `?host=/socket/dir` for a
+    unix socket) is a PostgreSQL database reached through psycopg 3. None: the default
+    path (default_store_path()). StoreError when it cannot be opened or holds a schema
+    this version does not know.
+    """
+    url = _url(url_or_path)
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        try:
+            Path(str(url.database)).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder of {url.database}: {exc}") from None
+    try:
+        engine = sa.create_engine(url)
+    except ImportError as exc:
+        raise StoreError(
+            f"no database driver for {url.get_backend_name()} ({exc}); "
+            "PostgreSQL needs the psycopg package (pip install 'psycopg[binary]')"
+        ) from None
+    if url.get_backend_name() == "sqlite":
+        sa.event.listen(engine, "connect", _sqlite_pragmas)
+    store = Store(engine)
+    try:
+        store._create_schema()
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.execute("PRAGMA busy_timeout = 30000")
+    cursor.close()
+
+
+class Store:
+    """The knowledge base: systems, runs, configurations and measurements.
+
+    Made by open_store(). Every method is one transaction of its own, unless called inside
+    `with store.transaction():`, which makes them one (all or nothing). A Store is for one
+    thread; close() it (or use it as a context manager) when done.
+    """
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self._engine = engine
+        self._conn: sa.Connection | None = None
+
+    # ------------------------------------------------------------------ basics
+
+    @property
+    def url(self) -> str:
+        """Where the knowledge base is, with any password hidden."""
+        return self._engine.url.render_as_string(hide_password=True)
+
+    @property
+    def backend(self) -> str:
+        """ "sqlite" or "postgresql"."""
+        return self._engine.url.get_backend_name()
+
+    def close(self) -> None:
+        """Release the connections; the store cannot be used after."""
+        self._engine.dispose()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store({self.url!r})"
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Make every store call inside the block one transaction: on an exception, none
+        of them leaves a trace. Nested blocks join the outer one."""
+        if self._conn is not None:
+            yield
+            return
+        with self._errors(), self._engine.begin() as conn:
+            self._conn = conn
+            try:
+                yield
+            finally:
+                self._conn = None
+
+    @contextmanager
+    def _connect(self) -> Iterator[sa.Connection]:
+        """The connection of the transaction in progress, or a new transaction's."""
+        if self._conn is not None:
+            yield self._conn
+            return
+        with self._errors(), self._engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Database failures as StoreError, naming the store."""
+        try:
+            yield
+        except sa.exc.SQLAlchemyError as exc:
+            detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+            raise StoreError(
+                f"knowledge base {self.url}: {detail[0] if detail else type(exc).__name__}"
+            ) from exc
+
+    def _create_schema(self) -> None:
+        """Create missing tables and check the schema version."""
+        with self._connect() as conn:
+            schema.metadata.create_all(conn)
+            found = conn.execute(sa.select(sa.func.max(schema.schema_version.c.version)))
+            version = found.scalar()
+            if version is None:
+                conn.execute(sa.insert(schema.schema_version).values(version=schema.SCHEMA_VERSION))
+            elif version != schema.SCHEMA_VERSION:
+                raise StoreError(
+                    f"knowledge base {self.url} has schema version {version}; this iotuner "
+                    f"reads version {schema.SCHEMA_VERSION} "
+                    + ("(upgrade iotuner)" if version > schema.SCHEMA_VERSION else "")
+                )
+
+    # ------------------------------------------------------------------ writing
+
+    def add_run(
+        self,
+        uid: str,
+        kind: str,
+        source: str,
+        program: str | None = None,
+        system: System | None = None,
+        meta: Mapping[str, Any] | None = None,
+        *,
+        started_at: float | None = None,
+    ) -> int:
+        """Record a run (one bench file or sweep, one trace log, one CSV file, one search)
+        and return its id; the id of the run already recorded under `uid` if there is one.
+
+        `kind` is one of bench, trace, csv, search; `source` where it came from (a path or
+        command), `started_at` Unix seconds, `meta` anything else (stored as JSON).
+        """
+        if kind not in schema.RUN_KINDS:
+            raise StoreError(f"run kind must be one of {', '.join(schema.RUN_KINDS)}, got {kind!r}")
+        if not uid:
+            raise StoreError("a run needs a non-empty uid")
+        meta_text = _json(dict(meta or {}), f"the meta of run {uid}")
+        runs = schema.runs
+        with self._connect() as conn:
+            found = conn.execute(sa.select(runs.c.id).where(runs.c.uid == uid)).scalar()
+            if found is not None:
+                return int(found)
+            system_id = self._system_id(conn, system, {}) if system is not None else None
+            result = conn.execute(
+                sa.insert(runs).values(
+                    uid=uid,
+                    kind=kind,
+                    source=source,
+                    program=program,
+                    started_at=started_at,
+                    system_id=system_id,
+                    meta=meta_text,
+                )
+            )
+            return int(result.inserted_primary_key[0])
+
+    def add_measurements(
+        self, run_id: int, measurements: Iterable[Measurement], system: System, space: str
+    ) -> int:
+        """Add measurements of one run made on one system in one parameter space, in one
+        transaction; return how many were new (uids already known are skipped)."""
+        return self.add_records(run_id, ((m, system, space) for m in measurements))
+
+    def add_records(self, run_id: int, records: Iterable[Record]) -> int:
+        """Like add_measurements, for measurements whose systems or spaces differ."""
+        unique: dict[str, Record] = {}
+        for record in records:
+            uid = record[0].uid
+            if not uid:
+                raise StoreError("a measurement needs a non-empty uid")
+            unique.setdefault(uid, record)
+        if not unique:
+            return 0
+        with self._connect() as conn:
+            if (
+                conn.execute(sa.select(schema.runs.c.id).where(schema.runs.c.id == run_id)).first()
+                is None
+            ):
+                raise StoreError(f"no run with id {run_id} (add_run first)")
+            known = self._known(conn, list(unique))
+            systems: dict[str, int] = {}
+            configs: dict[str, int] = {}
+            rows = []
+            for uid, (m, system, space) in unique.items():
+                if uid in known:
+                    continue
+                rows.append(
+                    {
+                        "uid": uid,
+                        "run_id": run_id,
+                        "system_id": self._system_id(conn, system, systems),
+                        "configuration_id": self._config_id(conn, m, configs),
+                        "space": space,
+                        **m.workload.as_row(),
+                        "bandwidth": _finite(m.bandwidth, "bandwidth", uid),
+                        "seconds": _finite(m.seconds, "seconds", uid),
+                        "bytes": m.bytes,
+                        "repeat": m.repeat,
+                        "provenance": _json(m.provenance, f"the provenance of {uid}"),
+                    }
+                )
+            for start in range(0, len(rows), _CHUNK):
+                conn.execute(sa.insert(schema.measurements), rows[start : start + _CHUNK])
+            return len(rows)
+
+    def _known(self, conn: sa.Connection, uids: Sequence[str]) -> set[str]:
+        uid = schema.measurements.c.uid
+        known: set[str] = set()
+        for start in range(0, len(uids), _CHUNK):
+            chunk = uids[start : start + _CHUNK]
+            known.update(conn.execute(sa.select(uid).where(uid.in_(chunk))).scalars())
+        return known
+
+    def _system_id(self, conn: sa.Connection, system: System, cache: dict[str, int]) -> int:
+        fingerprint = system.fingerprint
+        if fingerprint not in cache:
+            systems = schema.systems
+            found = conn.execute(
+                sa.select(systems.c.id).where(systems.c.fingerprint == fingerprint)
+            ).scalar()
+            if found is None:
+                values = {
+                    "fingerprint": fingerprint,
+                    "host": system.host,
+                    "mpi_library": system.mpi_library,
+                    "fs_type": system.fs_type,
+                    "fs_driver": system.fs_driver,
+                    "fs_mount": system.fs_mount,
+                }
+                found = conn.execute(sa.insert(systems).values(values)).inserted_primary_key[0]
+            cache[fingerprint] = int(found)
+        return cache[fingerprint]
+
+    def _config_id(self, conn: sa.Connection, m: Measurement, cache: dict[str, int]) -> int:
+        config = canonical_config(m.config, m.uid)
+        key = config_key(config)
+        if key not in cache:
+            table = schema.configurations
+            found = conn.execute(sa.select(table.c.id).where(table.c.key == key)).scalar()
+            if found is None:
+                params = json.dumps(config, sort_keys=True)
+                insert = sa.insert(table).values(key=key, params=params)
+                found = conn.execute(insert).inserted_primary_key[0]
+            cache[key] = int(found)
+        return cache[key]
+
+    # ------------------------------------------------------------------ reading
+
+    def has_measurement(self, uid: str) -> bool:
+        """True when a measurement with this uid is stored."""
+        with self._connect() as conn:
+            return bool(self._known(conn, [uid]))
+
+    def known_uids(self, uids: Iterable[str]) -> set[str]:
+        """Those of `uids` that are stored."""
+        with self._connect() as conn:
+            return self._known(conn, list(dict.fromkeys(uids)))
+
+    def measurement_uids(self, prefix: str = "") -> set[str]:
+        """The uids of the stored measurements that start with `prefix` (to resume a sweep)."""
+        uid = schema.measurements.c.uid
+        query = sa.select(uid)
+        if prefix:
+            query = query.where(uid.startswith(prefix, autoescape=True))
+        with self._connect() as conn:
+            return set(conn.execute(query).scalars())
+
+    def run_id(self, uid: str) -> int | None:
+        """The id of the run recorded under `uid`, or None."""
+        runs = schema.runs
+        with self._connect() as conn:
+            found = conn.execute(sa.select(runs.c.id).where(runs.c.uid == uid)).scalar()
+        return None if found is None else int(found)
+
+    def systems(self) -> list[System]:
+        """Every system measurements were made on, by host (System.fingerprint names each)."""
+        s = schema.systems
+        query = sa.select(s.c.host, s.c.mpi_library, s.c.fs_type, s.c.fs_driver, s.c.fs_mount)
+        with self._connect() as conn:
+            rows = conn.execute(query.order_by(s.c.host, s.c.fingerprint)).all()
+        return [System(*row) for row in rows]
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table: systems, runs, configurations, measurements."""
+        tables = (schema.systems, schema.runs, schema.configurations, schema.measurements)
+        with self._connect() as conn:
+            return {
+                t.name: int(conn.execute(sa.select(sa.func.count()).select_from(t)).scalar_one())
+                for t in tables
+            }
+
+    def measurement_counts(self) -> dict[tuple[str, str], int]:
+        """Measurements per (system fingerprint, run kind)."""
+        m, r, s = schema.measurements, schema.runs, schema.systems
+        query = (
+            sa.select(s.c.fingerprint, r.c.kind, sa.func.count())
+            .select_from(m.join(r, m.c.run_id == r.c.id).join(s, m.c.system_id == s.c.id))
+            .group_by(s.c.fingerprint, r.c.kind)
+        )
+        with self._connect() as conn:
+            return {(fp, kind): int(n) for fp, kind, n in conn.execute(query)}
+
+    def measurements(
+        self, system: System | str | None = None, kind: str | None = None
+    ) -> pd.DataFrame:
+        """One row per measurement, in the order they were added: MEASUREMENT_COLUMNS, then
+        one cfg:<parameter> column per parameter seen, sorted by name ("default" where a
+        configuration does not set it). `system` (a System or its fingerprint) and `kind`
+        (of the run) select; None takes all."""
+        frame, params = self._measurement_rows(system, kind)
+        return _with_config_columns(frame, params)
+
+    def summary(self, system: System | str | None = None, kind: str | None = None) -> pd.DataFrame:
+        """The repeats of each (system, workload, configuration) summarised: exactly
+        measurement.SUMMARY_COLUMNS (n and the five-number summary of the bandwidths in
+        MiB/s, quartiles by numpy's linear percentile), then the cfg:<parameter> columns as
+        in measurements(). Sorted by system, workload and configuration."""
+        frame, params = self._measurement_rows(system, kind)
+        keys = ["system", *WORKLOAD_COLUMNS, "config"]
+        bandwidth = frame["bandwidth"].to_numpy(dtype=float)
+        rows = []
+        for key, positions in frame.groupby(keys, sort=False).indices.items():
+            values = bandwidth[positions]
+            five = np.percentile(values, [0, 25, 50, 75, 100], method="linear")
+            rows.append((*key, len(values), *(float(v) for v in five)))
+        summary = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+        if not summary.empty:
+            summary = summary.sort_values(keys, kind="stable", ignore_index=True)
+        return _with_config_columns(summary, params)
+
+    def _measurement_rows(
+        self, system: System | str | None, kind: str | None
+    ) -> tuple[pd.DataFrame, dict[str, dict[str, Any]]]:
+        """The MEASUREMENT_COLUMNS frame and the parameters of each configuration in it."""
+        m, r, s, c = schema.measurements, schema.runs, schema.systems, schema.configurations
+        query = (
+            sa.select(
+                s.c.fingerprint.label("system"),
+                *(m.c[name] for name in WORKLOAD_COLUMNS),
+                c.c.key.label("config"),
+                m.c.bandwidth,
+                m.c.seconds,
+                m.c.bytes,
+                m.c.repeat,
+                r.c.kind,
+                m.c.space,
+                r.c.uid.label("run"),
+                m.c.uid,
+                c.c.params,
+            )
+            .select_from(
+                m.join(r, m.c.run_id == r.c.id)
+                .join(s, m.c.system_id == s.c.id)
+                .join(c, m.c.configuration_id == c.c.id)
+            )
+            .order_by(m.c.id)
+        )
+        if system is not None:
+            fingerprint = system.fingerprint if isinstance(system, System) else system
+            query = query.where(s.c.fingerprint == fingerprint)
+        if kind is not None:
+            query = query.where(r.c.kind == kind)
+        with self._connect() as conn:
+            rows = conn.execute(query).all()
+        frame = pd.DataFrame([tuple(row[:-1]) for row in rows], columns=list(MEASUREMENT_COLUMNS))
+        params = {row.config: json.loads(row.params) for row in rows}
+        return frame, params
+
+
+def _with_config_columns(
+    frame: pd.DataFrame, params: Mapping[str, Mapping[str, Any]]
+) -> pd.DataFrame:
+    """`frame` with a cfg:<name> column per parameter name (sorted), from its `config`
+    column: the configuration's value, or "default" where it does not set the parameter."""
+    names = sorted({name for config in params.values() for name in config})
+    columns = {
+        CONFIG_PREFIX + name: pd.Series(
+            [params.get(key, {}).get(name, "default") for key in frame["config"]],
+            index=frame.index,
+            dtype=object,
+        )
+        for name in names
+    }
+    return pd.concat([frame, pd.DataFrame(columns, index=frame.index)], axis=1)
+
+
+def canonical_config(config: Mapping[str, Any], uid: str = "") -> dict[str, str | int]:
+    """A configuration with every value a string or an int, and integer text as int (so
+    "2" from a trace and 2 from a space are one configuration); StoreError otherwise."""
+    canonical: dict[str, str | int] = {}
+    for name, value in config.items():
+        if not isinstance(name, str) or not name:
+            raise StoreError(f"configuration names must be non-empty strings, got {name!r}")
+        if isinstance(value, str):
+            canonical[name] = int(value) if _INTEGER_TEXT.fullmatch(value) else value
+        elif isinstance(value, int) and not isinstance(value, bool):
+            canonical[name] = value
+        else:
+            where = f" in measurement {uid}" if uid else ""
+            raise StoreError(
+                f"configuration values must be strings or integers, got {name}={value!r}{where}"
+            )
+    return canonical
+
+
+def _finite(value: float, name: str, uid: str) -> float:
+    if not math.isfinite(value) or value < 0:
+        raise StoreError(f"{name} must be a finite number >= 0, got {value!r} in measurement {uid}")
+    return value
+
+
+def _json(value: Mapping[str, Any], what: str) -> str:
+    try:
+        return json.dumps(value, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"{what} must be JSON-serialisable ({exc})") from None
