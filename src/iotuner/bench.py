@@ -49,6 +49,7 @@ from iotuner.tracelog import read_tracelog
 __all__ = [
     "BenchPlan",
     "LayoutSpec",
+    "configurations_for",
     "default_sizes",
     "parse_layout",
     "parse_size",
@@ -124,6 +125,14 @@ def relevant(parameter: Parameter, workload: Workload) -> bool:
     return not (workload.pattern == "independent" and name.startswith(("romio_cb_", "cb_")))
 
 
+def configurations_for(space: Space, workload: Workload) -> list[Configuration]:
+    """The configurations that differ for a workload, the default first: parameters that
+    cannot matter to it (relevant()) stay at their default."""
+    default = space.default()
+    fixed = {p.name for p in space.parameters if not relevant(p, workload)}
+    return [c for c in space.configurations() if all(c[n] == default[n] for n in fixed)]
+
+
 @dataclass
 class BenchPlan:
     """What a sweep measures: workloads x configurations x repeats."""
@@ -183,14 +192,8 @@ class BenchPlan:
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def configurations(self, workload: Workload) -> list[Configuration]:
-        """The configurations worth measuring for a workload, the default first."""
-        default = self.space.default()
-        fixed = {p.name for p in self.space.parameters if not relevant(p, workload)}
-        seen: dict[str, Configuration] = {}
-        for config in self.space.configurations():
-            if all(config[name] == default[name] for name in fixed):
-                seen.setdefault(config_key(config), config)
-        configs = list(seen.values())
+        """The configurations measured for a workload: all that matter, or a sample."""
+        configs = configurations_for(self.space, workload)
         if self.max_configs is not None and len(configs) > self.max_configs:
             rng = random.Random(f"{self.seed}:{workload}")
             configs = [configs[0], *rng.sample(configs[1:], self.max_configs - 1)]

@@ -19,7 +19,10 @@ from rich.console import Console
 from iotuner import __version__
 from iotuner._fileio import atomic_write_text
 from iotuner.demo import DemoSettings, run_demo
-from iotuner.errors import IotunerError
+from iotuner.bench import BenchPlan, default_sizes, parse_layout, parse_size, run_bench
+from iotuner.errors import ConfigError, IotunerError
+from iotuner.measurement import OPS, PATTERNS
+from iotuner.space import load_space, shipped_spaces
 from iotuner.export import op_csv
 from iotuner.formats import table_fields
 from iotuner.history import derive_open_entries, merge_tables, read_logs
@@ -212,10 +215,116 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_space(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("space", help="list, show or check parameter spaces")
+    actions = parser.add_subparsers(title="actions", required=True, metavar="ACTION")
+    listing = actions.add_parser("list", help="the spaces shipped with iotuner")
+    listing.set_defaults(handler=_space_list)
+    show = actions.add_parser("show", help="validate a space (file or shipped name) and show it")
+    show.add_argument("space", help="a TOML file or a shipped space's name")
+    show.set_defaults(handler=_space_show)
+
+
+def _space_list(args: argparse.Namespace) -> int:
+    for name, path in sorted(shipped_spaces().items()):
+        space = load_space(path)
+        print(f"{name}: {space.size} configurations ({path})")
+    return 0
+
+
+def _space_show(args: argparse.Namespace) -> int:
+    space = load_space(args.space)
+    print(f"{space.name}: {space.size} configurations")
+    print(space.description.strip())
+    for p in space.parameters:
+        extra = f" (with {p.with_keys})" if p.with_keys else ""
+        extra += f" (env {p.env})" if p.env else ""
+        print(f"  {p.kind} {p.name}: {list(p.values)}, default {p.default!r}{extra}")
+    return 0
+
+
+def _add_bench(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "bench",
+        help="measure a parameter space on this system (the training benchmark)",
+        description=(
+            "Sweep workloads (scale, pattern, layout, read/write, size per rank) and every "
+            "configuration of a parameter space, each repeated, in a shuffled order, with "
+            "data synced to storage. Results are appended to a results file as they come; "
+            "run the same command again to resume. They also go into the knowledge base."
+        ),
+    )
+    parser.add_argument("--space", default="romio-ufs", help="TOML file or shipped space name")
+    parser.add_argument("--dir", type=Path, required=True,
+                        help="directory on the file system to measure (its files are removed)")
+    parser.add_argument("--results", type=Path, help="results file (default: "
+                        "./bench-<space>.bench.jsonl)")
+    parser.add_argument("--db", help="knowledge base: SQLite path or postgresql:// URL "
+                        "(default: the per-user SQLite file)")
+    parser.add_argument("--no-db", action="store_true", help="only write the results file")
+    parser.add_argument("--nprocs", default="2", help="comma-separated scales (default 2)")
+    parser.add_argument("--patterns", default="collective,independent")
+    parser.add_argument("--layouts", default="contiguous,strided:4k:0.5,strided:256:1",
+                        help="contiguous and strided:BLOCK:FILL layouts, comma-separated")
+    parser.add_argument("--ops", default="write,read")
+    parser.add_argument("--sizes", help="sizes per rank, e.g. 4k,64k,1m (default: one per "
+                        "decade of the size groups up to --max-size)")
+    parser.add_argument("--max-size", default="16m", help="largest size per rank (default 16m)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--max-configs", type=int,
+                        help="measure at most this many configurations per workload (the "
+                        "default and a seeded random sample)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.set_defaults(handler=_bench)
+
+
+def _csv(text: str, allowed: tuple[str, ...] | None = None, what: str = "value") -> list[str]:
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    bad = [item for item in items if allowed is not None and item not in allowed]
+    if not items or bad:
+        raise ConfigError(f"{what} must be a comma-separated list of {', '.join(allowed or ())}, "
+                          f"got {text!r}")
+    return items
+
+
+def _bench(args: argparse.Namespace) -> int:
+    space = load_space(args.space)
+    try:
+        nprocs = [int(n) for n in _csv(args.nprocs, what="--nprocs")]
+    except ValueError:
+        raise ConfigError(f"--nprocs must be comma-separated integers, got {args.nprocs!r}")
+    sizes = ([parse_size(s) for s in _csv(args.sizes, what="--sizes")] if args.sizes
+             else default_sizes(parse_size(args.max_size)))
+    plan = BenchPlan(
+        space=space,
+        nprocs=nprocs,
+        patterns=_csv(args.patterns, PATTERNS, "--patterns"),
+        layouts=[parse_layout(text) for text in _csv(args.layouts, what="--layouts")],
+        ops=_csv(args.ops, OPS, "--ops"),
+        sizes=sizes,
+        repeats=args.repeats,
+        max_configs=args.max_configs,
+        seed=args.seed,
+    )
+    results = args.results or Path(f"bench-{space.name}.bench.jsonl")
+    console = Console()
+    console.print(f"{len(plan.workloads)} workloads, {plan.measurements()} measurements "
+                  f"(space {space.name}, {args.repeats} repeats); results: {results}")
+    after = None
+    if not args.no_db:
+        store = store_from_args(args)
+        after = lambda path: ingest_bench(store, path)  # noqa: E731
+    added = run_bench(plan, args.dir, results, console, after)
+    console.print(f"{added} new measurements in {results}")
+    return 0
+
+
 _SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_run,
     _add_log2csv,
     _add_show,
     _add_table,
     _add_demo,
+    _add_space,
+    _add_bench,
 )
