@@ -244,7 +244,7 @@ def run_bench(
     data_dir: Path,
     results: Path,
     console: Console,
-    after_workload: Callable[[Path], None] | None = None,
+    after_workload: Callable[[Path], object] | None = None,
 ) -> int:
     """Measure what `results` does not hold yet; returns the number of new measurements.
 

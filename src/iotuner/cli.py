@@ -8,6 +8,7 @@ Only here do errors become messages and exit codes: an IotunerError gives
 """
 
 import argparse
+import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -18,21 +19,30 @@ from rich.console import Console
 
 from iotuner import __version__
 from iotuner._fileio import atomic_write_text
-from iotuner.demo import DemoSettings, run_demo
 from iotuner.bench import BenchPlan, default_sizes, parse_layout, parse_size, run_bench
+from iotuner.demo import DemoSettings, run_demo
 from iotuner.errors import ConfigError, IotunerError
-from iotuner.measurement import OPS, PATTERNS
-from iotuner.space import load_space, shipped_spaces
 from iotuner.export import op_csv
 from iotuner.formats import table_fields
 from iotuner.history import derive_open_entries, merge_tables, read_logs
+from iotuner.ingest import (
+    KINDS,
+    IngestError,
+    ingest_bench,
+    ingest_file,
+    input_files,
+    load_mapping,
+)
+from iotuner.measurement import OPS, PATTERNS, System
 from iotuner.render import print_summary
 from iotuner.runner import MODES, POLICIES, run
+from iotuner.space import load_space, shipped_spaces
+from iotuner.store import SCHEMA_VERSION, Store, default_store_path, open_store
 from iotuner.summary import summarize
 from iotuner.table import read_table, write_table
 from iotuner.tracelog import read_tracelog
 
-__all__ = ["main"]
+__all__ = ["main", "store_from_args"]
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -255,25 +265,41 @@ def _add_bench(subparsers: Subparsers) -> None:
         ),
     )
     parser.add_argument("--space", default="romio-ufs", help="TOML file or shipped space name")
-    parser.add_argument("--dir", type=Path, required=True,
-                        help="directory on the file system to measure (its files are removed)")
-    parser.add_argument("--results", type=Path, help="results file (default: "
-                        "./bench-<space>.bench.jsonl)")
-    parser.add_argument("--db", help="knowledge base: SQLite path or postgresql:// URL "
-                        "(default: the per-user SQLite file)")
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        required=True,
+        help="directory on the file system to measure (its files are removed)",
+    )
+    parser.add_argument(
+        "--results", type=Path, help="results file (default: ./bench-<space>.bench.jsonl)"
+    )
+    parser.add_argument(
+        "--db",
+        help="knowledge base: SQLite path or postgresql:// URL (default: the per-user SQLite file)",
+    )
     parser.add_argument("--no-db", action="store_true", help="only write the results file")
     parser.add_argument("--nprocs", default="2", help="comma-separated scales (default 2)")
     parser.add_argument("--patterns", default="collective,independent")
-    parser.add_argument("--layouts", default="contiguous,strided:4k:0.5,strided:256:1",
-                        help="contiguous and strided:BLOCK:FILL layouts, comma-separated")
+    parser.add_argument(
+        "--layouts",
+        default="contiguous,strided:4k:0.5,strided:256:1",
+        help="contiguous and strided:BLOCK:FILL layouts, comma-separated",
+    )
     parser.add_argument("--ops", default="write,read")
-    parser.add_argument("--sizes", help="sizes per rank, e.g. 4k,64k,1m (default: one per "
-                        "decade of the size groups up to --max-size)")
+    parser.add_argument(
+        "--sizes",
+        help="sizes per rank, e.g. 4k,64k,1m (default: one per "
+        "decade of the size groups up to --max-size)",
+    )
     parser.add_argument("--max-size", default="16m", help="largest size per rank (default 16m)")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--max-configs", type=int,
-                        help="measure at most this many configurations per workload (the "
-                        "default and a seeded random sample)")
+    parser.add_argument(
+        "--max-configs",
+        type=int,
+        help="measure at most this many configurations per workload (the "
+        "default and a seeded random sample)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.set_defaults(handler=_bench)
 
@@ -282,8 +308,9 @@ def _csv(text: str, allowed: tuple[str, ...] | None = None, what: str = "value")
     items = [item.strip() for item in text.split(",") if item.strip()]
     bad = [item for item in items if allowed is not None and item not in allowed]
     if not items or bad:
-        raise ConfigError(f"{what} must be a comma-separated list of {', '.join(allowed or ())}, "
-                          f"got {text!r}")
+        raise ConfigError(
+            f"{what} must be a comma-separated list of {', '.join(allowed or ())}, got {text!r}"
+        )
     return items
 
 
@@ -292,9 +319,14 @@ def _bench(args: argparse.Namespace) -> int:
     try:
         nprocs = [int(n) for n in _csv(args.nprocs, what="--nprocs")]
     except ValueError:
-        raise ConfigError(f"--nprocs must be comma-separated integers, got {args.nprocs!r}")
-    sizes = ([parse_size(s) for s in _csv(args.sizes, what="--sizes")] if args.sizes
-             else default_sizes(parse_size(args.max_size)))
+        raise ConfigError(
+            f"--nprocs must be comma-separated integers, got {args.nprocs!r}"
+        ) from None
+    sizes = (
+        [parse_size(s) for s in _csv(args.sizes, what="--sizes")]
+        if args.sizes
+        else default_sizes(parse_size(args.max_size))
+    )
     plan = BenchPlan(
         space=space,
         nprocs=nprocs,
@@ -308,14 +340,127 @@ def _bench(args: argparse.Namespace) -> int:
     )
     results = args.results or Path(f"bench-{space.name}.bench.jsonl")
     console = Console()
-    console.print(f"{len(plan.workloads)} workloads, {plan.measurements()} measurements "
-                  f"(space {space.name}, {args.repeats} repeats); results: {results}")
+    console.print(
+        f"{len(plan.workloads)} workloads, {plan.measurements()} measurements "
+        f"(space {space.name}, {args.repeats} repeats); results: {results}"
+    )
     after = None
     if not args.no_db:
         store = store_from_args(args)
         after = lambda path: ingest_bench(store, path)  # noqa: E731
     added = run_bench(plan, args.dir, results, console, after)
     console.print(f"{added} new measurements in {results}")
+    return 0
+
+
+def store_from_args(args: argparse.Namespace) -> Store:
+    """The knowledge base a command names with --db (see _add_db_argument), else the one
+    $IOTUNER_DB names, else the default SQLite file."""
+    return open_store(getattr(args, "db", None) or os.environ.get("IOTUNER_DB") or None)
+
+
+def _add_db_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db",
+        metavar="URL_OR_PATH",
+        help="knowledge base: an SQLite file, sqlite:///PATH or postgresql://USER@HOST/DB "
+        f"(default: $IOTUNER_DB, else {default_store_path()})",
+    )
+
+
+def _add_ingest(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "ingest",
+        help="import trace logs, bench results and CSV files into the knowledge base",
+        description="Import measurements into the knowledge base: trace logs "
+        "(*.iotrace.jsonl), bench results (*.bench.jsonl) and CSV files read through a "
+        "column mapping (its format: python -m pydoc iotuner.ingest). A folder stands for "
+        "the trace logs and bench results directly inside (with --kind, the files of that "
+        "kind). Each file is added whole or not at all; what is stored already is skipped, "
+        "so ingesting a file again adds nothing.",
+    )
+    _add_db_argument(parser)
+    parser.add_argument("--kind", choices=KINDS, help="kind of the files (default: guessed)")
+    parser.add_argument("--mapping", type=Path, help="CSV column mapping (.toml or .json)")
+    for name, what in (
+        ("host", "host name"),
+        ("mpi", "MPI library and version"),
+        ("fs-type", "file-system type (e.g. lustre)"),
+        ("fs-driver", "MPI-IO driver (e.g. ufs)"),
+        ("fs-mount", "mount point of the file system"),
+    ):
+        parser.add_argument(
+            f"--system-{name}", metavar="TEXT", help=f"CSV: {what} (overrides the mapping's)"
+        )
+    parser.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="files or folders")
+    parser.set_defaults(handler=_ingest)
+
+
+def _ingest(args: argparse.Namespace) -> int:
+    mapping = load_mapping(args.mapping) if args.mapping else None
+    given = {
+        "host": args.system_host,
+        "mpi_library": args.system_mpi,
+        "fs_type": args.system_fs_type,
+        "fs_driver": args.system_fs_driver,
+        "fs_mount": args.system_fs_mount,
+    }
+    system = None
+    if any(given.values()):
+        fields = {**(mapping.system if mapping else {}), **{k: v for k, v in given.items() if v}}
+        if "host" not in fields:
+            raise IngestError("--system-host is needed with the other --system-* options")
+        system = System(**{k: fields.get(k, "unknown") for k in given})
+    files = input_files(args.paths, args.kind)
+    if not files:
+        wanted = f"{args.kind} files" if args.kind else "trace logs or bench results"
+        raise IngestError(f"no {wanted} in {', '.join(map(str, args.paths))}")
+    status = 0
+    with store_from_args(args) as store:
+        for path in files:
+            try:
+                result = ingest_file(store, path, args.kind, mapping, system)
+            except IotunerError as exc:
+                for line in str(exc).splitlines():
+                    print(f"iotuner: error: {line}", file=sys.stderr)
+                status = 2
+                continue
+            ignored = f", ignored {result.ignored} (no duration)" if result.ignored else ""
+            print(
+                f"{path}: {result.kind}: read {result.read}, added {result.added}, "
+                f"skipped {result.skipped} (already stored){ignored}"
+            )
+    return status
+
+
+def _add_db(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("db", help="look after the knowledge base")
+    actions = parser.add_subparsers(title="actions", required=True, metavar="ACTION")
+    status = actions.add_parser(
+        "status",
+        help="count what the knowledge base holds",
+        description="Print where the knowledge base is, its rows per table, and its "
+        "systems with their measurements per kind of run.",
+    )
+    _add_db_argument(status)
+    status.set_defaults(handler=_db_status)
+
+
+def _db_status(args: argparse.Namespace) -> int:
+    with store_from_args(args) as store:
+        counts = store.counts()
+        per_system = store.measurement_counts()
+        systems = store.systems()
+        print(f"knowledge base: {store.url} (schema {SCHEMA_VERSION})")
+        print("  " + ", ".join(f"{table}: {n}" for table, n in counts.items()))
+        for system in systems:
+            kinds = {k: n for (fp, k), n in sorted(per_system.items()) if fp == system.fingerprint}
+            by_kind = ", ".join(f"{k} {n}" for k, n in kinds.items()) or "none"
+            print(
+                f"  system {system.fingerprint}: host {system.host}, {system.mpi_library}, "
+                f"{system.fs_type} at {system.fs_mount} (driver {system.fs_driver}); "
+                f"measurements: {by_kind}"
+            )
     return 0
 
 
@@ -327,4 +472,6 @@ _SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_demo,
     _add_space,
     _add_bench,
+    _add_ingest,
+    _add_db,
 )

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -17,7 +17,6 @@ import sqlalchemy as sa
 from iotuner.errors import IotunerError
 from iotuner.measurement import (
     CONFIG_PREFIX,
-    STAT_COLUMNS,
     SUMMARY_COLUMNS,
     WORKLOAD_COLUMNS,
     Measurement,
@@ -256,7 +255,8 @@ class Store:
             if found is not None:
                 return int(found)
             system_id = self._system_id(conn, system, {}) if system is not None else None
-            result = conn.execute(
+            return _insert_id(
+                conn,
                 sa.insert(runs).values(
                     uid=uid,
                     kind=kind,
@@ -265,9 +265,8 @@ class Store:
                     started_at=started_at,
                     system_id=system_id,
                     meta=meta_text,
-                )
+                ),
             )
-            return int(result.inserted_primary_key[0])
 
     def add_measurements(
         self, run_id: int, measurements: Iterable[Measurement], system: System, space: str
@@ -342,7 +341,7 @@ class Store:
                     "fs_driver": system.fs_driver,
                     "fs_mount": system.fs_mount,
                 }
-                found = conn.execute(sa.insert(systems).values(values)).inserted_primary_key[0]
+                found = _insert_id(conn, sa.insert(systems).values(values))
             cache[fingerprint] = int(found)
         return cache[fingerprint]
 
@@ -355,7 +354,7 @@ class Store:
             if found is None:
                 params = json.dumps(config, sort_keys=True)
                 insert = sa.insert(table).values(key=key, params=params)
-                found = conn.execute(insert).inserted_primary_key[0]
+                found = _insert_id(conn, insert)
             cache[key] = int(found)
         return cache[key]
 
@@ -437,7 +436,7 @@ class Store:
         for key, positions in frame.groupby(keys, sort=False).indices.items():
             values = bandwidth[positions]
             five = np.percentile(values, [0, 25, 50, 75, 100], method="linear")
-            rows.append((*key, len(values), *(float(v) for v in five)))
+            rows.append((*cast(tuple[Any, ...], key), len(values), *(float(v) for v in five)))
         summary = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
         if not summary.empty:
             summary = summary.sort_values(keys, kind="stable", ignore_index=True)
@@ -516,6 +515,14 @@ def canonical_config(config: Mapping[str, Any], uid: str = "") -> dict[str, str 
                 f"configuration values must be strings or integers, got {name}={value!r}{where}"
             )
     return canonical
+
+
+def _insert_id(conn: sa.Connection, insert: sa.Insert) -> int:
+    """Run an INSERT of one row and return the row's id."""
+    key = conn.execute(insert).inserted_primary_key
+    if key is None or key[0] is None:
+        raise StoreError(f"the database returned no id for a new row of {insert.table}")
+    return int(key[0])
 
 
 def _finite(value: float, name: str, uid: str) -> float:
