@@ -66,6 +66,8 @@ import hashlib
 import io
 import json
 import math
+import os
+import socket
 import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -263,7 +265,7 @@ def ingest_trace(store: Store, path: Path | str) -> IngestResult:
         hint_set = (row["file"], row["hint_set"])
         config = configs.get(hint_set, {})
         driver = drivers.get(hint_set) or _file_driver(drivers, row["file"]) or log_driver
-        system = System(host, mpi_library, "unknown", driver, "unknown")
+        system = _trace_system(host, mpi_library, driver, row["file"])
         key = (workload, config_key(canonical_config(config)))
         measurement = Measurement(
             uid=f"{run_uid}:{index}",
@@ -829,3 +831,14 @@ def ingest_file(
             raise IngestError(f"{path}: a CSV file needs a column mapping (--mapping FILE)")
         return ingest_csv(store, path, mapping, system)
     raise IngestError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+
+
+def _trace_system(host: str, mpi_library: str, driver: str, file: str) -> System:
+    """The system of a trace row. A trace does not record the file system; when the log
+    comes from this host and names an absolute path, the mount table here tells, so traces
+    and bench runs of the same machine land on the same system."""
+    here = socket.gethostname().split(".")[0]
+    if host == here and os.path.isabs(file):
+        detected = System.detect(Path(file).parent, mpi_library, driver)
+        return System(host, detected.mpi_library, detected.fs_type, driver, detected.fs_mount)
+    return System(host, mpi_library, "unknown", driver, "unknown")
