@@ -61,7 +61,8 @@ def dominant_accesses(
     for log in logs:
         nprocs_of = {record["file"]: record["nprocs"] for record in log.files}
         layout_of = {
-            record["file"]: "contiguous" if (record["pattern"] or {}).get("contiguous", True)
+            record["file"]: "contiguous"
+            if (record["pattern"] or {}).get("contiguous", True)
             else "strided"
             for record in log.files
         }

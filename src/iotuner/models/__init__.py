@@ -1,0 +1,101 @@
+"""Performance models learned from a summary frame (iotuner.measurement.SUMMARY_COLUMNS).
+
+* Features: FeatureSchema, build_features, infer_schema, log_target.
+* `iotuner train`: compare_models (a zoo of scikit-learn regressors, 70/30 split over
+  seeds and leave-one-group-out), select_model (SELECTION_RULE), fit_model, save_model,
+  load_model (TrainedModel.predict and predict_quantiles, in MiB/s), train_command.
+* Kunkel et al.: performance_tree, parameter_setting_tree, tree_rules, judge_choices,
+  kunkel_report.
+* SCTuner: analyze.
+* Rendering on a terminal: render_train_report, render_comparison, render_kunkel,
+  render_analyze (the reports are plain records).
+"""
+
+from iotuner.models._analyze import AnalyzeReport, ClusterSummary, ConfigSummary, analyze
+from iotuner.models._common import BANDWIDTH_STATS, NOT_SET, ModelError
+from iotuner.models._features import (
+    Encoding,
+    FeatureSchema,
+    build_features,
+    infer_schema,
+    log_target,
+)
+from iotuner.models._kunkel import (
+    ChoiceScore,
+    KunkelReport,
+    TreeRules,
+    judge_choices,
+    kunkel_report,
+    parameter_setting_tree,
+    performance_tree,
+    tree_rules,
+)
+from iotuner.models._metrics import METRICS, Metrics, regression_metrics
+from iotuner.models._render import (
+    render_analyze,
+    render_comparison,
+    render_kunkel,
+    render_train_report,
+)
+from iotuner.models._saved import MODEL_FORMAT, TrainedModel, load_model, save_model
+from iotuner.models._synthetic import synthetic_summary_frame
+from iotuner.models._train import (
+    SELECTION_RULE,
+    Comparison,
+    FoldScore,
+    ModelScore,
+    TrainReport,
+    compare_models,
+    fit_model,
+    select_model,
+    train_command,
+)
+from iotuner.models._zoo import BASELINE, CANDIDATE_NAMES, Candidate, candidates
+
+__all__ = [
+    "BANDWIDTH_STATS",
+    "BASELINE",
+    "CANDIDATE_NAMES",
+    "METRICS",
+    "MODEL_FORMAT",
+    "NOT_SET",
+    "SELECTION_RULE",
+    "AnalyzeReport",
+    "Candidate",
+    "ChoiceScore",
+    "ClusterSummary",
+    "Comparison",
+    "ConfigSummary",
+    "Encoding",
+    "FeatureSchema",
+    "FoldScore",
+    "KunkelReport",
+    "Metrics",
+    "ModelError",
+    "ModelScore",
+    "TrainReport",
+    "TrainedModel",
+    "TreeRules",
+    "analyze",
+    "build_features",
+    "candidates",
+    "compare_models",
+    "fit_model",
+    "infer_schema",
+    "judge_choices",
+    "kunkel_report",
+    "load_model",
+    "log_target",
+    "parameter_setting_tree",
+    "performance_tree",
+    "regression_metrics",
+    "render_analyze",
+    "render_comparison",
+    "render_kunkel",
+    "render_train_report",
+    "save_model",
+    "select_model",
+    "synthetic_summary_frame",
+    "train_command",
+    "tree_rules",
+]

@@ -1,0 +1,215 @@
+"""`iotuner analyze`: SCTuner's statistical benchmarking analysis (Tang, Xie et al., PDSW
+2021) of a summary frame.
+
+1. Normalise: each row's bandwidth is divided by the best bandwidth of its pattern, so
+   every value lies in (0, 1] and 1 marks the best configuration of that pattern. A pattern
+   is SCTuner's term for what this project calls a workload: the system and every workload
+   column (scale, pattern, op, layout, block, fill, size).
+2. Summarise: the five-number summary (minimum, lower quartile, median, upper quartile,
+   maximum) of each configuration's normalised values across patterns, plus their mean.
+3. Cluster: each configuration is the vector of its normalised values over all patterns;
+   a pattern where it was not measured takes the configuration's own mean over the
+   patterns where it was (so a missing cell neither helps nor hurts it). The vectors are
+   clustered hierarchically with Ward linkage on Euclidean distance (scipy). The number
+   of clusters, unless given, is the one from 2 to min(8, configurations - 1) with the
+   highest silhouette score; with fewer than 3 configurations each is its own cluster.
+4. Name: clusters are numbered by their members' mean normalised value, 1 the highest.
+   Cluster 1 is "consistently good", the last "consistently bad"; the default
+   configuration's rank (by mean) and cluster are reported apart.
+
+The frame is a summary frame and the value used is bw_median unless told otherwise
+(`stat`). A measurement frame (one row per repeat) works too with stat="bandwidth"; each
+repeat is then normalised to the best repeat of its pattern.
+"""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from scipy.cluster.hierarchy import fcluster, linkage
+from sklearn.metrics import silhouette_score
+
+from iotuner.models._common import (
+    PATTERN_COLUMNS,
+    ModelError,
+    default_mask,
+    positive_rows,
+    require_columns,
+)
+from iotuner.space import Space
+
+__all__ = ["AnalyzeReport", "ClusterSummary", "ConfigSummary", "analyze"]
+
+MAX_CLUSTERS = 8
+"""The largest number of clusters the silhouette rule considers."""
+
+
+@dataclass(frozen=True)
+class ConfigSummary:
+    """One configuration: its normalised values across patterns, summed up.
+
+    `patterns` counts the patterns it was measured in; `rank` orders configurations by
+    `mean`, 1 the highest; `cluster` is its cluster number (1 the best cluster).
+    """
+
+    config: str
+    patterns: int
+    minimum: float
+    q1: float
+    median: float
+    q3: float
+    maximum: float
+    mean: float
+    rank: int
+    cluster: int
+    is_default: bool
+
+
+@dataclass(frozen=True)
+class ClusterSummary:
+    """One cluster: its members (best mean first) and their normalised values together."""
+
+    cluster: int
+    configs: list[str]
+    mean: float
+    minimum: float
+    median: float
+    maximum: float
+
+
+@dataclass(frozen=True)
+class AnalyzeReport:
+    """SCTuner's analysis: per-configuration summaries (by rank), clusters (best first),
+    the consistently good and bad configurations, and where the default stands."""
+
+    stat: str
+    rows: int
+    dropped: int
+    patterns: int
+    filled: int
+    cluster_rule: str
+    configs: list[ConfigSummary]
+    clusters: list[ClusterSummary]
+    good: list[str]
+    bad: list[str]
+    default: ConfigSummary | None
+
+
+def analyze(
+    frame: pd.DataFrame,
+    space: Space | None = None,
+    *,
+    stat: str = "bw_median",
+    n_clusters: int | None = None,
+) -> AnalyzeReport:
+    """The SCTuner analysis of `frame` (see the module text).
+
+    `space` only helps to recognise the default configuration (cfg cells equal to declared
+    defaults); without it a row is the default when all its cfg cells are "default".
+    """
+    require_columns(frame, [*PATTERN_COLUMNS, "config", stat], "the analysis")
+    good_rows = positive_rows(frame, stat)
+    data = frame.loc[good_rows].reset_index(drop=True)
+    if data.empty:
+        raise ModelError(f"the analysis needs rows with a positive {stat}; there are none")
+    ids = data.groupby(list(PATTERN_COLUMNS), sort=True, dropna=False).ngroup().to_numpy()
+    values = data[stat].to_numpy(dtype=float)
+    best = pd.Series(values).groupby(ids).transform("max").to_numpy(dtype=float)
+    data = data.assign(_pattern=ids, _norm=values / best, config=data["config"].astype(str))
+    default_configs = set(data.loc[default_mask(data, space), "config"])
+
+    matrix = data.pivot_table(index="config", columns="_pattern", values="_norm", aggfunc="mean")
+    means = matrix.mean(axis=1, skipna=True)
+    filled = int(matrix.isna().to_numpy().sum())
+    vectors = matrix.apply(lambda row: row.fillna(row.mean()), axis=1).to_numpy(dtype=float)
+    labels, rule = _clusters(vectors, n_clusters)
+
+    configs = [str(c) for c in matrix.index]
+    order = sorted(range(len(configs)), key=lambda i: (-means.iloc[i], configs[i]))
+    cluster_means = {
+        label: float(np.mean([means.iloc[i] for i in range(len(configs)) if labels[i] == label]))
+        for label in set(labels)
+    }
+    numbering = {
+        label: n + 1
+        for n, label in enumerate(sorted(cluster_means, key=lambda lb: -cluster_means[lb]))
+    }
+    norm_by_config = data.groupby("config")["_norm"]
+    summaries = []
+    for rank, i in enumerate(order, start=1):
+        norms = norm_by_config.get_group(configs[i]).to_numpy(dtype=float)
+        q = np.percentile(norms, [0, 25, 50, 75, 100])
+        summaries.append(
+            ConfigSummary(
+                config=configs[i],
+                patterns=int(matrix.iloc[i].notna().sum()),
+                minimum=float(q[0]),
+                q1=float(q[1]),
+                median=float(q[2]),
+                q3=float(q[3]),
+                maximum=float(q[4]),
+                mean=float(means.iloc[i]),
+                rank=rank,
+                cluster=numbering[labels[i]],
+                is_default=configs[i] in default_configs,
+            )
+        )
+    clusters = []
+    for number in sorted(numbering.values()):
+        members = [s for s in summaries if s.cluster == number]
+        pooled = data.loc[data["config"].isin([s.config for s in members]), "_norm"]
+        clusters.append(
+            ClusterSummary(
+                cluster=number,
+                configs=[s.config for s in members],
+                mean=float(np.mean([s.mean for s in members])),
+                minimum=float(pooled.min()),
+                median=float(pooled.median()),
+                maximum=float(pooled.max()),
+            )
+        )
+    defaults = [s for s in summaries if s.is_default]
+    return AnalyzeReport(
+        stat=stat,
+        rows=len(data),
+        dropped=int((~good_rows).sum()),
+        patterns=int(matrix.shape[1]),
+        filled=filled,
+        cluster_rule=rule,
+        configs=summaries,
+        clusters=clusters,
+        good=clusters[0].configs,
+        bad=clusters[-1].configs if len(clusters) > 1 else [],
+        default=defaults[0] if defaults else None,
+    )
+
+
+def _clusters(vectors: npt.NDArray[np.float64], n_clusters: int | None) -> tuple[list[int], str]:
+    """Cluster labels per configuration (Ward, Euclidean) and the rule that set their number."""
+    count = len(vectors)
+    if n_clusters is not None and not 1 <= n_clusters <= count:
+        raise ModelError(f"n_clusters must be between 1 and {count}, got {n_clusters!r}")
+    if count < 3 and n_clusters is None:
+        return list(range(count)), "fewer than 3 configurations: each is its own cluster"
+    tree = linkage(vectors, method="ward", metric="euclidean")
+    if n_clusters is not None:
+        labels = fcluster(tree, t=n_clusters, criterion="maxclust")
+        return [int(v) for v in labels], f"{n_clusters} clusters, as asked"
+    best_k, best_score, best_labels = 1, -math.inf, np.ones(count, dtype=int)
+    for k in range(2, min(MAX_CLUSTERS, count - 1) + 1):
+        labels = fcluster(tree, t=k, criterion="maxclust")
+        found = len(set(labels.tolist()))
+        if found < 2 or found >= count:
+            continue
+        score = float(silhouette_score(vectors, labels, metric="euclidean"))
+        if score > best_score + 1e-12:
+            best_k, best_score, best_labels = found, score, labels
+    if best_k == 1:
+        return [1] * count, "the configurations cannot be told apart: one cluster"
+    return (
+        [int(v) for v in best_labels],
+        f"{best_k} clusters: the highest silhouette score ({best_score:.2f}) for 2 to "
+        f"{min(MAX_CLUSTERS, count - 1)} clusters",
+    )

@@ -1,0 +1,195 @@
+"""Rendering of the model reports on a terminal with rich; the reports themselves are plain
+records (iotuner.models), so a test or an HTML report can use the figures directly."""
+
+import math
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from iotuner.models._analyze import AnalyzeReport
+from iotuner.models._kunkel import KunkelReport, TreeRules
+from iotuner.models._metrics import Metrics
+from iotuner.models._train import Comparison, TrainReport
+
+__all__ = ["render_analyze", "render_comparison", "render_kunkel", "render_train_report"]
+
+
+def render_comparison(comparison: Comparison, console: Console, chosen: str | None = None) -> None:
+    """One table per scheme: each model's metrics as mean ± std; the chosen one starred."""
+    console.print(
+        f"[bold]target[/] {comparison.target} (modelled as log), {comparison.rows} rows"
+        + (f", {comparison.dropped} dropped (no positive bandwidth)" if comparison.dropped else "")
+        + (", quick zoo" if comparison.quick else "")
+    )
+    schemes = [("split", f"70/30 split, {comparison.seeds} seed(s)")]
+    if comparison.group_by is not None:
+        schemes.append(("group", comparison.group_note))
+    else:
+        console.print(f"[yellow]{escape(comparison.group_note)}[/]")
+    for scheme, title in schemes:
+        table = Table(
+            "model",
+            "R",
+            "MAPE %",
+            "RMSPE %",
+            "MAE MiB/s",
+            "RMSE MiB/s",
+            "build s",
+            "test s",
+            title=escape(title),
+            title_justify="left",
+        )
+        for score in comparison.scores:
+            mean = score.split_mean if scheme == "split" else score.group_mean
+            std = score.split_std if scheme == "split" else score.group_std
+            if mean is None or std is None:
+                continue
+            name = escape(score.model)
+            if score.baseline:
+                name += " [dim](baseline)[/]"
+            if score.model == chosen:
+                name = f"[bold green]★ {name}[/]"
+            table.add_row(name, *_cells(mean, std))
+        console.print(table)
+
+
+def render_train_report(report: TrainReport, console: Console) -> None:
+    """The comparison tables, the choice and its reason, and where the model was saved."""
+    render_comparison(report.comparison, console, chosen=report.chosen)
+    console.print(f"[bold]chosen[/] {escape(report.reason)}")
+    console.print(f"[bold]saved[/] {escape(str(report.path))}")
+
+
+def render_kunkel(report: KunkelReport, console: Console) -> None:
+    """The PM and PSM rules, their accuracy, and the table of choices."""
+    console.print(
+        f"[bold]{report.workloads} workloads[/], {report.configurations} configurations, "
+        f"{report.rows} rows; bandwidth statistic {report.stat}"
+    )
+    _rules(report.pm, f"5-fold cross-validated MAPE {report.pm_cv_mape:.1f} %", console)
+    _rules(
+        report.psm,
+        f"{report.folds}-fold: the learned choice is a best one for "
+        f"{_percent(report.psm_cv_best_fraction)} of the workloads",
+        console,
+    )
+    table = Table(
+        "choice",
+        "arith. mean MiB/s",
+        "of best",
+        "harm. mean MiB/s",
+        "of best",
+        "mean fraction of best",
+        "best in",
+        title=f"Choices over {report.judged} workloads",
+        title_justify="left",
+    )
+    for c in report.choices:
+        table.add_row(
+            escape(c.choice),
+            f"{c.arithmetic:.1f}",
+            _percent(c.arithmetic_of_best),
+            f"{c.harmonic:.1f}",
+            _percent(c.harmonic_of_best),
+            _percent(c.fraction_of_best),
+            str(c.best_count),
+        )
+    console.print(table)
+    for note in report.notes:
+        console.print(f"[yellow]⚠ {escape(note)}[/]")
+
+
+def render_analyze(report: AnalyzeReport, console: Console, limit: int = 20) -> None:
+    """Clusters, the configurations by rank (the first `limit`), good, bad and default."""
+    console.print(
+        f"[bold]{report.patterns} patterns[/], {len(report.configs)} configurations, "
+        f"{report.rows} rows; {report.stat} normalised to the best of each pattern"
+    )
+    if report.dropped:
+        console.print(f"{report.dropped} rows without a positive {report.stat} were left out")
+    if report.filled:
+        console.print(f"{report.filled} missing cells filled with the configuration's mean")
+    console.print(f"clusters (Ward, Euclidean): {escape(report.cluster_rule)}")
+    clusters = Table("cluster", "configurations", "mean", "min", "median", "max")
+    for c in report.clusters:
+        clusters.add_row(
+            str(c.cluster),
+            str(len(c.configs)),
+            f"{c.mean:.2f}",
+            f"{c.minimum:.2f}",
+            f"{c.median:.2f}",
+            f"{c.maximum:.2f}",
+        )
+    console.print(clusters)
+    table = Table(
+        "rank",
+        "configuration",
+        "cluster",
+        "patterns",
+        "min",
+        "q1",
+        "median",
+        "q3",
+        "max",
+        "mean",
+        title="Normalised bandwidth per configuration (1 = best of its pattern)",
+        title_justify="left",
+    )
+    shown = report.configs[:limit]
+    if report.default is not None and report.default not in shown:
+        shown = [*shown, report.default]
+    for s in shown:
+        name = escape(s.config) + (" [bold](default)[/]" if s.is_default else "")
+        table.add_row(
+            str(s.rank),
+            name,
+            str(s.cluster),
+            str(s.patterns),
+            *(f"{v:.2f}" for v in (s.minimum, s.q1, s.median, s.q3, s.maximum, s.mean)),
+        )
+    console.print(table)
+    console.print(f"[bold green]consistently good[/]: {escape(', '.join(report.good))}")
+    if report.bad:
+        console.print(f"[bold red]consistently bad[/]: {escape(', '.join(report.bad))}")
+    if report.default is not None:
+        d = report.default
+        console.print(
+            f"[bold]default[/]: rank {d.rank} of {len(report.configs)}, cluster {d.cluster}, "
+            f"median {d.median:.2f} of the best"
+        )
+    else:
+        console.print("[yellow]⚠ the default configuration was not measured[/]")
+
+
+def _rules(rules: TreeRules, accuracy: str, console: Console) -> None:
+    console.print()
+    console.rule(
+        f"[bold]{escape(rules.model)}[/]: depth {rules.depth}, {rules.leaves} leaves", align="left"
+    )
+    console.print(escape(rules.text), highlight=False)
+    console.print(f"[dim]{escape(accuracy)}[/]")
+
+
+def _cells(mean: Metrics, std: Metrics) -> list[str]:
+    m, s = mean.as_dict(), std.as_dict()
+    formats = {
+        "r": ".3f",
+        "mape": ".2f",
+        "rmspe": ".2f",
+        "mae": ".4g",
+        "rmse": ".4g",
+        "build_seconds": ".3f",
+        "test_seconds": ".4f",
+    }
+    return [_pm(m[k], s[k], f) for k, f in formats.items()]
+
+
+def _pm(mean: float, std: float, fmt: str) -> str:
+    if math.isnan(mean):
+        return "-"
+    return f"{mean:{fmt}} ± {std:{fmt}}"
+
+
+def _percent(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value * 100:.1f} %"

@@ -1,0 +1,268 @@
+"""A trained performance model: its estimator, its feature schema and its metadata, kept on
+disk as a directory with two files.
+
+```
+model/
+  model.joblib   the fitted scikit-learn estimator (joblib pickle)
+  model.json     metadata: format, schema, target, space, systems, metrics, versions, ...
+```
+
+RATIONALE: the JSON sidecar can be read without unpickling anything (to list or compare
+models), and it records the SHA-256 of the pickle, which load_model checks before
+unpickling. A pickle runs code when loaded: load only models you made or trust.
+"""
+
+import hashlib
+import json
+import math
+import os
+import platform
+import uuid
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import joblib
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+import sklearn
+from sklearn.ensemble import ExtraTreesRegressor, RandomForestRegressor
+
+from iotuner import __version__
+from iotuner._fileio import atomic_write_text
+from iotuner.models._common import ModelError
+from iotuner.models._features import FeatureSchema
+
+__all__ = [
+    "ESTIMATOR_FILE",
+    "METADATA_FILE",
+    "MODEL_FORMAT",
+    "TrainedModel",
+    "load_model",
+    "new_metadata",
+    "save_model",
+]
+
+MODEL_FORMAT = "iotuner-model"
+"""The `format` of a model's metadata file."""
+
+ESTIMATOR_FILE = "model.joblib"
+METADATA_FILE = "model.json"
+
+_RESIDUAL_GRID = np.linspace(0.0, 1.0, 101)
+_REQUIRED = ("format", "version", "model", "target", "schema", "uncertainty", "versions")
+
+
+class TrainedModel:
+    """A fitted estimator with the schema that encodes its rows and its metadata.
+
+    The estimator predicts the natural logarithm of the target statistic; `predict` returns
+    MiB/s. `metadata["uncertainty"]` says how `predict_quantiles` works: "trees" (a forest:
+    the spread of its trees' predictions) or "residuals" (the held-out relative errors of
+    the model's own evaluation, applied around its prediction).
+    """
+
+    def __init__(self, estimator: Any, schema: FeatureSchema, metadata: Mapping[str, Any]) -> None:
+        self.estimator = estimator
+        self.schema = schema
+        self.metadata = dict(metadata)
+
+    @property
+    def name(self) -> str:
+        return str(self.metadata["model"])
+
+    @property
+    def target(self) -> str:
+        return str(self.metadata["target"])
+
+    def predict(self, frame: pd.DataFrame) -> npt.NDArray[np.float64]:
+        """The predicted target statistic (MiB/s) for each row of `frame`.
+
+        The frame needs the schema's workload and cfg: columns; other columns are ignored.
+        """
+        log_bw: npt.NDArray[np.float64] = np.asarray(
+            self.estimator.predict(self.schema.transform(frame)), dtype=float
+        )
+        return np.exp(log_bw)
+
+    def predict_quantiles(
+        self, frame: pd.DataFrame, quantiles: Sequence[float] = (0.1, 0.9)
+    ) -> npt.NDArray[np.float64]:
+        """Quantiles of the prediction (MiB/s), shape (rows, len(quantiles)).
+
+        For a forest, the quantiles of its trees' predictions (a measure of how much the
+        trees disagree, not a calibrated interval); for other models, the prediction times
+        the quantiles of the held-out ratio actual/predicted. A tuner can prefer the
+        configuration with the highest lower quantile.
+        """
+        q = np.asarray(quantiles, dtype=float)
+        if q.ndim != 1 or q.size == 0 or np.any((q < 0) | (q > 1)):
+            raise ModelError(f"quantiles must be numbers in [0, 1], got {list(quantiles)!r}")
+        X = self.schema.transform(frame)
+        kind = self.metadata["uncertainty"]["kind"]
+        if kind == "trees":
+            per_tree: npt.NDArray[np.float64] = np.stack(
+                [tree.predict(X) for tree in self.estimator.estimators_]
+            )
+            spread: npt.NDArray[np.float64] = np.exp(np.quantile(per_tree, q, axis=0).T)
+            return spread
+        grid = self.metadata["uncertainty"].get("residual_quantiles")
+        if not grid:
+            raise ModelError(
+                f"model {self.name!r} has no held-out residuals: train it with an "
+                "evaluation (train_command) to get quantiles"
+            )
+        shift = np.interp(q, _RESIDUAL_GRID, np.asarray(grid, dtype=float))
+        center: npt.NDArray[np.float64] = np.asarray(self.estimator.predict(X), dtype=float)
+        around: npt.NDArray[np.float64] = np.exp(center[:, None] + shift[None, :])
+        return around
+
+    def predict_interval(
+        self, frame: pd.DataFrame, low: float = 0.1, high: float = 0.9
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Median, `low` and `high` quantiles of the prediction (MiB/s) for each row: what
+        iotuner.tune.Predictor asks of a model (see predict_quantiles)."""
+        q = self.predict_quantiles(frame, (0.5, low, high))
+        return q[:, 0], q[:, 1], q[:, 2]
+
+
+def new_metadata(
+    *,
+    estimator: Any,
+    model: str,
+    description: str,
+    target: str,
+    schema: FeatureSchema,
+    space: str | None,
+    systems: Sequence[str],
+    training_rows: int,
+    residuals: Sequence[float] | None,
+) -> dict[str, Any]:
+    """The metadata of a freshly fitted model (evaluation and selection are added later)."""
+    is_forest = isinstance(estimator, RandomForestRegressor | ExtraTreesRegressor)
+    grid = (
+        [float(v) for v in np.quantile(np.asarray(residuals, dtype=float), _RESIDUAL_GRID)]
+        if residuals is not None and len(residuals) > 0
+        else None
+    )
+    return {
+        "format": MODEL_FORMAT,
+        "version": 1,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "model": model,
+        "description": description,
+        "target": target,
+        "target_transform": "natural log: the estimator predicts log(MiB/s)",
+        "space": space,
+        "systems": list(systems),
+        "training_rows": int(training_rows),
+        "schema": schema.to_dict(),
+        "uncertainty": {
+            "kind": "trees" if is_forest else "residuals",
+            "residual_quantiles": grid,
+        },
+        "versions": {
+            "iotuner": __version__,
+            "sklearn": sklearn.__version__,
+            "numpy": np.__version__,
+            "python": platform.python_version(),
+        },
+    }
+
+
+def save_model(model: TrainedModel, path: Path) -> Path:
+    """Write `model` into the directory `path` (created if needed); return the metadata file.
+
+    Both files are replaced atomically; the metadata records the pickle's SHA-256.
+    """
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ModelError(f"{path} exists and is not a directory; a model is saved as one")
+    path.mkdir(parents=True, exist_ok=True)
+    estimator_path = path / ESTIMATOR_FILE
+    tmp = path / f".{ESTIMATOR_FILE}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
+    try:
+        joblib.dump(model.estimator, tmp)
+        os.replace(tmp, estimator_path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    metadata = dict(model.metadata)
+    metadata["estimator_file"] = ESTIMATOR_FILE
+    metadata["estimator_sha256"] = _sha256(estimator_path)
+    model.metadata = metadata
+    metadata_path = path / METADATA_FILE
+    text = json.dumps(_jsonable(metadata), indent=2, sort_keys=True, allow_nan=False)
+    atomic_write_text(metadata_path, text + "\n")
+    return metadata_path
+
+
+def load_model(path: Path) -> TrainedModel:
+    """The model saved in directory `path` (or named by its model.json).
+
+    ModelError when the metadata is not a model's, the pickle does not match its recorded
+    checksum, or it was made by another scikit-learn major.minor release (retrain then).
+    """
+    path = Path(path)
+    metadata_path = path / METADATA_FILE if path.is_dir() else path
+    try:
+        metadata = json.loads(metadata_path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ModelError(f"cannot read model metadata {metadata_path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ModelError(f"{metadata_path}: not valid JSON ({exc.msg})") from None
+    if not isinstance(metadata, dict) or metadata.get("format") != MODEL_FORMAT:
+        raise ModelError(f'{metadata_path}: expected model metadata ("format": "{MODEL_FORMAT}")')
+    if metadata.get("version") != 1:
+        raise ModelError(f"{metadata_path}: expected version 1, got {metadata.get('version')!r}")
+    missing = [key for key in _REQUIRED if key not in metadata]
+    if missing:
+        raise ModelError(f"{metadata_path}: missing {', '.join(missing)}")
+    saved = str(metadata["versions"].get("sklearn", "?"))
+    if saved.split(".")[:2] != sklearn.__version__.split(".")[:2]:
+        raise ModelError(
+            f"{metadata_path}: made with scikit-learn {saved}, this is "
+            f"{sklearn.__version__}; retrain the model (iotuner train)"
+        )
+    estimator_path = metadata_path.parent / str(metadata.get("estimator_file", ESTIMATOR_FILE))
+    if not estimator_path.is_file():
+        raise ModelError(f"{metadata_path}: the estimator file {estimator_path} is missing")
+    if _sha256(estimator_path) != metadata.get("estimator_sha256"):
+        raise ModelError(
+            f"{estimator_path} does not match the checksum in {metadata_path}; "
+            "not loading it (retrain or restore both files together)"
+        )
+    schema = FeatureSchema.from_dict(metadata["schema"])
+    estimator = joblib.load(estimator_path)
+    expected = len(schema.feature_names)
+    if getattr(estimator, "n_features_in_", expected) != expected:
+        raise ModelError(
+            f"{estimator_path}: the estimator takes {estimator.n_features_in_} features, "
+            f"the schema has {expected}"
+        )
+    return TrainedModel(estimator, schema, metadata)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _jsonable(value: Any) -> Any:
+    """`value` with numpy scalars made plain and NaN or infinity made null (strict JSON)."""
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        number = float(value)
+        return number if math.isfinite(number) else None
+    if isinstance(value, Path):
+        return str(value)
+    return value

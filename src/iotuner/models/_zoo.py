@@ -1,0 +1,147 @@
+"""The candidate regressors `iotuner train` compares, all scikit-learn, all fitted on the
+natural logarithm of the bandwidth.
+
+* random_forest: the dissertation's IO_Predictor and our baseline (§5.2.2): 100 trees,
+  criterion squared_error (or absolute_error, much slower to fit), max_depth unlimited
+  unless given (the dissertation tried depths up to 5).
+* decision_tree: one CART tree (Kunkel et al.'s performance model, unpruned).
+* svr: support vector regression with an RBF kernel on standardised features.
+* mlp: a multi-layer perceptron (two hidden layers of 64) on standardised features and a
+  standardised target, with early stopping.
+* hist_gradient_boosting: histogram gradient boosting (LightGBM-style).
+* gradient_boosting: classic gradient boosting of depth-3 trees (not in the quick zoo).
+
+`quick` shrinks the zoo for a demo: 30 trees in the forest, smaller MLP and boosting, and
+no classic gradient boosting.
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sklearn.compose import TransformedTargetRegressor
+from sklearn.ensemble import (
+    GradientBoostingRegressor,
+    HistGradientBoostingRegressor,
+    RandomForestRegressor,
+)
+from sklearn.neural_network import MLPRegressor
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVR
+from sklearn.tree import DecisionTreeRegressor
+
+from iotuner.models._common import ModelError
+
+__all__ = ["BASELINE", "CANDIDATE_NAMES", "CRITERIA", "Candidate", "candidates"]
+
+BASELINE = "random_forest"
+"""The dissertation's model: always evaluated and reported, chosen or not."""
+
+CANDIDATE_NAMES = (
+    "random_forest",
+    "decision_tree",
+    "svr",
+    "mlp",
+    "hist_gradient_boosting",
+    "gradient_boosting",
+)
+
+CRITERIA = ("squared_error", "absolute_error")
+"""The split criteria the dissertation evaluated for its forest."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One model of the zoo: `make(seed)` returns a new, unfitted estimator."""
+
+    name: str
+    description: str
+    make: Callable[[int], Any]
+
+    @property
+    def baseline(self) -> bool:
+        return self.name == BASELINE
+
+
+def candidates(
+    names: Sequence[str] | None = None,
+    *,
+    quick: bool = False,
+    rf_max_depth: int | None = None,
+    rf_criterion: str = "squared_error",
+) -> list[Candidate]:
+    """The zoo (or the models named in `names`, plus the baseline), in CANDIDATE_NAMES order.
+
+    ModelError for an unknown name, a criterion not in CRITERIA or a max_depth < 1.
+    """
+    if rf_criterion not in CRITERIA:
+        raise ModelError(f"rf_criterion must be one of {CRITERIA}, got {rf_criterion!r}")
+    if rf_max_depth is not None and rf_max_depth < 1:
+        raise ModelError(f"rf_max_depth must be an int >= 1 or None, got {rf_max_depth!r}")
+    wanted = set(CANDIDATE_NAMES if names is None else names)
+    unknown = sorted(wanted - set(CANDIDATE_NAMES))
+    if unknown:
+        raise ModelError(
+            f"unknown model(s) {', '.join(unknown)}; choose from {', '.join(CANDIDATE_NAMES)}"
+        )
+    wanted.add(BASELINE)
+    if quick and names is None:
+        wanted.discard("gradient_boosting")
+    trees = 30 if quick else 100
+    depth = "unlimited" if rf_max_depth is None else str(rf_max_depth)
+    hidden = (32,) if quick else (64, 64)
+    boost = 100 if quick else 300
+    zoo = {
+        "random_forest": Candidate(
+            "random_forest",
+            f"random forest, {trees} trees, {rf_criterion}, max_depth {depth} (baseline)",
+            lambda seed: RandomForestRegressor(
+                n_estimators=trees,
+                criterion=rf_criterion,
+                max_depth=rf_max_depth,
+                random_state=seed,
+            ),
+        ),
+        "decision_tree": Candidate(
+            "decision_tree",
+            "decision tree (CART), unpruned",
+            lambda seed: DecisionTreeRegressor(random_state=seed),
+        ),
+        "svr": Candidate(
+            "svr",
+            "support vector regression, RBF kernel, C=10, standardised features",
+            lambda seed: make_pipeline(StandardScaler(), SVR(C=10.0, epsilon=0.05)),
+        ),
+        "mlp": Candidate(
+            "mlp",
+            f"multi-layer perceptron, hidden layers {hidden}, early stopping",
+            lambda seed: TransformedTargetRegressor(
+                regressor=make_pipeline(
+                    StandardScaler(),
+                    MLPRegressor(
+                        hidden_layer_sizes=hidden,
+                        alpha=1e-3,
+                        max_iter=300 if quick else 1000,
+                        early_stopping=True,
+                        n_iter_no_change=20,
+                        random_state=seed,
+                    ),
+                ),
+                transformer=StandardScaler(),
+            ),
+        ),
+        "hist_gradient_boosting": Candidate(
+            "hist_gradient_boosting",
+            f"histogram gradient boosting, {boost} iterations",
+            lambda seed: HistGradientBoostingRegressor(max_iter=boost, random_state=seed),
+        ),
+        "gradient_boosting": Candidate(
+            "gradient_boosting",
+            "gradient boosting, 300 trees of depth 3",
+            lambda seed: GradientBoostingRegressor(
+                n_estimators=300, max_depth=3, random_state=seed
+            ),
+        ),
+    }
+    return [zoo[name] for name in CANDIDATE_NAMES if name in wanted]

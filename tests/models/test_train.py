@@ -1,0 +1,224 @@
+"""iotuner.models training: the zoo, the evaluation schemes, the selection rule, saving."""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from iotuner.models import (
+    BASELINE,
+    CANDIDATE_NAMES,
+    Metrics,
+    ModelError,
+    ModelScore,
+    build_features,
+    candidates,
+    compare_models,
+    fit_model,
+    load_model,
+    save_model,
+    select_model,
+    train_command,
+)
+from iotuner.space import Space
+
+
+def test_every_candidate_fits_and_predicts(summary: pd.DataFrame, space: Space) -> None:
+    X, _ = build_features(summary, space)
+    y = np.log(summary["bw_min"].to_numpy())
+    zoo = candidates()
+    assert [c.name for c in zoo] == list(CANDIDATE_NAMES)
+    assert [c.name for c in candidates(quick=True)] == list(CANDIDATE_NAMES[:-1])
+    for candidate in zoo:
+        estimator = candidate.make(0)
+        estimator.fit(X[::4], y[::4])
+        predicted = estimator.predict(X[1::4])
+        assert predicted.shape == (162,), candidate.name
+        assert np.all(np.isfinite(predicted)), candidate.name
+
+
+def test_candidate_options() -> None:
+    assert [c.name for c in candidates(["svr"])] == [BASELINE, "svr"]
+    forest = candidates([], rf_max_depth=5, rf_criterion="absolute_error")[0].make(3)
+    assert (forest.max_depth, forest.criterion, forest.random_state) == (5, "absolute_error", 3)
+    assert forest.n_estimators == 100
+    assert candidates([], quick=True)[0].make(0).n_estimators == 30
+    with pytest.raises(ModelError, match="unknown model"):
+        candidates(["xgboost"])
+    with pytest.raises(ModelError, match="rf_criterion"):
+        candidates(rf_criterion="poisson")
+    with pytest.raises(ModelError, match="rf_max_depth"):
+        candidates(rf_max_depth=0)
+
+
+def test_split_and_group_folds_over_scales(summary: pd.DataFrame, space: Space) -> None:
+    result = compare_models(summary, space, seeds=3, quick=True, models=["decision_tree"])
+    assert [s.model for s in result.scores] == ["random_forest", "decision_tree"]
+    assert result.group_by == "nprocs" and result.groups_held_out == [1, 2, 4]
+    split = [f for f in result.folds if f.scheme == "split"]
+    group = [f for f in result.folds if f.scheme == "group"]
+    assert len(split) == 3 * 2 and len(group) == 3 * 2
+    assert {f.fold for f in split} == {"seed=0", "seed=1", "seed=2"}
+    assert {f.fold for f in group} == {"nprocs=1", "nprocs=2", "nprocs=4"}
+    assert all(f.n_test == 195 and f.n_train == 453 for f in split)
+    assert all(f.n_test == 216 and f.n_train == 432 for f in group)
+    assert len(result.residuals["decision_tree"]) == 3 * 195
+    score = result.score("decision_tree")
+    assert score.group_mean is not None and score.split_mean.mape > 0
+    rows = result.table()
+    assert len(rows) == 4 and {"model", "scheme", "mape_mean", "mape_std"} <= set(rows[0])
+
+
+def test_group_folds_over_sizes_when_there_is_one_scale(
+    summary: pd.DataFrame, space: Space
+) -> None:
+    one_scale = summary[summary["nprocs"] == 2]
+    result = compare_models(one_scale, space, seeds=1, quick=True, models=["decision_tree"])
+    assert result.group_by == "group" and len(result.groups_held_out) == 6
+    capped = compare_models(
+        one_scale, space, seeds=1, quick=True, models=["decision_tree"], max_group_folds=4
+    )
+    groups = sorted(one_scale["group"].unique())
+    assert capped.groups_held_out[0] == groups[0] and capped.groups_held_out[-1] == groups[-1]
+    assert len(capped.groups_held_out) == 4
+    assert len([f for f in capped.folds if f.scheme == "group"]) == 4 * 2
+    single = one_scale[one_scale["bytes_per_rank"] == 65536]
+    none = compare_models(single, space, seeds=2, quick=True, models=["decision_tree"])
+    assert none.group_by is None and "no leave-one-group-out" in none.group_note
+    assert none.score(BASELINE).group_mean is None
+
+
+def test_rows_without_bandwidth_are_dropped(frame: pd.DataFrame, space: Space) -> None:
+    frame.loc[frame.index[:5], "bw_min"] = 0.0
+    result = compare_models(frame, space, seeds=1, quick=True, models=["decision_tree"])
+    assert (result.rows, result.dropped) == (643, 5)
+
+
+def test_bad_inputs(frame: pd.DataFrame, space: Space) -> None:
+    with pytest.raises(ModelError, match="target"):
+        compare_models(frame, space, target="seconds")
+    with pytest.raises(ModelError, match="seeds"):
+        compare_models(frame, space, seeds=0)
+    mixed = pd.concat([frame, frame.assign(system="other")])
+    with pytest.raises(ModelError, match="one system"):
+        compare_models(mixed, space)
+
+
+def _score(
+    name: str,
+    group: tuple[float, float] | None,
+    split: tuple[float, float],
+    test_seconds: float = 0.01,
+) -> ModelScore:
+    def metrics(mape: float) -> Metrics:
+        return Metrics(r=0.9, mape=mape, rmspe=mape, mae=1.0, rmse=1.0, test_seconds=test_seconds)
+
+    return ModelScore(
+        name,
+        name,
+        name == BASELINE,
+        metrics(split[0]),
+        metrics(split[1]),
+        metrics(group[0]) if group else None,
+        metrics(group[1]) if group else None,
+    )
+
+
+def test_selection_rule() -> None:
+    # a leads on groups (10 +- 5), b is tied with it (12 <= 15), c is not (20);
+    # on the split b leads (6 +- 0.5) and a (8) is out: b.
+    scores = [
+        _score("a", (10.0, 5.0), (8.0, 0.5)),
+        _score("b", (12.0, 1.0), (6.0, 0.5)),
+        _score("c", (20.0, 1.0), (1.0, 0.1)),
+    ]
+    chosen, reason = select_model(scores)
+    assert chosen == "b"
+    assert "ties a, b" in reason
+    # Within one std on both: the faster test wins.
+    scores = [
+        _score("a", (10.0, 1.0), (6.0, 0.5), test_seconds=0.05),
+        _score("b", (10.5, 1.0), (6.2, 0.5), test_seconds=0.01),
+    ]
+    assert select_model(scores)[0] == "b"
+    # A missing group score is never tied.
+    scores = [_score("a", (10.0, 1.0), (6.0, 0.1)), _score("b", (math.nan, 0.0), (1.0, 0.1))]
+    assert select_model(scores)[0] == "a"
+    # Without a group scheme only the split counts.
+    scores = [_score("a", None, (6.0, 0.1)), _score("b", None, (5.0, 0.1))]
+    assert select_model(scores)[0] == "b"
+    with pytest.raises(ModelError):
+        select_model([])
+
+
+def test_save_and_load_predict_the_same(
+    summary: pd.DataFrame, space: Space, tmp_path: Path
+) -> None:
+    model = fit_model(summary, space, "random_forest", quick=True)
+    save_model(model, tmp_path / "m")
+    loaded = load_model(tmp_path / "m")
+    assert np.array_equal(loaded.predict(summary), model.predict(summary))
+    assert loaded.name == "random_forest" and loaded.target == "bw_min"
+    assert loaded.schema == model.schema
+    predicted = loaded.predict(summary)
+    assert predicted.shape == (648,) and np.all(predicted > 0)
+    low_high = loaded.predict_quantiles(summary, (0.1, 0.9))
+    assert low_high.shape == (648, 2) and np.all(low_high[:, 0] <= low_high[:, 1])
+    middle, low, high = loaded.predict_interval(summary)
+    assert np.all((low <= middle) & (middle <= high))
+    assert loaded.metadata["uncertainty"]["kind"] == "trees"
+    # The model learned something: predictions within 15 % of the truth on average.
+    relative = np.abs(predicted / summary["bw_min"].to_numpy() - 1)
+    assert relative.mean() < 0.15
+
+
+def test_load_refuses_tampered_or_foreign_models(
+    summary: pd.DataFrame, space: Space, tmp_path: Path
+) -> None:
+    save_model(fit_model(summary, space, "decision_tree"), tmp_path)
+    metadata = json.loads((tmp_path / "model.json").read_text())
+    metadata["versions"]["sklearn"] = "0.1.0"
+    (tmp_path / "model.json").write_text(json.dumps(metadata))
+    with pytest.raises(ModelError, match="retrain"):
+        load_model(tmp_path)
+    save_model(fit_model(summary, space, "decision_tree"), tmp_path)
+    with (tmp_path / "model.joblib").open("ab") as stream:
+        stream.write(b"\0")
+    with pytest.raises(ModelError, match="checksum"):
+        load_model(tmp_path / "model.json")
+    (tmp_path / "model.json").write_text('{"format": "something else"}')
+    with pytest.raises(ModelError, match="iotuner-model"):
+        load_model(tmp_path)
+
+
+def test_a_non_forest_needs_residuals_for_quantiles(summary: pd.DataFrame, space: Space) -> None:
+    bare = fit_model(summary, space, "decision_tree")
+    with pytest.raises(ModelError, match="residuals"):
+        bare.predict_quantiles(summary)
+    spread = fit_model(summary, space, "decision_tree", residuals=[-0.2, -0.1, 0.0, 0.1, 0.2])
+    q = spread.predict_quantiles(summary.head(4), (0.0, 0.5, 1.0))
+    point = spread.predict(summary.head(4))
+    assert np.allclose(q[:, 0], point * math.exp(-0.2))
+    assert np.allclose(q[:, 1], point)
+    assert np.allclose(q[:, 2], point * math.exp(0.2))
+
+
+def test_train_command_saves_the_chosen_model(
+    summary: pd.DataFrame, space: Space, tmp_path: Path
+) -> None:
+    report = train_command(summary, space, tmp_path / "model", seeds=10, quick=True)
+    assert report.comparison.seeds == 3  # quick caps the seeds
+    assert report.chosen in CANDIDATE_NAMES
+    assert report.chosen == select_model(report.comparison.scores)[0]
+    saved = json.loads((tmp_path / "model" / "model.json").read_text())
+    assert saved["model"] == report.chosen
+    assert saved["space"] == "demo-small" and saved["systems"] == ["synthetic"]
+    assert saved["training_rows"] == 648 and saved["target"] == "bw_min"
+    assert saved["evaluation"]["group_by"] == "nprocs"
+    assert saved["selection"]["reason"] == report.reason
+    assert saved["schema"]["features"][0] == "log2(nprocs)"
+    loaded = load_model(tmp_path / "model")
+    assert loaded.predict_quantiles(summary.head(5)).shape == (5, 2)
