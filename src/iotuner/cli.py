@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from iotuner import __version__
 from iotuner._fileio import atomic_write_text
@@ -33,14 +34,43 @@ from iotuner.ingest import (
     input_files,
     load_mapping,
 )
+from iotuner.learn import TrainingData, training_data
 from iotuner.measurement import OPS, PATTERNS, System
+from iotuner.models import (
+    analyze,
+    kunkel_report,
+    load_model,
+    render_analyze,
+    render_kunkel,
+    render_train_report,
+    train_command,
+)
 from iotuner.render import print_summary
 from iotuner.runner import MODES, POLICIES, run
+from iotuner.search import (
+    STRATEGIES,
+    Objective,
+    OfflineObjective,
+    OfflineTable,
+    RunObjective,
+    SearchProgress,
+    SearchSettings,
+    StrategyOptions,
+    merge_winner,
+    parse_filters,
+    parse_measure,
+    parse_workload,
+    print_result,
+    run_search,
+    storage_url,
+    winner_entry,
+)
 from iotuner.space import load_space, shipped_spaces
 from iotuner.store import SCHEMA_VERSION, Store, default_store_path, open_store
 from iotuner.summary import summarize
 from iotuner.table import read_table, write_table
 from iotuner.tracelog import read_tracelog
+from iotuner.tune import render_choices, tune
 
 __all__ = ["main", "store_from_args"]
 
@@ -464,6 +494,318 @@ def _db_status(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_search(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "search",
+        help="find good settings by running the program (or replaying a table of results)",
+        description=(
+            "Search a parameter space by measuring configurations: each trial runs the "
+            "command under the interposer with the configuration's hints ({name} in the "
+            "command is replaced by an application parameter's value, {trial} by the trial "
+            "number; no shell is involved), or, with --objective FILE.csv, answers from a "
+            "table of measured results. Trials are kept in an Optuna study: run the same "
+            "command again to resume. At the end the best configurations and the default "
+            "are re-measured and compared."
+        ),
+        usage="%(prog)s [options] [-- LAUNCHER PROGRAM [ARGS...]]",
+    )
+    parser.add_argument("--space", default="romio-ufs", help="TOML file or shipped space name")
+    parser.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="ga",
+        help="ga (the dissertation's GA, default), random, grid, tpe, gp, model",
+    )
+    parser.add_argument(
+        "--budget", type=int, help="trials to measure (default: ga 300, grid all, others 50)"
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=5,
+        help="re-measurements of each of the top configurations and of the "
+        "default at the end (default 5; 0: skip)",
+    )
+    parser.add_argument("--top", type=int, default=3, help="configurations to re-measure")
+    parser.add_argument(
+        "--objective",
+        default="bandwidth",
+        help="bandwidth (from the trace, default), walltime, regex:PATTERN "
+        "(the number the program prints), or FILE.csv (offline)",
+    )
+    direction = parser.add_mutually_exclusive_group()
+    direction.add_argument("--maximize", action="store_true", help="maximise the objective")
+    direction.add_argument("--minimize", action="store_true", help="minimise the objective")
+    parser.add_argument(
+        "--value-column", help="offline: the measured value's column (default bandwidth)"
+    )
+    parser.add_argument(
+        "--param-columns",
+        help="offline: configuration columns, "
+        "comma-separated (default: all but the value and filter columns)",
+    )
+    parser.add_argument(
+        "--filter",
+        action="append",
+        default=[],
+        metavar="COLUMN=VALUE",
+        help="offline: keep the rows of one problem or scale (repeatable)",
+    )
+    parser.add_argument(
+        "--target-fraction",
+        type=float,
+        default=0.95,
+        help="offline: report the trials needed to reach this fraction of "
+        "the table's best (default 0.95)",
+    )
+    parser.add_argument("--parallel", type=int, default=1, help="trials run at once")
+    parser.add_argument(
+        "--storage",
+        default="iotuner-search.db",
+        help="Optuna storage: SQLite file or RDB URL (default ./iotuner-search.db)",
+    )
+    parser.add_argument("--study", help="study name (default: from command, space, strategy)")
+    parser.add_argument("--seed", type=int, help="seed of the strategy")
+    parser.add_argument(
+        "--table", type=Path, help="tuning table to put the winner into (created when missing)"
+    )
+    parser.add_argument(
+        "--log-dir",
+        type=Path,
+        default=Path("iotuner-search-logs"),
+        help="trace logs and per-trial tables (default ./iotuner-search-logs)",
+    )
+    parser.add_argument("--timeout", type=float, help="seconds a trial may take")
+    parser.add_argument("--model", type=Path, help="model strategy: a trained model")
+    parser.add_argument(
+        "--workload",
+        help="model strategy: what the program does, e.g. "
+        "nprocs=4,pattern=collective,op=write,layout=contiguous,size=1m "
+        "(default: read from a traced run of the default configuration)",
+    )
+    parser.add_argument("--population", type=int, default=10, help="ga: population (10)")
+    parser.add_argument("--generations", type=int, default=30, help="ga: generations (30)")
+    parser.add_argument(
+        "--mutation", type=float, default=0.15, help="ga: mutation probability per parameter (0.15)"
+    )
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="e.g. mpiexec -n 4 ./app")
+    parser.set_defaults(handler=_search)
+
+
+def _search(args: argparse.Namespace) -> int:
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    direction = "maximize" if args.maximize else "minimize" if args.minimize else None
+    objective: Objective
+    if args.objective.endswith(".csv") or Path(args.objective).is_file():
+        if command:
+            raise ConfigError("an offline objective (a CSV table) runs nothing: drop the command")
+        table = OfflineTable(
+            args.objective,
+            value_column=args.value_column,
+            param_columns=_csv(args.param_columns, what="--param-columns")
+            if args.param_columns
+            else None,
+            filters=parse_filters(args.filter),
+        )
+        objective = OfflineObjective(table, direction or "maximize")
+    else:
+        measure, pattern = parse_measure(args.objective)
+        objective = RunObjective(
+            command,
+            load_space(args.space),
+            measure=measure,
+            pattern=pattern,
+            direction=direction,
+            log_dir=args.log_dir,
+            timeout=args.timeout,
+        )
+    predictor = None
+    if args.model is not None:
+        try:
+            from iotuner.models import load_model
+        except ImportError:
+            raise ConfigError(
+                "--model needs iotuner.models, which this installation lacks"
+            ) from None
+        predictor = load_model(args.model)
+    settings = SearchSettings(
+        strategy=args.strategy,
+        budget=args.budget,
+        storage=storage_url(args.storage),
+        study=args.study,
+        seed=args.seed,
+        parallel=args.parallel,
+        repeats=args.repeats,
+        top=args.top,
+        target_fraction=args.target_fraction,
+        options=StrategyOptions(
+            population=args.population, generations=args.generations, mutation=args.mutation
+        ),
+    )
+    console = Console(stderr=True)
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"),
+    )
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task("search", total=None, status="")
+
+        def show(p: SearchProgress) -> None:
+            best = f"best {p.best:.4g}" if p.best is not None else "no value yet"
+            eta = f", eta {p.eta:.0f} s" if p.eta is not None else ""
+            status = f"{best}, {p.budget - p.done} left, {p.failed} failed{eta}"
+            progress.update(task, total=p.budget, completed=p.done, status=status)
+
+        result = run_search(
+            objective,
+            settings,
+            predictor=predictor,
+            workload=parse_workload(args.workload) if args.workload else None,
+            on_progress=show,
+        )
+    print_result(result, Console())
+    if args.table is not None and result.winner is not None:
+        if result.program is None or result.nprocs is None:
+            raise ConfigError("--table needs a run's trace to name the program and its scale")
+        entry = winner_entry(result, result.program, result.nprocs)
+        merge_winner(args.table, entry)
+        print(f"{args.table}: {entry.program} x{entry.nprocs} at open: {entry.hints}")
+    return 0 if result.best is not None else 1
+
+
+def _add_learning_source(parser: argparse.ArgumentParser) -> None:
+    _add_db_argument(parser)
+    parser.add_argument(
+        "--system",
+        help="fingerprint (prefix) of the system to learn from, "
+        "when the knowledge base holds several",
+    )
+    parser.add_argument(
+        "--space",
+        help="parameter space (file or shipped name; default: the space of the measurements)",
+    )
+    parser.add_argument(
+        "--kind",
+        choices=("bench", "trace", "csv", "search"),
+        help="learn only from measurements of this kind",
+    )
+
+
+def _training_data(args: argparse.Namespace) -> TrainingData:
+    data = training_data(
+        store_from_args(args), system=args.system, space=args.space, kind=args.kind
+    )
+    print(
+        f"learning from {len(data.frame)} summarised cases of system "
+        f"{data.system.fingerprint} ({data.system.host}, {data.system.fs_type}), space "
+        f"{data.space.name}"
+        + (f"; {data.dropped_rows} rows of other parameters left out" if data.dropped_rows else "")
+    )
+    return data
+
+
+def _add_train(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "train",
+        help="compare performance models on the knowledge base and save the chosen one",
+        description=(
+            "Compare a random forest (the thesis' baseline), a decision tree, SVR, an MLP and "
+            "gradient boosting over 70/30 splits and leave-one-group-out, save the model the "
+            "selection rule picks, and print Kunkel et al.'s decision trees and how their "
+            "choice compares with the default and the best."
+        ),
+    )
+    _add_learning_source(parser)
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=Path("iotuner-model"),
+        help="directory for the model (default ./iotuner-model)",
+    )
+    parser.add_argument(
+        "--target",
+        default="bw_min",
+        choices=("bw_min", "bw_median"),
+        help="what to learn: the minimum of the repeats (the thesis) or median",
+    )
+    parser.add_argument("--seeds", type=int, default=10, help="70/30 splits (default 10)")
+    parser.add_argument("--quick", action="store_true", help="a small zoo, for demos")
+    parser.add_argument("--no-rules", action="store_true", help="skip the decision-tree rules")
+    parser.set_defaults(handler=_train)
+
+
+def _train(args: argparse.Namespace) -> int:
+    data = _training_data(args)
+    console = Console()
+    report = train_command(
+        data.frame, data.space, args.output, target=args.target, seeds=args.seeds, quick=args.quick
+    )
+    render_train_report(report, console)
+    if not args.no_rules:
+        render_kunkel(kunkel_report(data.frame, data.space), console)
+    return 0
+
+
+def _add_tune(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "tune",
+        help="write a tuning table from a trained model",
+        description=(
+            "Predict every configuration for each scale, size group, pattern, read/write and "
+            "layout the training data covers; keep the configuration with the best lower "
+            "quantile, or the default when nothing beats it by more than the noise."
+        ),
+    )
+    _add_learning_source(parser)
+    parser.add_argument(
+        "--model",
+        type=Path,
+        default=Path("iotuner-model"),
+        help="model directory from `iotuner train` (default ./iotuner-model)",
+    )
+    parser.add_argument("-o", "--output", type=Path, required=True, help="tuning table to write")
+    parser.set_defaults(handler=_tune)
+
+
+def _tune(args: argparse.Namespace) -> int:
+    data = _training_data(args)
+    model = load_model(args.model)
+    result = tune(model, data.space, data.frame)
+    write_table(args.output, result.entries)
+    changed = [c for c in result.choices if not c.kept_default]
+    print(
+        f"{args.output}: {len(result.entries)} entries; {len(changed)} of "
+        f"{len(result.choices)} cases differ from the default (noise {result.noise:.0%})"
+    )
+    render_choices(result, Console())
+    return 0
+
+
+def _add_analyze(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "analyze",
+        help="find configurations that are consistently good or bad (SCTuner)",
+        description=(
+            "Normalise every case to the best configuration of its workload, summarise each "
+            "configuration by five numbers, cluster them (Ward, Euclidean) and name the "
+            "consistently good and consistently bad ones."
+        ),
+    )
+    _add_learning_source(parser)
+    parser.add_argument("--stat", default="bw_median", choices=("bw_min", "bw_median"))
+    parser.add_argument("--limit", type=int, default=20, help="configurations to list")
+    parser.set_defaults(handler=_analyze)
+
+
+def _analyze(args: argparse.Namespace) -> int:
+    data = _training_data(args)
+    render_analyze(analyze(data.frame, data.space, stat=args.stat), Console(), limit=args.limit)
+    return 0
+
+
 _SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_run,
     _add_log2csv,
@@ -472,6 +814,10 @@ _SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_demo,
     _add_space,
     _add_bench,
+    _add_train,
+    _add_tune,
+    _add_analyze,
     _add_ingest,
     _add_db,
+    _add_search,
 )

@@ -27,6 +27,8 @@ from typing import Protocol
 
 import numpy as np
 import pandas as pd
+from rich.console import Console
+from rich.table import Table
 
 from iotuner.bench import configurations_for
 from iotuner.errors import ConfigError
@@ -35,7 +37,15 @@ from iotuner.measurement import CONFIG_PREFIX, Workload
 from iotuner.space import Configuration, Space, config_key
 from iotuner.table import TableEntry
 
-__all__ = ["OPEN_ONLY_KEYS", "Choice", "Predictor", "TuneResult", "measurement_noise", "tune"]
+__all__ = [
+    "OPEN_ONLY_KEYS",
+    "Choice",
+    "Predictor",
+    "TuneResult",
+    "measurement_noise",
+    "render_choices",
+    "tune",
+]
 
 OPEN_ONLY_KEYS = (
     "cb_nodes",
@@ -65,6 +75,7 @@ class Choice:
     op: str
     layout: str
     config: Configuration
+    hints: dict[str, str]
     kept_default: bool
     predicted: float
     low: float
@@ -190,6 +201,7 @@ def _choose(
         op=w.op,
         layout=w.layout,
         config=configs[best],
+        hints=space.hints(configs[best]),
         kept_default=best == 0,
         predicted=float(median[best]),
         low=float(low[best]),
@@ -236,3 +248,38 @@ def _entries(choices: list[Choice], space: Space) -> list[TableEntry]:
             )
         )
     return entries
+
+
+def render_choices(result: TuneResult, console: Console, limit: int = 30) -> None:
+    """The cases whose configuration differs from the default, best predicted gain first."""
+    changed = sorted(
+        (c for c in result.choices if not c.kept_default),
+        key=lambda c: c.predicted / max(c.default_predicted, 1e-9),
+        reverse=True,
+    )
+    table = Table(title=f"configurations chosen over the default (noise {result.noise:.0%})")
+    for column in (
+        "scale",
+        "group",
+        "pattern",
+        "op",
+        "layout",
+        "hints",
+        "predicted MiB/s",
+        "default MiB/s",
+    ):
+        table.add_column(column)
+    for c in changed[:limit]:
+        table.add_row(
+            str(c.nprocs),
+            str(c.group),
+            c.pattern,
+            c.op,
+            c.layout,
+            ", ".join(f"{k}={v}" for k, v in c.hints.items()) or "(default)",
+            f"{c.predicted:.1f} [{c.low:.1f}, {c.high:.1f}]",
+            f"{c.default_predicted:.1f}",
+        )
+    if len(changed) > limit:
+        table.caption = f"{len(changed) - limit} more in the table's notes"
+    console.print(table)

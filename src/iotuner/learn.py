@@ -1,0 +1,97 @@
+"""From the knowledge base to what the models learn from: one system, one space.
+
+A model has no feature for the system, so it learns from one system at a time (the one
+there is, or the one named by a fingerprint prefix). It learns a space's parameters; rows
+that set a parameter outside the space are left out (a parameter the space does not know
+could be what made them fast), and rows of other spaces whose extra parameters sit at the
+default are kept, since "not set" is the default in every space.
+"""
+
+from collections import Counter
+from dataclasses import dataclass
+
+import pandas as pd
+
+from iotuner.errors import ConfigError
+from iotuner.measurement import CONFIG_PREFIX, System
+from iotuner.space import Space, load_space, shipped_spaces
+from iotuner.store import Store
+
+__all__ = ["TrainingData", "training_data"]
+
+
+@dataclass(frozen=True)
+class TrainingData:
+    """The summary frame of one system and space, and what it was cut from."""
+
+    frame: pd.DataFrame
+    system: System
+    space: Space
+    dropped_rows: int
+
+
+def _pick_system(store: Store, prefix: str | None) -> System:
+    systems = store.systems()
+    if prefix:
+        systems = [s for s in systems if s.fingerprint.startswith(prefix)]
+    if len(systems) == 1:
+        return systems[0]
+    listed = ", ".join(f"{s.fingerprint} ({s.host}, {s.fs_type})" for s in store.systems())
+    if not systems:
+        raise ConfigError(
+            f"no system {'matches ' + repr(prefix) if prefix else 'has data'} in "
+            f"{store.url} (systems: {listed or 'none'})"
+        )
+    raise ConfigError(
+        f"{store.url} holds several systems: name one with --system "
+        f"(a fingerprint prefix): {listed}"
+    )
+
+
+def _pick_space(store: Store, system: System, name: str | None) -> Space:
+    if name:
+        return load_space(name)
+    measured = store.measurements(system)
+    counts = Counter(measured["space"]) if "space" in measured else Counter()
+    for space_name, _ in counts.most_common():
+        if space_name in shipped_spaces():
+            return load_space(space_name)
+    raise ConfigError(
+        f"name the parameter space with --space (the data's spaces: {', '.join(counts) or 'none'})"
+    )
+
+
+def training_data(
+    store: Store,
+    *,
+    system: str | None = None,
+    space: str | None = None,
+    kind: str | None = None,
+) -> TrainingData:
+    """The summary frame to learn from (see the module docstring)."""
+    chosen = _pick_system(store, system)
+    chosen_space = _pick_space(store, chosen, space)
+    frame = store.summary(chosen, kind=kind)
+    known = {f"{CONFIG_PREFIX}{p.name}" for p in chosen_space.parameters}
+    extra = [c for c in frame.columns if c.startswith(CONFIG_PREFIX) and c not in known]
+    keep = pd.Series(True, index=frame.index)
+    for column in extra:
+        keep &= frame[column].astype(str) == "default"
+    for p in chosen_space.parameters:
+        column = f"{CONFIG_PREFIX}{p.name}"
+        if column not in frame:
+            frame[column] = p.default
+        else:
+            values = {str(v) for v in p.values} | {"default"}
+            keep &= frame[column].astype(str).isin(values)
+            frame[column] = frame[column].map(
+                lambda v, p=p: p.default if str(v) == "default" else v
+            )
+    dropped = int((~keep).sum())
+    frame = frame[keep].drop(columns=extra).reset_index(drop=True)
+    if frame.empty:
+        raise ConfigError(
+            f"no measurements of space {chosen_space.name!r} on system "
+            f"{chosen.fingerprint}: run `iotuner bench` first"
+        )
+    return TrainingData(frame, chosen, chosen_space, dropped)

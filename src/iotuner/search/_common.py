@@ -1,0 +1,47 @@
+"""What every part of the search shares: its error, the outcome of one trial, directions."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from iotuner.errors import IotunerError
+
+DIRECTIONS = ("maximize", "minimize")
+
+
+class SearchError(IotunerError):
+    """A search cannot start or go on: bad command, objective, table, strategy or storage."""
+
+
+@dataclass(frozen=True)
+class TrialOutcome:
+    """What evaluating one configuration gave.
+
+    `value` is None exactly when the trial failed; `reason` then says why (exit status,
+    timeout, no trace, no match). `seconds` is the wall time of the run (0 offline),
+    `logs` the trace logs it wrote, `returncode` the command's exit status (None offline).
+    Offline, `answered_by` is the measured configuration (config_key) whose value answered
+    when the proposed one was not in the table, and `repeats` how many rows of the table
+    were summarised into the value.
+    """
+
+    value: float | None
+    reason: str | None = None
+    seconds: float = 0.0
+    logs: tuple[Path, ...] = ()
+    returncode: int | None = None
+    answered_by: str | None = None
+    repeats: int = 1
+    stdout_tail: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.value is None) == (self.reason is None):
+            raise ValueError("a trial outcome has a value or a failure reason, not both")
+
+    @property
+    def failed(self) -> bool:
+        return self.value is None
+
+
+def better(a: float, b: float, direction: str) -> bool:
+    """Whether `a` is strictly better than `b` in `direction`."""
+    return a > b if direction == "maximize" else a < b

@@ -1,0 +1,367 @@
+"""What a search optimises: one base class, answered by running the program or by a table.
+
+RunObjective runs the user's command under the interposer with the configuration's hints
+and measures it; OfflineObjective looks the configuration up in a table of measured
+results. The driver sees only Objective.evaluate.
+"""
+
+import re
+import shutil
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from iotuner.errors import ConfigError, TraceLogError
+from iotuner.measurement import Workload
+from iotuner.runner import find_library, run
+from iotuner.search._common import DIRECTIONS, SearchError, TrialOutcome
+from iotuner.search._launchers import Launcher, LocalLauncher
+from iotuner.search._offline import OfflineTable
+from iotuner.space import Configuration, Space, config_key
+from iotuner.table import TableEntry, write_table
+from iotuner.tracelog import TraceLog, read_tracelog
+
+__all__ = [
+    "MEASURES",
+    "Objective",
+    "OfflineObjective",
+    "RunObjective",
+    "bandwidth_from_logs",
+    "parse_measure",
+    "workload_from_logs",
+]
+
+MEASURES = ("bandwidth", "walltime", "regex")
+"""What a RunObjective measures: the trace's bandwidth, the wall time, a printed number."""
+
+_DEFAULT_DIRECTION = {"bandwidth": "maximize", "walltime": "minimize", "regex": "maximize"}
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+TRIAL_PLACEHOLDER = "trial"
+"""`{trial}` in the command becomes the trial's label (e.g. to give each run its own file)."""
+_MIB = 1024.0 * 1024.0
+
+
+class Objective:
+    """Answers a configuration of `space` with a value to maximise or minimise.
+
+    `direction` is "maximize" or "minimize"; `description` says what the value is.
+    `candidates()` lists the configurations worth proposing (None: all of the space);
+    `remeasurable` says whether asking again gives a new measurement (so that the best
+    configurations can be re-measured against the default at the end).
+    """
+
+    space: Space
+    direction: str
+    description: str
+    remeasurable = False
+
+    def evaluate(self, config: Configuration, label: str) -> TrialOutcome:
+        """Measure (or look up) one configuration; `label` names the trial (e.g. "12")."""
+        raise NotImplementedError
+
+    def candidates(self) -> list[Configuration] | None:
+        return None
+
+
+def parse_measure(text: str) -> tuple[str, re.Pattern[str] | None]:
+    """'bandwidth', 'walltime' or 'regex:PATTERN' as (measure, compiled pattern or None)."""
+    if text in ("bandwidth", "walltime"):
+        return text, None
+    if text.startswith("regex:"):
+        source = text[len("regex:") :]
+        try:
+            pattern = re.compile(source)
+        except re.error as exc:
+            raise SearchError(f"the objective's pattern {source!r} is not a regex: {exc}") from None
+        if not source:
+            raise SearchError("the objective 'regex:' needs a pattern, e.g. regex:time=([0-9.]+)")
+        return "regex", pattern
+    raise SearchError(
+        "the objective must be bandwidth, walltime, regex:PATTERN or a CSV file of "
+        f"measured results, got {text!r}"
+    )
+
+
+def bandwidth_from_logs(logs: Sequence[TraceLog]) -> tuple[float, int, float]:
+    """The I/O bandwidth of one run from its trace logs: (MiB/s, bytes, seconds).
+
+    Bytes: the `bytes` of every `op` row (all ranks together). Seconds: the `duration` of
+    every `op` row (the slowest rank's time in the call; for a summary row of independent
+    calls, the slowest rank's total time in them) plus the `duration` of every
+    MPI_File_sync `meta` record of a file that has `op` rows. Time outside those calls
+    (computation, open, close) is not counted: it is the I/O library's bandwidth, as in
+    the thesis' fitness function.
+
+    RATIONALE: the sync is counted because on a file system with a page cache a write
+    call returns before the data reaches storage; a configuration that only makes the
+    call faster while the sync gets slower would otherwise look better than it is.
+    SearchError (message for the trial) when the logs hold no data operation.
+    """
+    total_bytes = 0
+    seconds = 0.0
+    for log in logs:
+        files = set()
+        for op in log.ops:
+            total_bytes += int(op["bytes"])
+            seconds += float(op["duration"])
+            files.add(op["file"])
+        seconds += sum(
+            float(m["duration"])
+            for m in log.metas
+            if m["operation"] == "MPI_File_sync" and m["file"] in files
+        )
+    if total_bytes <= 0 or seconds <= 0:
+        raise SearchError("the trace holds no timed data operation (no MPI-IO reads or writes)")
+    return total_bytes / _MIB / seconds, total_bytes, seconds
+
+
+def workload_from_logs(logs: Sequence[TraceLog]) -> Workload:
+    """The workload a run did, from its trace: the access (pattern, read or write) that
+    moved the most bytes, its bytes per rank per call, the scale and the layout.
+
+    A trace does not record the shape of a strided layout, so a strided workload gets
+    block 0 and fill 1 (as when traces are ingested into the knowledge base).
+    """
+    moved: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    strided: set[tuple[str, str]] = set()
+    for log in logs:
+        non_contiguous = {
+            f["file"]
+            for f in log.files
+            if isinstance(f.get("pattern"), dict) and f["pattern"].get("contiguous") is False
+        }
+        for op in log.ops:
+            key = (op["pattern"], op["kind"])
+            moved[key][0] += int(op["bytes"])
+            moved[key][1] += int(op["calls"])
+            if op["file"] in non_contiguous:
+                strided.add(key)
+    if not moved:
+        raise SearchError("the trace holds no data operation to describe the workload")
+    key, (total, calls) = max(moved.items(), key=lambda item: item[1][0])
+    job = logs[0].job
+    return Workload(
+        nprocs=int(job["nprocs"]),
+        nodes=int(job["nodes"]),
+        pattern=key[0],
+        op=key[1],
+        layout="strided" if key in strided else "contiguous",
+        bytes_per_rank=total // max(calls, 1),
+    )
+
+
+class RunObjective(Objective):
+    """Runs the command with the configuration and measures the run.
+
+    Per trial: the configuration's hints go into a tuning table of two entries (one
+    `"at": "open"`, one for every collective access) and the command runs under the
+    interposer in mode `tune,trace`; application parameters are put into the command's
+    arguments (`{name}` replaced by the value in each argument, by text replacement, never
+    through a shell) or into the environment variable their space names (`env`). `{trial}`
+    is replaced by the trial's label. The value:
+
+    * `bandwidth`: bandwidth_from_logs() of the run's trace logs (MiB/s, maximise);
+    * `walltime`: the command's wall time in seconds (minimise);
+    * `regex`: the number in the last line of standard output the pattern matches (its
+      first group, or the whole match when it has none; maximise).
+
+    A trial fails (it is not a zero) when the command exits non-zero, times out, leaves no
+    trace log with data operations (bandwidth) or prints no match (regex).
+    """
+
+    remeasurable = True
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        space: Space,
+        *,
+        measure: str = "bandwidth",
+        pattern: re.Pattern[str] | None = None,
+        direction: str | None = None,
+        launcher: Launcher | None = None,
+        log_dir: Path | str = "iotuner-search-logs",
+        timeout: float | None = None,
+        policy: str = "table",
+    ) -> None:
+        if measure not in MEASURES:
+            raise SearchError(f"the measure must be one of {', '.join(MEASURES)}, got {measure!r}")
+        if (measure == "regex") != (pattern is not None):
+            raise SearchError("a regex objective needs a pattern, and only it takes one")
+        if direction is not None and direction not in DIRECTIONS:
+            raise SearchError(f"the direction must be maximize or minimize, got {direction!r}")
+        if timeout is not None and timeout <= 0:
+            raise SearchError(f"the timeout must be a positive number of seconds, got {timeout}")
+        self.command = list(command)
+        self.space = space
+        self.measure = measure
+        self.pattern = pattern
+        self.direction = direction or _DEFAULT_DIRECTION[measure]
+        self.launcher = launcher or LocalLauncher()
+        self.log_dir = Path(log_dir).absolute()
+        self.timeout = timeout
+        self.policy = policy
+        self.description = {
+            "bandwidth": "I/O bandwidth from the trace (MiB/s)",
+            "walltime": "wall time of the command (s)",
+            "regex": f"number printed by the program ({pattern.pattern if pattern else ''})",
+        }[measure]
+        self._check_command()
+        find_library()
+        try:
+            (self.log_dir / "tables").mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SearchError(f"cannot create the log directory {self.log_dir}: {exc}") from None
+
+    def _check_command(self) -> None:
+        """Placeholders name application parameters (or `trial`); every application
+        parameter without an environment variable is used; the program exists."""
+        if not self.command:
+            raise SearchError("no command to run: give it after '--', e.g. -- mpiexec -n 2 ./app")
+        app = {p.name: p for p in self.space.parameters if p.kind == "app"}
+        used = {name for arg in self.command for name in _PLACEHOLDER.findall(arg)}
+        unknown = sorted(used - set(app) - {TRIAL_PLACEHOLDER})
+        if unknown:
+            known = [*(f"{{{n}}}" for n in sorted(app)), f"{{{TRIAL_PLACEHOLDER}}}"]
+            raise SearchError(
+                f"the command has placeholder(s) {', '.join(f'{{{n}}}' for n in unknown)} "
+                f"that name no application parameter of space {self.space.name!r} "
+                f"(expected one of {', '.join(known)})"
+            )
+        unused = sorted(n for n, p in app.items() if p.env is None and n not in used)
+        if unused:
+            raise SearchError(
+                f"application parameter(s) {', '.join(unused)} of space {self.space.name!r} "
+                "have no env variable and no {name} placeholder in the command: the program "
+                "would never see them"
+            )
+        program = self.command[0]
+        if shutil.which(program) is None:
+            raise SearchError(f"cannot run {program!r}: not found or not executable")
+
+    def arguments(self, config: Configuration, label: str) -> list[str]:
+        """The command with every `{name}` replaced (no shell: one argument stays one)."""
+        values = {**self.space.app_values(config), TRIAL_PLACEHOLDER: label}
+        return [
+            _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), arg)
+            for arg in self.command
+        ]
+
+    def environment(self, config: Configuration) -> dict[str, str]:
+        """The environment variables of the configuration's application parameters."""
+        values = self.space.app_values(config)
+        return {p.env: values[p.name] for p in self.space.parameters if p.env is not None}
+
+    def evaluate(self, config: Configuration, label: str) -> TrialOutcome:
+        hints: dict[str, str | int] = dict(self.space.hints(config))
+        table = self.log_dir / "tables" / f"{label}.jsonl"
+        write_table(
+            table,
+            [
+                TableEntry(at="open", hints=hints, note=f"search trial {label}"),
+                TableEntry(hints=hints, note=f"search trial {label}"),
+            ],
+        )
+        argv = self.launcher.command(self.arguments(config, label))
+        started = time.monotonic()
+        try:
+            result = run(
+                argv,
+                mode="tune,trace",
+                table=table,
+                log_dir=self.log_dir,
+                policy=self.policy,
+                capture=True,
+                extra_env=self.launcher.env(self.environment(config)),
+                timeout=self.timeout,
+            )
+        except ConfigError as exc:
+            return TrialOutcome(None, str(exc), time.monotonic() - started)
+        seconds = time.monotonic() - started
+        logs = tuple(result.logs)
+        tail = "\n".join(result.stdout.splitlines()[-5:])
+        value: float | None = None
+        if result.returncode != 0:
+            last = (result.stderr.strip().splitlines() or [""])[-1][:200]
+            reason: str | None = f"exit status {result.returncode}" + (f": {last}" if last else "")
+        else:
+            try:
+                value, reason = self._value(result.stdout, seconds, logs), None
+            except SearchError as exc:
+                reason = str(exc)
+        return TrialOutcome(
+            value,
+            reason,
+            seconds=seconds,
+            logs=logs,
+            returncode=result.returncode,
+            stdout_tail=tail,
+        )
+
+    def _value(self, stdout: str, seconds: float, logs: tuple[Path, ...]) -> float:
+        if self.measure == "walltime":
+            return seconds
+        if self.measure == "regex":
+            assert self.pattern is not None
+            matches = [m for m in map(self.pattern.search, stdout.splitlines()) if m]
+            if not matches:
+                raise SearchError(f"no line of the output matches {self.pattern.pattern!r}")
+            text = matches[-1].group(1) if self.pattern.groups else matches[-1].group(0)
+            try:
+                return float(text)
+            except ValueError:
+                raise SearchError(f"the pattern matched {text!r}, which is not a number") from None
+        if not logs:
+            raise SearchError(
+                "no trace log (did the program reach MPI_Finalize under the interposer?)"
+            )
+        try:
+            traces = [read_tracelog(path) for path in logs]
+        except TraceLogError as exc:
+            raise SearchError(f"unreadable trace: {exc}") from None
+        return bandwidth_from_logs(traces)[0]
+
+
+class OfflineObjective(Objective):
+    """Answers from a table of measured results (OfflineTable): nothing is run.
+
+    A configuration the table holds gets its summary value (the median of its rows); one
+    it does not hold gets the nearest measured configuration's, and the outcome says which
+    (`answered_by`). The strategies that can choose among the measured configurations
+    (grid, random, gp, model) are offered them through candidates().
+    """
+
+    def __init__(self, table: OfflineTable, direction: str = "maximize") -> None:
+        if direction not in DIRECTIONS:
+            raise SearchError(f"the direction must be maximize or minimize, got {direction!r}")
+        self.table = table
+        self.space = table.space
+        self.direction = direction
+        self.description = f"{table.value_column} from {table.path.name} (median of its rows)"
+
+    def candidates(self) -> list[Configuration]:
+        return self.table.configurations
+
+    def evaluate(self, config: Configuration, label: str) -> TrialOutcome:
+        measured, exact = self.table.lookup(config)
+        answered_by = None if exact else config_key(measured.config)
+        if measured.value is None:
+            return TrialOutcome(
+                None,
+                f"all {measured.rows} row(s) of this configuration are failed runs",
+                answered_by=answered_by,
+                repeats=measured.rows,
+            )
+        return TrialOutcome(measured.value, answered_by=answered_by, repeats=measured.rows)
+
+
+def trace_identity(logs: Sequence[Path]) -> tuple[str | None, int | None]:
+    """The program name and number of ranks of a run, from its first readable trace log."""
+    for path in logs:
+        try:
+            job = read_tracelog(path).job
+        except TraceLogError:
+            continue
+        return str(job["program"]), int(job["nprocs"])
+    return None, None

@@ -1,0 +1,244 @@
+"""Tables of measured results, read so that a search can be replayed without running anything.
+
+A recorded table is rarely a complete grid. It is often a random sample of a space with
+numeric knobs (stripe sizes in 64 KiB steps, buffer sizes in bytes), holds several problems
+or scales, and measures some configurations more than once. So:
+
+* `filters` keep only the rows of one problem or scale (COLUMN=VALUE, all must hold);
+* the parameters are the configuration columns (by default every column but the value and
+  filter columns); each one's values are the distinct values seen, integers when every
+  cell is one, ordered numerically when every cell is a number, else as text;
+* the rows of one configuration are summarised by the median of their values (the count is
+  kept), so a configuration measured five times weighs as much as one measured once;
+* a row whose value cell is empty, `nan`, `fail`, `failed` or `error` is a failed run: a
+  configuration whose rows all failed answers as a failed trial;
+* a configuration the table does not hold is answered by the nearest measured one, by the
+  sum over parameters of the distance of their values: for a numeric parameter the
+  difference of the values' ranks divided by the number of values less one, for a text
+  parameter 0 when equal and 1 otherwise; ties go to the configuration that comes first
+  in canonical order, never to the better value.
+"""
+
+import csv
+import math
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from iotuner.search._common import SearchError
+from iotuner.space import Configuration, Parameter, Space, config_key
+
+__all__ = ["MeasuredConfig", "OfflineTable", "parse_filters"]
+
+_FAILED_CELLS = {"", "nan", "fail", "failed", "error"}
+
+
+@dataclass(frozen=True)
+class MeasuredConfig:
+    """One configuration of the table: its summary over the rows that measured it."""
+
+    config: Configuration
+    value: float | None
+    """Median of the successful rows, None when every row failed."""
+    rows: int
+    failed_rows: int
+    low: float | None
+    high: float | None
+
+
+def parse_filters(texts: Sequence[str]) -> dict[str, str]:
+    """COLUMN=VALUE texts as a mapping; SearchError for a text without '='."""
+    filters: dict[str, str] = {}
+    for text in texts:
+        column, sep, value = text.partition("=")
+        if not sep or not column.strip():
+            raise SearchError(
+                f"a filter must look like COLUMN=VALUE (e.g. nprocs=64), got {text!r}"
+            )
+        filters[column.strip()] = value.strip()
+    return filters
+
+
+def _same_cell(cell: str, wanted: str) -> bool:
+    """Equal as text, or as numbers (so 1048576.0 matches 1048576)."""
+    if cell.strip() == wanted:
+        return True
+    try:
+        return float(cell) == float(wanted)
+    except ValueError:
+        return False
+
+
+def _typed_values(cells: set[str]) -> tuple[tuple[str | int, ...], bool]:
+    """The distinct values of a column, typed and ordered; and whether they are numeric."""
+    try:
+        ints = sorted({int(c) for c in cells})
+        if len(ints) == len(cells):
+            return tuple(ints), True
+    except ValueError:
+        pass
+    try:
+        floats = sorted(cells, key=float)
+        return tuple(floats), True
+    except ValueError:
+        return tuple(sorted(cells)), False
+
+
+class OfflineTable:
+    """The measured configurations of one CSV file, after filters, summarised."""
+
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        value_column: str | None = None,
+        param_columns: Sequence[str] | None = None,
+        filters: Mapping[str, str] | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.filters = dict(filters or {})
+        header, rows = self._read()
+        self.value_column = self._value_column(header, value_column)
+        missing = [c for c in self.filters if c not in header]
+        if missing:
+            raise SearchError(
+                f"{self.path}: no column {', '.join(map(repr, missing))} to filter on "
+                f"(columns: {', '.join(header)})"
+            )
+        if param_columns is None:
+            excluded = {self.value_column, *self.filters}
+            param_columns = [c for c in header if c not in excluded]
+        unknown = [c for c in param_columns if c not in header]
+        if unknown or not param_columns:
+            raise SearchError(
+                f"{self.path}: the parameter columns must be columns of the table, got "
+                f"{list(param_columns)!r} (columns: {', '.join(header)})"
+            )
+        if self.value_column in param_columns:
+            raise SearchError(f"{self.path}: {self.value_column!r} is the value column")
+        self.param_columns = list(param_columns)
+        kept = [r for r in rows if all(_same_cell(r[1][c], v) for c, v in self.filters.items())]
+        if not kept:
+            seen = {c: sorted({r[1][c] for r in rows})[:10] for c in self.filters}
+            raise SearchError(
+                f"{self.path}: no row matches the filter(s) "
+                f"{', '.join(f'{c}={v}' for c, v in self.filters.items())} "
+                f"(values seen: {seen})"
+            )
+        self.rows = len(kept)
+        self._build(kept)
+
+    def _read(self) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+        try:
+            with self.path.open(newline="", encoding="utf-8") as stream:
+                reader = csv.DictReader(stream)
+                header = [h.strip() for h in reader.fieldnames or []]
+                rows = [
+                    (number, {h.strip(): (v or "").strip() for h, v in row.items() if h})
+                    for number, row in enumerate(reader, start=2)
+                ]
+        except OSError as exc:
+            raise SearchError(f"cannot read the table {self.path}: {exc.strerror}") from None
+        except (csv.Error, UnicodeDecodeError) as exc:
+            raise SearchError(f"{self.path}: not a CSV file ({exc})") from None
+        if not header or not rows:
+            raise SearchError(f"{self.path}: expected a header line and at least one row")
+        return header, rows
+
+    def _value_column(self, header: list[str], value_column: str | None) -> str:
+        if value_column is None:
+            value_column = "bandwidth"
+            if value_column not in header:
+                raise SearchError(
+                    f"{self.path}: no 'bandwidth' column; name the measured value with "
+                    f"--value-column (columns: {', '.join(header)})"
+                )
+        elif value_column not in header:
+            raise SearchError(
+                f"{self.path}: no value column {value_column!r} (columns: {', '.join(header)})"
+            )
+        return value_column
+
+    def _build(self, rows: list[tuple[int, dict[str, str]]]) -> None:
+        parameters = []
+        self._numeric: dict[str, bool] = {}
+        self._rank: dict[str, dict[str, int]] = {}
+        for column in self.param_columns:
+            values, numeric = _typed_values({r[column] for _, r in rows})
+            self._numeric[column] = numeric
+            self._rank[column] = {str(v): i for i, v in enumerate(values)}
+            parameters.append(Parameter(column, "hint", values, values[0]))
+        self.space = Space(
+            f"table:{self.path.name}",
+            f"the distinct values of the configuration columns of {self.path}",
+            tuple(parameters),
+            self.path,
+        )
+        measured: dict[str, list[tuple[Configuration, float | None]]] = {}
+        for number, row in rows:
+            config = self.space.validate({c: row[c] for c in self.param_columns})
+            measured.setdefault(config_key(config), []).append(
+                (config, self._value(row[self.value_column], number))
+            )
+        self.measured: dict[str, MeasuredConfig] = {}
+        for key, entries in measured.items():
+            ok = [v for _, v in entries if v is not None]
+            self.measured[key] = MeasuredConfig(
+                config=entries[0][0],
+                value=statistics.median(ok) if ok else None,
+                rows=len(entries),
+                failed_rows=len(entries) - len(ok),
+                low=min(ok) if ok else None,
+                high=max(ok) if ok else None,
+            )
+        self._keys = sorted(self.measured)
+
+    def _value(self, cell: str, number: int) -> float | None:
+        if cell.lower() in _FAILED_CELLS:
+            return None
+        try:
+            value = float(cell)
+        except ValueError:
+            raise SearchError(
+                f"{self.path} line {number}: {self.value_column} must be a number (or empty, "
+                f"nan, fail for a failed run), got {cell!r}"
+            ) from None
+        return None if math.isnan(value) else value
+
+    @property
+    def configurations(self) -> list[Configuration]:
+        """The measured configurations, in canonical order."""
+        return [self.measured[k].config for k in self._keys]
+
+    @property
+    def repeated(self) -> int:
+        """How many configurations have more than one row."""
+        return sum(1 for m in self.measured.values() if m.rows > 1)
+
+    def best(self, direction: str) -> MeasuredConfig:
+        """The measured configuration with the best summary value."""
+        ok = [self.measured[k] for k in self._keys if self.measured[k].value is not None]
+        if not ok:
+            raise SearchError(f"{self.path}: every row of the table is a failed run")
+        sign = 1.0 if direction == "maximize" else -1.0
+        return max(ok, key=lambda m: sign * (m.value or 0.0))
+
+    def lookup(self, config: Mapping[str, str | int]) -> tuple[MeasuredConfig, bool]:
+        """The measured configuration that answers `config`, and whether it is `config`."""
+        key = config_key(self.space.validate(config))
+        if key in self.measured:
+            return self.measured[key], True
+        return self.measured[min(self._keys, key=lambda k: (self._distance(config, k), k))], False
+
+    def _distance(self, config: Mapping[str, str | int], key: str) -> float:
+        other = self.measured[key].config
+        total = 0.0
+        for column in self.param_columns:
+            a, b = str(config[column]), str(other[column])
+            if self._numeric[column]:
+                ranks = self._rank[column]
+                total += abs(ranks[a] - ranks[b]) / max(len(ranks) - 1, 1)
+            else:
+                total += a != b
+        return total

@@ -1,0 +1,91 @@
+"""A search's result as text on a rich console (the data is SearchResult's)."""
+
+from rich.console import Console
+from rich.table import Table
+
+from iotuner.search._driver import SearchResult
+from iotuner.space import config_key
+
+__all__ = ["print_result"]
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4g}"
+
+
+def print_result(result: SearchResult, console: Console, *, show: int = 5) -> None:
+    """Print what the search did, its best trials, the noise step and the winner."""
+    failed = sum(1 for t in result.trials if t.failed)
+    new = sum(1 for t in result.trials if t.new)
+    console.print(
+        f"study {result.study}: {result.strategy} over {result.space.name} "
+        f"({result.space.size} configurations), {result.direction} {result.objective}"
+    )
+    console.print(
+        f"{len(result.trials)} trials measured ({new} in this run, {failed} failed) of a "
+        f"budget of {result.budget}; {result.duplicates} proposals answered from the cache, "
+        f"{result.vetoed} skipped by the model; stopped: {result.stopped}"
+    )
+    if result.recovered:
+        console.print(f"{result.recovered} trial(s) interrupted earlier were marked and skipped")
+    for note in result.notes:
+        console.print(f"note: {note}")
+    sign = 1.0 if result.direction == "maximize" else -1.0
+    ranked = sorted(
+        (t for t in result.trials if t.value is not None), key=lambda t: -sign * (t.value or 0.0)
+    )
+    if ranked:
+        table = Table(title=f"best {min(show, len(ranked))} trials")
+        table.add_column("trial", justify="right")
+        table.add_column("value", justify="right")
+        table.add_column("configuration")
+        for t in ranked[:show]:
+            label = config_key(t.config)
+            if t.outcome.answered_by:
+                label += f" (answered by {t.outcome.answered_by})"
+            if t.outcome.repeats > 1:
+                label += f" [{t.outcome.repeats} rows]"
+            table.add_row(str(t.number), _num(t.value), label)
+        console.print(table)
+    reasons = sorted({t.outcome.reason or "" for t in result.trials if t.failed})
+    for reason in reasons[:3]:
+        console.print(f"failed trials: {reason}")
+    if result.offline is not None:
+        o = result.offline
+        console.print(
+            f"table: {o.rows} rows, {o.configurations} configurations ({o.repeated} measured "
+            f"more than once, summarised by their median); best {_num(o.table_best)} "
+            f"({config_key(o.table_best_config)})"
+        )
+        reached = (
+            f"reached after {o.trials_to_target} trials"
+            if o.trials_to_target is not None
+            else f"not reached in {len(result.trials)} trials"
+        )
+        console.print(
+            f"{o.target_fraction:.0%} of the table's best ({_num(o.target)}): {reached}; "
+            f"{o.nearest_answers} of {len(result.trials)} trials answered by the nearest "
+            "measured configuration"
+        )
+    if result.remeasured:
+        table = Table(title="re-measured (noise step)")
+        for column in ("configuration", "search", "median", "min", "max", "n", "failed"):
+            table.add_column(column, justify="left" if column == "configuration" else "right")
+        for r in result.remeasured:
+            label = config_key(r.config) + (" (default)" if r.is_default else "")
+            table.add_row(
+                label,
+                _num(r.search_value),
+                _num(r.median),
+                _num(min(r.values) if r.values else None),
+                _num(max(r.values) if r.values else None),
+                str(len(r.values)),
+                str(len(r.failures)),
+            )
+        console.print(table)
+    if result.winner is not None and result.offline is not None:
+        console.print(f"winner: {config_key(result.winner)}")
+    elif result.winner is not None:
+        hints = result.space.hints(result.winner)
+        console.print(f"winner: {config_key(result.winner)} -> hints {hints or '{} (default)'}")
+    console.print(result.winner_reason)

@@ -1,0 +1,181 @@
+"""Search strategies by name: which Optuna sampler proposes the configurations, and what
+goes before it.
+
+| name | proposes | default budget |
+| --- | --- | --- |
+| ga | the dissertation's IO_Search genetic algorithm (below) | population x generations = 300 |
+| random | uniformly at random (offline: the measured configurations, without replacement) | 50 |
+| grid | every configuration once, the default first (offline: every measured one) | all |
+| tpe | Optuna's tree-structured Parzen estimator | 50 |
+| gp | a Gaussian process with expected improvement over the finite set (iotuner's, _gp) | 50 |
+| model | the model's top configurations first, then TPE, skipping predicted-poor ones | 50 |
+
+Every budget is capped at the number of distinct configurations there are to propose.
+
+The dissertation's GA and Optuna's NSGAIISampler
+------------------------------------------------
+IO_Search (thesis §4.2.1; Bağbaba & Wang 2021) evolves a population of 10 for 30
+generations with 15 % mutation, carries its elite members over, and stops after at most
+300 runs. `ga` is NSGAIISampler with a single objective, set up as follows:
+
+* population 10: `population_size=10`; the first generation is drawn at random, as in
+  IO_Search.
+* 30 generations: NSGA-II counts a generation as `population_size` completed trials, so
+  the default budget is 10 x 30 = 300 trials.
+* fitness = bandwidth: the objective's value (with one objective NSGA-II's non-dominated
+  sorting is ordering by value; crowding distance only breaks ties).
+* elite members carried over: NSGA-II's survivor selection takes as the parents of a
+  generation the best `population_size` of the previous generation together with its
+  parents, so the best configurations found stay in the mating pool until better ones
+  displace them. IO_Search copies its elite into the next generation; here they are kept
+  as parents and not run again (a run of a configuration already measured would be
+  answered from the search's cache anyway). The thesis does not say how many are elite.
+* reproduction (selection by fitness): binary tournament, the better of two parents
+  drawn at random.
+* crossover (members mated at random): uniform crossover, each parameter from either
+  parent with probability 0.5, applied with probability 0.9 (otherwise the child copies
+  one parent). The thesis names neither the operator nor the rate.
+* mutation 15 %: `mutation_prob=0.15`, which Optuna applies to each parameter of each
+  child (the parameter is redrawn uniformly from its values). The thesis applies mutation
+  to 15 % of the population, that is per individual; with p parameters Optuna's rate
+  mutates a child with probability 1 - 0.85^p (39 % for the thesis' three parameters).
+  To match the thesis per individual, set the mutation rate to 1 - 0.85^(1/p).
+* a child identical to a configuration already measured is answered from the cache and
+  does not use up the budget, so 300 is an upper bound on runs, as in the thesis.
+"""
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from optuna.samplers import BaseSampler, NSGAIISampler, RandomSampler, TPESampler
+from optuna.samplers.nsgaii import UniformCrossover
+
+from iotuner.search._common import SearchError
+from iotuner.search._gp import GaussianProcessSampler
+from iotuner.search._guide import MAX_ENUMERATED, ModelGuide
+from iotuner.search._samplers import OrderedSampler
+from iotuner.space import Configuration, Space
+
+__all__ = ["STRATEGIES", "Strategy", "StrategyOptions", "make_strategy"]
+
+STRATEGIES = ("ga", "random", "grid", "tpe", "gp", "model")
+
+_DEFAULT_BUDGET = 50
+
+
+@dataclass(frozen=True)
+class StrategyOptions:
+    """Settings of the strategies; the GA's defaults are the dissertation's."""
+
+    population: int = 10
+    generations: int = 30
+    mutation: float = 0.15
+    crossover: float = 0.9
+    swapping: float = 0.5
+    n_startup: int = 10
+    """Random configurations before TPE and the Gaussian process use a model."""
+
+    def __post_init__(self) -> None:
+        if self.population < 2:
+            raise SearchError(f"the population must be an int >= 2, got {self.population}")
+        if self.generations < 1:
+            raise SearchError(f"the generations must be an int >= 1, got {self.generations}")
+        for name in ("mutation", "crossover", "swapping"):
+            value = getattr(self, name)
+            if not 0 <= value <= 1:
+                raise SearchError(f"the {name} rate must be in [0, 1], got {value}")
+        if self.n_startup < 1:
+            raise SearchError(f"n_startup must be an int >= 1, got {self.n_startup}")
+
+
+@dataclass
+class Strategy:
+    """A sampler and what goes with it.
+
+    `first`: configurations to measure before the sampler is asked (the model's top ones);
+    `veto`: says why a proposed configuration is skipped without a run (or None to run it);
+    `default_budget`: trials when the user gives no budget; `notes`: what the user should
+    know about how the strategy runs.
+    """
+
+    name: str
+    sampler: BaseSampler
+    default_budget: int
+    first: list[Configuration] = field(default_factory=list)
+    veto: Callable[[Configuration], str | None] | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _enumerated(space: Space, candidates: Sequence[Configuration] | None, name: str) -> list:
+    if candidates is not None:
+        return list(candidates)
+    if space.size > MAX_ENUMERATED:
+        raise SearchError(
+            f"the space has {space.size} configurations; the {name} strategy enumerates "
+            f"them and takes at most {MAX_ENUMERATED}"
+        )
+    return list(space.configurations())
+
+
+def make_strategy(
+    name: str,
+    space: Space,
+    *,
+    seed: int | None = None,
+    candidates: Sequence[Configuration] | None = None,
+    options: StrategyOptions | None = None,
+    guide: ModelGuide | None = None,
+) -> Strategy:
+    """The strategy `name` (one of STRATEGIES) over `space`.
+
+    `candidates` restricts the strategies that choose among a list (grid, random, gp, and
+    the model's ranking) to those configurations, e.g. the ones a table measured; ga and
+    tpe always propose from the whole cartesian product. `guide` is the model for the
+    `model` strategy; without one it runs as TPE and says so in its notes.
+    """
+    options = options or StrategyOptions()
+    if name == "ga":
+        sampler: BaseSampler = NSGAIISampler(
+            population_size=options.population,
+            mutation_prob=options.mutation,
+            crossover=UniformCrossover(options.swapping),
+            crossover_prob=options.crossover,
+            swapping_prob=options.swapping,
+            seed=seed,
+        )
+        return Strategy(name, sampler, options.population * options.generations)
+    if name == "random":
+        if candidates is None:
+            return Strategy(name, RandomSampler(seed=seed), _DEFAULT_BUDGET)
+        pool = list(candidates)
+        random.Random(seed).shuffle(pool)
+        return Strategy(name, OrderedSampler(space, pool, seed), _DEFAULT_BUDGET)
+    if name == "grid":
+        pool = _enumerated(space, candidates, name)
+        return Strategy(name, OrderedSampler(space, pool, seed), len(pool))
+    if name == "tpe":
+        return Strategy(name, _tpe(seed, options), _DEFAULT_BUDGET)
+    if name == "gp":
+        pool = _enumerated(space, candidates, name)
+        sampler = GaussianProcessSampler(space, pool, n_startup=options.n_startup, seed=seed)
+        return Strategy(name, sampler, _DEFAULT_BUDGET)
+    if name == "model":
+        if guide is None:
+            return Strategy(
+                name,
+                _tpe(seed, options),
+                _DEFAULT_BUDGET,
+                notes=["no model was given: the model strategy runs as plain TPE"],
+            )
+        notes = [
+            f"model: the {len(guide.top())} best predicted configurations first, then TPE; "
+            f"configurations predicted below {guide.threshold:.0%} of the best predicted "
+            "are skipped without a run"
+        ]
+        return Strategy(name, _tpe(seed, options), _DEFAULT_BUDGET, guide.top(), guide.veto, notes)
+    raise SearchError(f"the strategy must be one of {', '.join(STRATEGIES)}, got {name!r}")
+
+
+def _tpe(seed: int | None, options: StrategyOptions) -> TPESampler:
+    return TPESampler(seed=seed, n_startup_trials=options.n_startup)
