@@ -230,27 +230,37 @@ def _table_derive(args: argparse.Namespace) -> int:
 def _add_demo(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "demo",
-        help="trace, derive a table and compare default with tuned runs on one workload",
+        help="the whole loop on this machine: bench, train, tune, and check on a new workload",
         description=(
-            "Run our MPI-IO kernel traced with default settings, derive open-time hints from "
-            "that trace and the shipped example table, then run default and tuned alternately "
-            "and print both bandwidths (median, min, max) and the hints applied."
+            "Sweep a small parameter space into a fresh knowledge base, train and choose a "
+            "model, write a tuning table, then compare default, tuned and the best of all "
+            "configurations (found by trying them) on a workload the sweep never saw."
         ),
     )
-    parser.add_argument("--nprocs", type=int, default=4, help="MPI ranks (default 4)")
+    parser.add_argument(
+        "--nprocs",
+        type=int,
+        default=2,
+        help="MPI ranks (default 2: one per core here; oversubscribed ranks busy-wait)",
+    )
     parser.add_argument("--repeats", type=int, default=5, help="runs of each (default 5)")
+    parser.add_argument(
+        "--sweep-repeats",
+        type=int,
+        default=3,
+        help="repeats of each measurement in the sweep (default 3)",
+    )
     parser.add_argument(
         "--dir",
         type=Path,
         default=Path("demo-output"),
-        help="working directory for data, logs and the tuned table (default ./demo-output)",
+        help="working directory: data, knowledge base, model, table, logs (./demo-output)",
     )
-    parser.add_argument("--keep-data", action="store_true", help="keep the data files")
     parser.set_defaults(handler=_demo)
 
 
 def _demo(args: argparse.Namespace) -> int:
-    settings = DemoSettings(args.nprocs, args.repeats, args.dir, args.keep_data)
+    settings = DemoSettings(args.nprocs, args.repeats, args.dir, args.sweep_repeats)
     run_demo(settings, Console())
     return 0
 

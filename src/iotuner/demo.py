@@ -1,59 +1,66 @@
-"""`iotuner demo`: the loop on one workload, start to end, with honest figures.
+"""`iotuner demo`: the whole loop on this machine, with honest figures.
 
-1. Run our MPI-IO kernel with default settings, traced: the trace history.
-2. Derive open-time entries from that history and the shipped example table
-   (`iotuner table derive`).
-3. Run the kernel with default settings and tuned, alternately, several times; every run
-   syncs its data to storage. Report the median bandwidth of each with its spread, and the
-   hints the tuned runs requested and MPI reported back.
-
-The workload writes to a new file per run (sparse_<n>.dat), as a program writing one
-checkpoint per step would; the derived entry matches them all through the pattern
-sparse_*.dat.
+1. bench: sweep a small parameter space (demo-small) over a few workloads, under the
+   interposer's trace, into a fresh knowledge base.
+2. train: compare the models on those measurements and keep the one the rule picks.
+3. tune: predict every configuration for every case and write the tuning table.
+4. check on a workload that was NOT in the sweep (another block size, fill level and size):
+   find the truly best configuration by trying them all, then run the default, the tuned
+   (the interposer applying the table) and the best configuration alternately, several
+   times each, every run syncing its data, and print the three bandwidths with their
+   spread. The default runs are traced and their logs ingested too: the knowledge base
+   keeps what the program did.
 """
 
+import random
 import shutil
 import statistics
+import time
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from iotuner.bench import BenchPlan, configurations_for, parse_layout, run_bench
 from iotuner.errors import ConfigError
-from iotuner.history import derive_open_entries, merge_tables
+from iotuner.ingest import ingest_bench, ingest_trace
+from iotuner.learn import training_data
+from iotuner.measurement import Workload
+from iotuner.models import load_model, render_train_report, train_command
 from iotuner.runner import RunResult, build_config, find_program, run
-from iotuner.table import read_table, write_table
+from iotuner.space import Configuration, Space, config_key, load_space
+from iotuner.store import Store, open_store
+from iotuner.table import write_table
 from iotuner.tracelog import TraceLog, read_tracelog
+from iotuner.tune import tune
 
-__all__ = ["DemoSettings", "run_demo"]
+__all__ = ["DemoSettings", "Series", "run_demo"]
 
-WORKLOAD = (
-    "--pattern",
-    "independent",
-    "--layout",
-    "strided",
-    "--block",
-    "32k",
-    "--fill",
-    "0.1",
-    "--size",
-    "8m",
-    "--api",
-    "individual",
+SWEEP_LAYOUTS = ("contiguous", "strided:4k:0.5", "strided:64k:0.1")
+SWEEP_SIZES = (512 << 10, 4 << 20)
+UNSEEN = Workload(
+    nprocs=4,
+    nodes=1,
+    pattern="collective",
+    op="write",
+    layout="strided",
+    bytes_per_rank=2 << 20,
+    block=16 << 10,
+    fill=0.25,
 )
-"""Sparse non-contiguous independent writes: 32 KiB blocks covering 10 % of the file."""
+"""Collective writes of 16 KiB blocks covering a quarter of the file, 2 MiB per rank: a
+block size, fill level and size the sweep never measured."""
 
 
 @dataclass
 class DemoSettings:
-    """What the demo runs: ranks, repeats of each configuration, and where it works."""
+    """What the demo runs: ranks, repeats, and where it works."""
 
-    nprocs: int = 4
+    nprocs: int = 2
     repeats: int = 5
     workdir: Path = Path("demo-output")
-    keep_data: bool = False
+    sweep_repeats: int = 3
 
 
 @dataclass
@@ -61,6 +68,7 @@ class Series:
     """The bandwidths (MiB/s) of one configuration over the repeats."""
 
     name: str
+    hints: dict[str, str]
     bandwidths: list[float] = field(default_factory=list)
 
     @property
@@ -68,120 +76,248 @@ class Series:
         return statistics.median(self.bandwidths)
 
 
-def example_table() -> Path:
-    """The shipped example table (package data)."""
-    return Path(str(resources.files("iotuner") / "examples" / "demo-table.jsonl"))
-
-
 def _bandwidth(result: RunResult) -> float:
     """The kernel's own figure: bytes over the slowest rank's open-to-close time (with sync)."""
     for line in result.stdout.splitlines():
-        if line.startswith("iokernel: op=write"):
+        if line.startswith("iokernel:") and "op=write" in line:
             fields = dict(part.split("=", 1) for part in line.split()[1:])
             return float(fields["bandwidth_mib_s"])
     raise ConfigError(f"the kernel printed no bandwidth:\n{result.stdout}\n{result.stderr}")
 
 
-def run_demo(settings: DemoSettings, console: Console) -> tuple[Series, Series]:
-    """Run the demo and print what it found; returns the default and tuned series."""
+def _kernel_args(workload: Workload) -> list[str]:
+    return [
+        "--pattern",
+        workload.pattern,
+        "--layout",
+        workload.layout,
+        "--block",
+        str(workload.block),
+        "--fill",
+        str(workload.fill),
+        "--size",
+        str(workload.bytes_per_rank),
+        "--api",
+        "individual",
+    ]
+
+
+def run_demo(settings: DemoSettings, console: Console) -> dict[str, Series]:
+    """Run the demo and print what it found; returns the default, tuned and best series."""
     if settings.nprocs < 1 or settings.repeats < 1:
         raise ConfigError(
             f"--nprocs and --repeats must be at least 1, got {settings.nprocs} "
             f"and {settings.repeats}"
         )
-    mpiexec = build_config().mpiexec
-    kernel = str(find_program("iokernel"))
     workdir = settings.workdir.absolute()
-    data_dir, log_dir = workdir / "data", workdir / "logs"
     shutil.rmtree(workdir, ignore_errors=True)
+    data_dir = workdir / "data"
     data_dir.mkdir(parents=True)
-    runs = 0
+    store = open_store(workdir / "knowledge.sqlite")
+    space = load_space("demo-small")
+    unseen = Workload(
+        settings.nprocs,
+        1,
+        UNSEEN.pattern,
+        UNSEEN.op,
+        UNSEEN.layout,
+        UNSEEN.bytes_per_rank,
+        UNSEEN.block,
+        UNSEEN.fill,
+    )
 
-    def kernel_run(mode: str, table: Path | None) -> RunResult:
-        nonlocal runs
-        runs += 1
+    started = time.monotonic()
+
+    def step(title: str) -> None:
+        console.rule(f"{title}  [dim](at {time.monotonic() - started:.0f} s)[/]")
+
+    step("1. bench: sweep the demo space, traced, into a fresh knowledge base")
+    plan = BenchPlan(
+        space,
+        [settings.nprocs],
+        ["collective", "independent"],
+        [parse_layout(text) for text in SWEEP_LAYOUTS],
+        ["write"],
+        list(SWEEP_SIZES),
+        repeats=settings.sweep_repeats,
+    )
+    console.print(
+        f"space {space.name} ({space.size} configurations), {len(plan.workloads)} "
+        f"workloads, {plan.measurements()} measurements, data in {data_dir}"
+    )
+    results = workdir / "sweep.bench.jsonl"
+    run_bench(plan, data_dir, results, console)
+    counts = ingest_bench(store, results)
+    console.print(f"knowledge base {store.url}: {counts.added} measurements added")
+
+    step("2. train on the median of the repeats: compare models, keep the rule's choice")
+    data = training_data(store, space=space.name)
+    # The median of the repeats, not the thesis' minimum: on this kind of machine (one
+    # local disk, page cache, fsync) a single slow sync can cut one repeat tenfold, and a
+    # model of those outliers tunes nothing.
+    report = train_command(data.frame, space, workdir / "model", target="bw_median", quick=True)
+    render_train_report(report, console)
+
+    step("3. tune: predict every configuration for every case")
+    result = tune(load_model(workdir / "model"), space, data.frame)
+    table = workdir / "tuned-table.jsonl"
+    write_table(table, result.entries)
+    changed = sum(not c.kept_default for c in result.choices)
+    console.print(
+        f"{table}: {len(result.entries)} entries, {changed} of {len(result.choices)} "
+        f"cases differ from the default (noise {result.noise:.0%})"
+    )
+
+    step("4. a workload the sweep never saw")
+    console.print(
+        f"{unseen.nprocs} ranks, {unseen.pattern} {unseen.op}s, {unseen.block // 1024} "
+        f"KiB blocks covering {unseen.fill:.0%} of the file, "
+        f"{unseen.bytes_per_rank >> 20} MiB per rank"
+    )
+    oracle = _try_them_all(unseen, space, data_dir, settings.sweep_repeats)
+    best_config = max(oracle, key=lambda key: statistics.median(oracle[key][1]))
+    series = _compare(
+        unseen, space, oracle[best_config][0], table, data_dir, workdir, settings.repeats, store
+    )
+    _print_comparison(console, series, len(oracle))
+    console.print(f"done in {time.monotonic() - started:.0f} s; everything is in {workdir}")
+    store.close()
+    return series
+
+
+def _hint_args(hints: dict[str, str]) -> list[str]:
+    return [arg for key, value in hints.items() for arg in ("--hint", f"{key}={value}")]
+
+
+def _try_them_all(
+    workload: Workload, space: Space, data_dir: Path, repeats: int
+) -> dict[str, tuple[Configuration, list[float]]]:
+    """Every configuration that matters to the workload, `repeats` times, in a shuffled
+    order (the oracle). Each is a run of its own, as in the comparison that follows, so
+    both measure the same way."""
+    mpiexec, kernel = build_config().mpiexec, str(find_program("iokernel"))
+    configs = configurations_for(space, workload)
+    order = [(config, repeat) for config in configs for repeat in range(repeats)]
+    random.Random(0).shuffle(order)
+    found: dict[str, tuple[Configuration, list[float]]] = {}
+    for config, repeat in order:
         command = [
             mpiexec,
             "-n",
-            str(settings.nprocs),
+            str(workload.nprocs),
             kernel,
             "--file",
-            str(data_dir / f"sparse_{runs:04d}.dat"),
-            *WORKLOAD,
+            str(data_dir / f"oracle_{repeat}.dat"),
+            "--delete",
+            *_kernel_args(workload),
+            *_hint_args(space.hints(config)),
         ]
-        result = run(command, mode=mode, table=table, log_dir=log_dir, capture=True, timeout=300)
+        result = run(command, mode="off", capture=True, timeout=300)
         if result.returncode != 0:
             raise ConfigError(f"the kernel failed ({result.returncode}):\n{result.stderr}")
-        if not settings.keep_data:
-            (data_dir / f"sparse_{runs:04d}.dat").unlink(missing_ok=True)
-        return result
+        found.setdefault(config_key(config), (config, []))[1].append(_bandwidth(result))
+    return found
 
-    console.print(
-        f"[bold]iotuner demo[/]: {settings.nprocs} ranks, sparse independent writes "
-        f"({' '.join(WORKLOAD)}), {settings.repeats} repeats each, data synced to storage"
+
+def _compare(
+    workload: Workload,
+    space: Space,
+    best: Configuration,
+    table: Path,
+    data_dir: Path,
+    workdir: Path,
+    repeats: int,
+    store: Store,
+) -> dict[str, Series]:
+    """Default (traced), tuned (the interposer applies the table) and best (its hints given
+    by the program), alternately."""
+    mpiexec, kernel = build_config().mpiexec, str(find_program("iokernel"))
+    log_dir = workdir / "logs"
+    best_hints = space.hints(best)
+    series = {
+        "default": Series("default", {}),
+        "tuned": Series("tuned", {}),
+        "best": Series("best (tried all)", best_hints),
+    }
+    for repeat in range(repeats):
+        for name, mode, extra in (
+            ("default", "trace", []),
+            ("tuned", "tune,trace", []),
+            (
+                "best",
+                "trace",
+                [arg for k, v in best_hints.items() for arg in ("--hint", f"{k}={v}")],
+            ),
+        ):
+            target = data_dir / f"unseen_{name}_{repeat:03d}.dat"
+            command = [
+                mpiexec,
+                "-n",
+                str(workload.nprocs),
+                kernel,
+                "--file",
+                str(target),
+                "--delete",
+                *_kernel_args(workload),
+                *extra,
+            ]
+            result = run(
+                command,
+                mode=mode,
+                table=table if mode.startswith("tune") else None,
+                log_dir=log_dir,
+                capture=True,
+                timeout=300,
+            )
+            if result.returncode != 0:
+                raise ConfigError(f"the kernel failed ({result.returncode}):\n{result.stderr}")
+            series[name].bandwidths.append(_bandwidth(result))
+            if name == "tuned" and result.logs:
+                series[name].hints = _applied(read_tracelog(result.logs[0]))
+            if name == "default":
+                for log in result.logs:
+                    ingest_trace(store, log)
+    return series
+
+
+def _applied(log: TraceLog) -> dict[str, str]:
+    """The hints the table made the interposer request, as MPI reported them."""
+    applied: dict[str, str] = {}
+    for record in log.hints:
+        for key in record["table"]:
+            applied[key] = record["effective"].get(key, record["table"][key])
+    return applied
+
+
+def _print_comparison(console: Console, series: dict[str, Series], tried: int) -> None:
+    best = series["best"].median
+    table = Table(
+        title=f"write bandwidth, MiB/s (open to close, with sync); best of {tried} "
+        f"configurations tried"
     )
-    console.print("1. tracing the program with default settings")
-    history = [read_tracelog(log) for log in kernel_run("trace", None).logs]
-
-    console.print("2. deriving open-time entries from the trace and the example table")
-    base = read_table(example_table())
-    derived = derive_open_entries(history, base)
-    tuned_table = workdir / "tuned-table.jsonl"
-    write_table(tuned_table, merge_tables(derived, base))
-    for entry in derived:
-        console.print(f"   {entry.program} {entry.file} x{entry.nprocs}: {entry.hints}")
-        console.print(f"   [dim]{entry.note}[/]")
-    if not derived:
-        console.print("   the table has nothing for this access: the tuned runs use defaults")
-
-    console.print("3. default and tuned runs, alternating")
-    default, tuned = Series("default"), Series("tuned")
-    tuned_log: TraceLog | None = None
-    for _ in range(settings.repeats):
-        default.bandwidths.append(_bandwidth(kernel_run("trace", None)))
-        result = kernel_run("tune,trace", tuned_table)
-        tuned.bandwidths.append(_bandwidth(result))
-        tuned_log = read_tracelog(result.logs[0]) if result.logs else tuned_log
-
-    _print_results(console, default, tuned)
-    if tuned_log is not None:
-        _print_hints(console, tuned_log)
-    console.print(f"logs: {log_dir}   tuned table: {tuned_table}")
-    return default, tuned
-
-
-def _print_results(console: Console, default: Series, tuned: Series) -> None:
-    table = Table(title="write bandwidth, MiB/s (open to close, with sync)")
-    for column in ("configuration", "median", "min", "max", "runs"):
-        table.add_column(column, justify="left" if column == "configuration" else "right")
-    for series in (default, tuned):
-        values = series.bandwidths
+    for column in ("configuration", "hints", "median", "min", "max", "of best", "runs"):
+        table.add_column(
+            column, justify="left" if column in ("configuration", "hints") else "right"
+        )
+    for s in series.values():
         table.add_row(
-            series.name,
-            f"{series.median:.1f}",
-            f"{min(values):.1f}",
-            f"{max(values):.1f}",
-            str(len(values)),
+            s.name,
+            config_key(s.hints) if s.hints else "(none)",
+            f"{s.median:.1f}",
+            f"{min(s.bandwidths):.1f}",
+            f"{max(s.bandwidths):.1f}",
+            f"{s.median / best:.0%}" if best > 0 else "-",
+            str(len(s.bandwidths)),
         )
     console.print(table)
+    tuned, default = series["tuned"], series["default"]
     ratio = tuned.median / default.median if default.median > 0 else float("nan")
     overlap = min(tuned.bandwidths) <= max(default.bandwidths)
-    verdict = (
-        "the ranges overlap: not clearly better than the default"
-        if overlap
-        else "every tuned run beat every default run"
+    console.print(
+        f"tuned / default (medians): [bold]{ratio:.2f}x[/]; "
+        + (
+            "the ranges overlap: not clearly different from the default"
+            if overlap
+            else "every tuned run beat every default run"
+        )
     )
-    console.print(f"tuned / default (medians): [bold]{ratio:.2f}x[/] ({verdict})")
-
-
-def _print_hints(console: Console, log: TraceLog) -> None:
-    table = Table(title="hints of the last tuned run: requested and reported by MPI_File_get_info")
-    for column in ("decision", "key", "requested", "effective", "note"):
-        table.add_column(column)
-    for record in log.hints:
-        unhonoured = {u["key"]: u["reason"] for u in record["unhonoured"]}
-        for key, value in record["requested"].items():
-            table.add_row(
-                record["at"], key, value, record["effective"].get(key, "-"), unhonoured.get(key, "")
-            )
-    console.print(table)

@@ -4,9 +4,11 @@ For every case the table can tell apart at run time (scale, size group, pattern,
 write, contiguous or strided), the model predicts every configuration of the space, and
 the table gets the one that stays good: the highest *lower* quantile of the prediction, not
 the highest point estimate, because a configuration that is best on average but sometimes
-poor is the wrong thing to apply blindly. When no configuration beats the default by more
-than the noise of the measurements (the median relative spread between the quartiles of
-the repeats the model learned from), the default is kept and the entry says so.
+poor is the wrong thing to apply blindly. (Since the default's own lower quantile is among
+those compared, the choice is never predicted to be worse than the default at that
+quantile.) When its predicted median does not beat the default's by more than the noise of
+the measurements (the median relative spread between the quartiles of the repeats the
+model learned from), the default is kept and the entry says so.
 
 Only size groups inside the range the model was trained on get entries: outside it the
 model extrapolates, and the interposer's fallback (no entry: the library's defaults) is
@@ -185,14 +187,14 @@ def _choose(
     gain = median[best] / median[0] - 1 if median[0] > 0 else math.inf
     if best == 0:
         reason = "the default has the best lower quantile"
-    elif low[best] <= median[0] or gain <= noise:
+    elif gain <= noise:
         reason = (
             f"no configuration beats the default by more than the noise ({noise:.0%}): "
             f"best predicted gain {gain:+.0%}"
         )
         best = 0
     else:
-        reason = f"predicted gain {gain:+.0%}, lower quantile above the default's median"
+        reason = f"predicted gain {gain:+.0%}, and the best lower quantile"
     w = workloads[0]
     return Choice(
         nprocs=w.nprocs,

@@ -7,8 +7,8 @@
   proposed again, and the budget counts every measured trial of the study, old and new.
 * **The cache.** A configuration is measured at most once per search. When a sampler
   proposes one already measured (or being measured by a parallel trial), the study is
-  told the known value and the trial does not use up the budget. A cap on proposals
-  (10 x the budget, at least 100) ends a search whose sampler has nothing new to offer.
+  told the known value and the trial does not use up the budget. A search whose sampler
+  made MAX_IDLE_PROPOSALS proposals in a row without anything new ends there.
 * **Parallel trials.** With `parallel` > 1, that many threads each ask, run and tell;
   asking and telling are serialised, only the runs overlap.
 * **Noise.** When the objective runs the program, the best configurations found and the
@@ -70,6 +70,9 @@ __all__ = [
 
 SIGNIFICANCE = 0.05
 """The p-value below which the best configuration counts as better than the default."""
+
+MAX_IDLE_PROPOSALS = 100
+"""Proposals in a row that bring nothing new (measured or vetoed already) end a search."""
 
 _KIND = "iotuner:kind"  # "run": measured; "cached": answered from the cache; "vetoed"
 _ATTRS = ("reason", "seconds", "logs", "returncode", "answered_by", "repeats")
@@ -300,14 +303,13 @@ class _Search:
         self.lock = threading.Lock()
         self.cache: dict[str, Future[TrialOutcome]] = {}
         self.records: dict[int, TrialRecord] = {}
-        self.proposals = self.duplicates = self.vetoed = self.inflight = 0
+        self.proposals = self.duplicates = self.vetoed = self.inflight = self.idle = 0
         self.stop = ""
         self.error: BaseException | None = None
         self.started = time.monotonic()
         self.target: float | None = None
         self.recovered = self._recover()
         self.budget = 0
-        self.cap = 0
 
     def _recover(self) -> int:
         """Mark trials left running by an earlier search interrupted; load what it measured."""
@@ -349,14 +351,15 @@ class _Search:
             if self.measured + self.inflight >= self.budget:
                 self.stop = self.stop or "budget reached"
                 return False
-            if self.proposals >= self.cap:
+            if self.idle >= MAX_IDLE_PROPOSALS:
                 self.stop = (
-                    f"the strategy proposed {self.proposals} configurations in a row that "
-                    "were measured or vetoed already: nothing new to try"
+                    f"the last {self.idle} proposals were all measured or vetoed already: "
+                    "nothing new to try"
                 )
                 return False
             trial = self.study.ask(self.distributions)
             self.proposals += 1
+            self.idle += 1
             config = self.space.validate(trial.params)
             key = config_key(config)
             veto = self.strategy.veto(config) if self.strategy.veto else None
@@ -372,6 +375,7 @@ class _Search:
                 future = Future()
                 self.cache[key] = future
                 self.inflight += 1
+                self.idle = 0
         if not fresh:
             outcome = future.result()
             with self.lock:
@@ -425,8 +429,7 @@ class _Search:
         new = sum(1 for r in self.records.values() if r.new)
         elapsed = time.monotonic() - self.started
         left = max(self.budget - self.measured, 0)
-        slots = max(self.settings.parallel, 1)
-        eta = elapsed / new * left / slots if new else None
+        eta = elapsed / new * left if new else None
         self.on_progress(
             SearchProgress(
                 done=self.measured,
@@ -440,7 +443,7 @@ class _Search:
         )
 
     def run(self, slots: int) -> None:
-        """Run trials until the budget, the cap or a stop; `slots` at once."""
+        """Run trials until the budget, too many idle proposals or a stop; `slots` at once."""
         self._progress()
         if slots == 1:
             while self.step():
@@ -570,9 +573,8 @@ def _run_search(
         objective.launcher.slots(settings.parallel) if isinstance(objective, RunObjective) else 1
     )
     if launcher_slots < settings.parallel:
-        notes.append(
-            f"{launcher_slots} trials at once (the launcher's limit), not {settings.parallel}"
-        )
+        why = "the launcher's limit" if isinstance(objective, RunObjective) else "nothing runs"
+        notes.append(f"{launcher_slots} trial(s) at once ({why}), not {settings.parallel}")
 
     if settings.strategy == "model" and predictor is not None:
         workload = workload or _stored_workload(study)
@@ -605,7 +607,6 @@ def _run_search(
         else objective.space.size
     )
     search.budget = min(settings.budget or strategy.default_budget, proposable)
-    search.cap = max(100, 10 * search.budget)
     offline_table = objective.table if isinstance(objective, OfflineObjective) else None
     if offline_table is not None and settings.stop_at_target:
         search.target = _target(
@@ -687,7 +688,7 @@ def _probe_workload(search: _Search, objective: Objective) -> Workload:
     key = config_key(default)
     if key not in search.cache:
         search.study.enqueue_trial(dict(default))
-        search.budget, search.cap = search.measured + 1, search.proposals + 1
+        search.budget = search.measured + 1
         search.step()
         search.stop = ""
     outcome = search.cache[key].result()

@@ -27,12 +27,16 @@ from optuna.trial import TrialState
 from scipy.stats import norm
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.gaussian_process import GaussianProcessRegressor
-from sklearn.gaussian_process.kernels import ConstantKernel, Matern, WhiteKernel
+from sklearn.gaussian_process.kernels import ConstantKernel, Kernel, Matern, WhiteKernel
+from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from iotuner.search._samplers import PoolSampler
 from iotuner.space import Configuration, Space, config_key
 
 __all__ = ["GaussianProcessSampler"]
+
+REFIT = 5
+"""The kernel's hyperparameters are optimised again after this many new measurements."""
 
 
 class GaussianProcessSampler(PoolSampler):
@@ -54,6 +58,8 @@ class GaussianProcessSampler(PoolSampler):
         self.seed = seed
         self.xi = xi
         self._rng = random.Random(seed)
+        self._kernel: Kernel | None = None
+        self._optimised_at = -REFIT
         self._encoders: list[tuple[str, dict[str, float] | None, list[str]]] = []
         for p in space.parameters:
             texts = [str(v) for v in p.values]
@@ -92,17 +98,31 @@ class GaussianProcessSampler(PoolSampler):
             y = np.log(y)
         if study.direction == StudyDirection.MINIMIZE:
             y = -y
-        features = self.encode(configs).shape[1]
-        kernel = ConstantKernel(1.0) * Matern(
-            length_scale=np.ones(features), length_scale_bounds=(1e-2, 1e2), nu=2.5
-        ) + WhiteKernel(1e-2, noise_level_bounds=(1e-6, 1.0))
+        X = self.encode(configs)
+        if self._kernel is None:
+            self._kernel = ConstantKernel(1.0) * Matern(
+                length_scale=np.ones(X.shape[1]), length_scale_bounds=(1e-2, 1e2), nu=2.5
+            ) + WhiteKernel(1e-2, noise_level_bounds=(1e-6, 1.0))
+        # RATIONALE: one point more changes the kernel's hyperparameters little, so they are
+        # optimised every REFIT points, from the last ones; in between the process is only
+        # conditioned on the new data (optimising each time costs ten times as much).
+        optimise = len(configs) >= self._optimised_at + REFIT
         gp = GaussianProcessRegressor(
-            kernel=kernel, normalize_y=True, random_state=self.seed, n_restarts_optimizer=1
+            kernel=self._kernel,
+            normalize_y=True,
+            random_state=self.seed,
+            n_restarts_optimizer=0,
+            optimizer="fmin_l_bfgs_b" if optimise else None,
         )
-        with warnings.catch_warnings():
+        # RATIONALE: one BLAS thread: on matrices of a few hundred rows a multi-threaded
+        # BLAS spends more time synchronising than computing (4x slower on two cores).
+        with warnings.catch_warnings(), threadpool_limits(1):
             warnings.simplefilter("ignore", ConvergenceWarning)
-            gp.fit(self.encode(configs), y)
-        mean, std = gp.predict(self.encode(untried), return_std=True)
+            gp.fit(X, y)
+            mean, std = gp.predict(self.encode(untried), return_std=True)
+        self._kernel = gp.kernel_
+        if optimise:
+            self._optimised_at = len(configs)
         best = float(np.max(y))
         std = np.maximum(std, 1e-9)
         z = (mean - best - self.xi) / std

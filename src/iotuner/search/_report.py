@@ -87,5 +87,10 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
         console.print(f"winner: {config_key(result.winner)}")
     elif result.winner is not None:
         hints = result.space.hints(result.winner)
-        console.print(f"winner: {config_key(result.winner)} -> hints {hints or '{} (default)'}")
+        line = f"winner: {config_key(result.winner)} -> hints {hints or '{} (none)'}"
+        app = result.space.app_values(result.winner)
+        if app:
+            shown = ", ".join(f"{name}={value}" for name, value in app.items())
+            line += f"; application parameters {shown} (the command or environment sets them)"
+        console.print(line)
     console.print(result.winner_reason)

@@ -170,8 +170,8 @@ def make_strategy(
             )
         notes = [
             f"model: the {len(guide.top())} best predicted configurations first, then TPE; "
-            f"configurations predicted below {guide.threshold:.0%} of the best predicted "
-            "are skipped without a run"
+            "configurations whose predicted upper bound is below "
+            f"{guide.threshold:.0%} of the best predicted median are skipped without a run"
         ]
         return Strategy(name, _tpe(seed, options), _DEFAULT_BUDGET, guide.top(), guide.veto, notes)
     raise SearchError(f"the strategy must be one of {', '.join(STRATEGIES)}, got {name!r}")
