@@ -101,8 +101,13 @@ def test_table_derive_then_tune(mpi: Mpi, tmp_path: Path) -> None:
     assert opened["effective"]["ind_wr_buffer_size"] == "1048576"
 
 
-def test_demo_runs(tmp_path: Path) -> None:
-    shown = iotuner("demo", "--nprocs", "2", "--repeats", "2", "--dir", str(tmp_path / "d")).stdout
-    assert "default" in shown and "tuned" in shown and "romio_ds_write" in shown
-    assert read_table(tmp_path / "d" / "tuned-table.jsonl")[0].at == "open"
-    assert not list((tmp_path / "d" / "data").iterdir())  # data files removed
+def test_demo_runs_the_whole_loop(tmp_path: Path) -> None:
+    out = tmp_path / "d"
+    shown = iotuner("demo", "--repeats", "1", "--sweep-repeats", "1", "--dir", str(out)).stdout
+    for step in ("1. bench", "2. train", "3. tune", "4. a workload the sweep never saw"):
+        assert step in shown
+    assert "default" in shown and "tuned" in shown and "best (tried all)" in shown
+    entries = read_table(out / "tuned-table.jsonl")
+    assert {e.pattern for e in entries} == {"collective", "independent"}
+    assert (out / "model" / "model.json").is_file()
+    assert not list((out / "data").iterdir())  # the data files are removed

@@ -1,0 +1,100 @@
+"""The training benchmark, the knowledge base and the learning commands on a small real
+sweep (2 ranks, a few workloads): what a user runs, as the README shows it."""
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from iotuner.measurement import measurement_from_json
+from iotuner.store import open_store
+from iotuner.table import read_table
+
+from .test_cli import IOTUNER, iotuner
+
+SWEEP = ("--space", "demo-small", "--nprocs", "2", "--patterns", "collective,independent",
+         "--layouts", "contiguous,strided:4k:0.5", "--ops", "write", "--sizes", "64k,512k",
+         "--repeats", "2")  # fmt: skip
+# demo-small has 18 configurations; only romio_ds_write (3 values) matters to independent
+# writes, so: 2 layouts x 2 sizes x (18 + 3) configurations x 2 repeats.
+EXPECTED = 2 * 2 * (18 + 3) * 2
+
+
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One small sweep, measured once for the module's tests."""
+    folder = tmp_path_factory.mktemp("sweep")
+    (folder / "data").mkdir()
+    iotuner("bench", *SWEEP, "--dir", str(folder / "data"), "--results",
+            str(folder / "results.bench.jsonl"), "--db", str(folder / "kb.sqlite"))  # fmt: skip
+    return folder
+
+
+def test_bench_measures_every_configuration_and_cleans_up(sweep: Path) -> None:
+    lines = (sweep / "results.bench.jsonl").read_text().splitlines()
+    assert len(lines) == EXPECTED
+    measurements = [measurement_from_json(line)[0] for line in lines]
+    assert len({m.uid for m in measurements}) == EXPECTED
+    collective = {m.uid.rsplit(":", 2)[1] for m in measurements
+                  if m.workload.pattern == "collective"}  # fmt: skip
+    assert len(collective) == 18
+    assert all(m.bandwidth > 0 and m.bytes == 2 * m.workload.bytes_per_rank for m in measurements)
+    assert list((sweep / "data").iterdir()) == []  # the benchmark removed its files
+    store = open_store(sweep / "kb.sqlite")
+    assert store.counts()["measurements"] == EXPECTED
+    summary = store.summary()
+    assert len(summary) == EXPECTED // 2 and set(summary["n"]) == {2}
+    store.close()
+
+
+def test_bench_resumes_without_measuring_again(sweep: Path, tmp_path: Path) -> None:
+    results = tmp_path / "partial.bench.jsonl"
+    kept = (sweep / "results.bench.jsonl").read_text().splitlines()[:30]
+    results.write_text("\n".join(kept) + "\n")  # as if interrupted after 30 measurements
+    (tmp_path / "data").mkdir()
+    said = iotuner("bench", *SWEEP, "--dir", str(tmp_path / "data"), "--results", str(results),
+                   "--no-db").stdout  # fmt: skip
+    assert f"{EXPECTED - 30} new measurements" in said
+    uids = [json.loads(line)["uid"] for line in results.read_text().splitlines()]
+    assert len(uids) == len(set(uids)) == EXPECTED
+
+
+def test_bench_rejects_bad_options(tmp_path: Path) -> None:
+    for args, message in (
+        (("--layouts", "stripy"), "strided:BLOCK:FILL"),
+        (("--sizes", "4q"), "a size must be"),
+        (("--patterns", "sometimes"), "--patterns must be"),
+        (("--space", "nope"), "no space file"),
+    ):
+        completed = subprocess.run([IOTUNER, "bench", "--dir", str(tmp_path), "--no-db", *args],
+                                   capture_output=True, text=True, check=False)  # fmt: skip
+        assert completed.returncode == 2, completed.stderr
+        assert message in completed.stderr
+
+
+def test_train_tune_analyze(sweep: Path, tmp_path: Path) -> None:
+    db = str(sweep / "kb.sqlite")
+    trained = iotuner("train", "--db", db, "--quick", "--target", "bw_median", "-o",
+                      str(tmp_path / "model")).stdout  # fmt: skip
+    assert "random_forest" in trained and "chosen" in trained
+    assert "choose" in trained  # the parameter-setting tree's rules
+    assert "harm." in trained or "harmonic" in trained
+    metadata = json.loads((tmp_path / "model" / "model.json").read_text())
+    assert metadata["target"] == "bw_median"
+
+    table = tmp_path / "table.jsonl"
+    tuned = iotuner("tune", "--db", db, "--model", str(tmp_path / "model"), "-o",
+                    str(table)).stdout  # fmt: skip
+    assert "cases differ from the default" in tuned
+    entries = read_table(table)
+    access = [e for e in entries if e.at == "access"]
+    # Every case the sweep covers: 2 patterns x 2 layouts x the groups from 64k to 512k.
+    assert {(e.pattern, e.layout) for e in access} == {
+        (p, layout) for p in ("collective", "independent") for layout in ("contiguous", "strided")
+    }
+    assert all(e.note and "predicted" in e.note for e in access)
+    iotuner("table", "check", str(table))
+
+    analyzed = iotuner("analyze", "--db", db).stdout
+    assert "consistently good" in analyzed and "consistently bad" in analyzed

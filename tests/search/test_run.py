@@ -1,0 +1,199 @@
+"""Searches that run a program: placeholders, environment, objectives, failures, resume and
+the tuning table, with a fake program (a Python script; see conftest)."""
+
+from pathlib import Path
+
+import pytest
+
+from iotuner.search import (
+    OfflineObjective,
+    OfflineTable,
+    RunObjective,
+    SearchError,
+    SearchSettings,
+    merge_winner,
+    parse_measure,
+    run_search,
+    storage_url,
+    winner_entry,
+)
+from iotuner.search._common import TrialOutcome
+from iotuner.space import Configuration, Space
+from iotuner.table import TableEntry, read_table, write_table
+
+from .conftest import records
+
+HOSTILE = "literal; echo pwned $(whoami) `id` > /tmp/x"
+
+
+def objective(
+    command: list[str], space: Space, tmp_path: Path, measure: str = "regex:^value=(\\d+)$"
+) -> RunObjective:
+    kind, pattern = parse_measure(measure)
+    return RunObjective(command, space, measure=kind, pattern=pattern, log_dir=tmp_path / "logs")
+
+
+def test_placeholders_and_env_reach_the_program_without_a_shell(
+    fake_program: list[str], fake_space: Space, tmp_path: Path
+) -> None:
+    record = tmp_path / "record.jsonl"
+    command = [*fake_program, str(record), "{x}", HOSTILE, "run-{trial}", "{x}{x}"]
+    run = objective(command, fake_space, tmp_path)
+    config = fake_space.validate({"x": 3, "buf": 4, "romio_cb_write": "enable"})
+    outcome = run.evaluate(config, "7")
+    assert outcome.value == 3 * 4 + 1
+    (seen,) = records(record)
+    assert seen["args"] == [str(record), "3", HOSTILE, "run-7", "33"]
+    assert seen["buf"] == "4"
+    assert seen["hints"] == {"romio_cb_write": "enable"}
+
+
+def test_unknown_placeholder_is_an_error_before_anything_runs(
+    fake_program: list[str], fake_space: Space, tmp_path: Path
+) -> None:
+    record = tmp_path / "record.jsonl"
+    with pytest.raises(SearchError, match=r"\{y\}.*expected one of \{buf\}, \{x\}, \{trial\}"):
+        objective([*fake_program, str(record), "{x}", "{y}"], fake_space, tmp_path)
+    with pytest.raises(SearchError, match="x of space 'fake' have no env variable"):
+        objective([*fake_program, str(record), "1"], fake_space, tmp_path)
+    with pytest.raises(SearchError, match="cannot run 'no-such-program-here'"):
+        objective(["no-such-program-here", "{x}"], fake_space, tmp_path)
+    assert not record.exists()
+
+
+def test_failed_trials_are_failures_not_zeros(
+    fake_program: list[str], fake_space: Space, tmp_path: Path
+) -> None:
+    record = tmp_path / "record.jsonl"
+    run = objective([*fake_program, str(record), "{x}"], fake_space, tmp_path)
+    result = run_search(run, SearchSettings("grid", repeats=0))
+    assert len(result.trials) == fake_space.size == 24
+    failed = [t for t in result.trials if t.failed]
+    assert {t.config["x"] for t in failed} == {"bad"}
+    assert len(failed) == 6
+    assert all(t.value is None and "exit status 1" in (t.outcome.reason or "") for t in failed)
+    assert all(t.outcome.returncode == 1 for t in failed)
+    assert result.best is not None and result.best.value == 13
+    assert result.winner is not None and result.winner["x"] == 3
+
+
+def test_regex_takes_the_last_matching_line_and_walltime_minimises(
+    fake_program: list[str], fake_space: Space, tmp_path: Path
+) -> None:
+    record = tmp_path / "record.jsonl"
+    config = fake_space.validate({"x": 2})
+    whole = objective([*fake_program, str(record), "{x}"], fake_space, tmp_path, "regex:\\d+$")
+    assert whole.evaluate(config, "1").value == 2
+    missing = objective([*fake_program, str(record), "{x}"], fake_space, tmp_path, "regex:^t=")
+    outcome = missing.evaluate(config, "2")
+    assert outcome.failed and "no line of the output matches" in (outcome.reason or "")
+    wall = objective([*fake_program, str(record), "{x}"], fake_space, tmp_path, "walltime")
+    assert wall.direction == "minimize"
+    seconds = wall.evaluate(config, "3").value
+    assert seconds is not None and 0 < seconds < 60
+    with pytest.raises(SearchError, match="bandwidth, walltime, regex:PATTERN"):
+        parse_measure("speed")
+
+
+def test_resume_runs_only_what_is_missing(
+    fake_program: list[str], fake_space: Space, tmp_path: Path
+) -> None:
+    record = tmp_path / "record.jsonl"
+    run = objective([*fake_program, str(record), "{x}"], fake_space, tmp_path)
+    storage = storage_url(str(tmp_path / "search.db"))
+    first = run_search(run, SearchSettings("random", budget=4, storage=storage, seed=1, repeats=0))
+    assert len(first.trials) == 4 and len(records(record)) == 4
+    second = run_search(run, SearchSettings("random", budget=8, storage=storage, seed=1, repeats=0))
+    assert second.study == first.study
+    assert len(second.trials) == 8
+    assert sum(1 for t in second.trials if t.new) == 4
+    assert len(records(record)) == 8  # only 4 new runs
+    assert [t.config for t in second.trials[:4]] == [t.config for t in first.trials]
+
+
+class _Interrupting(OfflineObjective):
+    """An offline objective whose third evaluation is interrupted (Ctrl-C)."""
+
+    calls = 0
+
+    def evaluate(self, config: Configuration, label: str) -> TrialOutcome:
+        type(self).calls += 1
+        if type(self).calls == 3:
+            raise KeyboardInterrupt
+        return super().evaluate(config, label)
+
+
+def test_an_interrupted_trial_is_run_again_on_resume(grid_table: Path, tmp_path: Path) -> None:
+    storage = storage_url(str(tmp_path / "search.db"))
+    settings = SearchSettings("grid", storage=storage, study="s")
+    with pytest.raises(KeyboardInterrupt):
+        run_search(_Interrupting(OfflineTable(grid_table)), settings)
+    result = run_search(OfflineObjective(OfflineTable(grid_table)), settings)
+    assert result.recovered == 1
+    assert len(result.trials) == 9
+    assert sum(1 for t in result.trials if not t.new) == 2
+    assert result.best is not None and result.best.value == 35
+
+
+def test_a_study_of_another_search_is_refused(grid_table: Path, tmp_path: Path) -> None:
+    storage = storage_url(str(tmp_path / "search.db"))
+    run_search(
+        OfflineObjective(OfflineTable(grid_table)),
+        SearchSettings("grid", storage=storage, study="s"),
+    )
+    other = tmp_path / "other.csv"
+    other.write_text("a,bandwidth\n1,2\n2,3\n")
+    with pytest.raises(SearchError, match="made for another search"):
+        run_search(
+            OfflineObjective(OfflineTable(other)),
+            SearchSettings("grid", storage=storage, study="s"),
+        )
+
+
+def test_noise_step_and_winner_in_the_table(
+    fake_program: list[str], fake_space: Space, tmp_path: Path
+) -> None:
+    record = tmp_path / "record.jsonl"
+    run = objective([*fake_program, str(record), "{x}"], fake_space, tmp_path)
+    result = run_search(run, SearchSettings("grid", repeats=4, top=2))
+    # The top 2 and the default, 4 times each, after the 24 trials.
+    assert len(records(record)) == 24 + 3 * 4
+    default = [r for r in result.remeasured if r.is_default]
+    assert len(default) == 1 and default[0].values == [1.0] * 4
+    assert result.comparison is not None and result.comparison.significant
+    assert result.winner == {"romio_cb_write": "enable", "x": 3, "buf": 4}
+    table = tmp_path / "tuned.jsonl"
+    write_table(table, [TableEntry(at="open", program="other", hints={"cb_nodes": "2"})])
+    merge_winner(table, winner_entry(result, "/some/where/fake_program.py", 4))
+    merge_winner(table, winner_entry(result, "fake_program.py", 4))  # replaced, not added
+    entries = read_table(table)
+    assert len(entries) == 2
+    mine = entries[1]
+    assert (mine.at, mine.program, mine.nprocs) == ("open", "fake_program.py", 4)
+    assert mine.hints == {"romio_cb_write": "enable"}
+    assert mine.note is not None and "x=3" in mine.note and "buf=4" in mine.note
+
+
+def test_not_significant_keeps_the_default(
+    fake_program: list[str], fake_space: Space, tmp_path: Path
+) -> None:
+    record = tmp_path / "record.jsonl"
+    run = objective([*fake_program, str(record), "{x}"], fake_space, tmp_path)
+    result = run_search(run, SearchSettings("grid", budget=3, repeats=2, top=1))
+    assert result.comparison is not None and not result.comparison.significant
+    assert "NOT significantly better" in result.comparison.message
+    assert "--repeats 4" in result.comparison.message
+    assert result.winner == fake_space.default()
+
+
+def test_parallel_trials_measure_each_configuration_once(
+    fake_program: list[str], fake_space: Space, tmp_path: Path
+) -> None:
+    record = tmp_path / "record.jsonl"
+    run = objective([*fake_program, str(record), "{x}"], fake_space, tmp_path)
+    result = run_search(run, SearchSettings("tpe", budget=10, parallel=2, seed=2, repeats=0))
+    assert len(result.trials) == 10
+    runs = records(record)
+    assert len(runs) == 10
+    seen = {(r["args"][1], r["buf"], r["hints"].get("romio_cb_write")) for r in runs}
+    assert len(seen) == 10

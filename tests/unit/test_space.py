@@ -1,0 +1,81 @@
+"""Parameter spaces: the shipped ones, and clear errors for bad files."""
+
+import pytest
+
+from iotuner.space import SpaceError, config_key, load_space, parse_space, shipped_spaces
+
+GOOD = """
+name = "t"
+[hints.romio_cb_write]
+values = ["automatic", "disable", "enable"]
+default = "automatic"
+[hints.cb_nodes]
+values = ["default", 1, 2]
+default = "default"
+with = { cb_config_list = "*:*" }
+[app.buffer]
+values = [1, 2]
+default = 1
+env = "BUF"
+"""
+
+
+def test_shipped_spaces_load() -> None:
+    sizes = {name: load_space(name).size for name in shipped_spaces()}
+    assert sizes["thesis-lustre"] == 6 * 6 * 3  # Table 5.1's 5 x 5 x 3, plus "default"
+    assert sizes["demo-small"] == 18
+    assert sizes["romio-ufs"] > 1000
+
+
+def test_configurations_default_first_and_complete() -> None:
+    space = parse_space(GOOD, "t.toml")
+    configs = list(space.configurations())
+    assert len(configs) == space.size == 3 * 3 * 2
+    assert configs[0] == space.default()
+    assert len({config_key(c) for c in configs}) == len(configs)
+
+
+def test_hints_leave_defaults_out_and_bring_their_companions() -> None:
+    space = parse_space(GOOD, "t.toml")
+    assert space.hints(space.default()) == {}
+    config = {**space.default(), "cb_nodes": 2, "buffer": 2}
+    assert space.hints(config) == {"cb_nodes": "2", "cb_config_list": "*:*"}
+    assert space.app_values(config) == {"buffer": "2"}
+
+
+def test_validate_completes_and_checks() -> None:
+    space = parse_space(GOOD, "t.toml")
+    assert space.validate({"cb_nodes": "2"})["cb_nodes"] == 2
+    with pytest.raises(SpaceError, match="cb_nodes must be one of"):
+        space.validate({"cb_nodes": 7})
+    with pytest.raises(SpaceError, match="unknown parameter"):
+        space.validate({"nope": 1})
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("name = 't'\n[hints.a]\nvalues = [1, 2]\n", "a.default is missing"),
+        ("name = 't'\n[hints.a]\nvalues = [1, 2]\ndefault = 3\n", "default must be one of"),
+        ("name = 't'\n[hints.a]\nvalues = []\ndefault = 1\n", "non-empty list"),
+        ("name = 't'\n[hints.a]\nvalues = [1, 1]\ndefault = 1\n", "duplicates"),
+        ("name = 't'\n[hints.a]\nvalues = [1.5]\ndefault = 1.5\n", "strings or integers"),
+        ("name = 't'\n[hints.a]\nvalues = [1]\ndefault = 1\nenv = 'X'\n", "env"),
+        ("name = 't'\n[app.a]\nvalues = [1]\ndefault = 1\nwith = {b = 'c'}\n", "hints only"),
+        ("name = 't'\n[hints.a]\nvalues = [1]\ndefault = 1\nvalue = 2\n", "unknown key"),
+        ("name = 't'\n", "no parameters"),
+        ("[hints.a]\nvalues = [1]\ndefault = 1\n", "'name' must be"),
+        ("name = 't'\nsize = 3\n", "unknown key(s) size"),
+        ("name = 't\n", "not valid TOML"),
+    ],
+)
+def test_bad_space_files_are_explained(text: str, message: str) -> None:
+    with pytest.raises(SpaceError) as raised:
+        parse_space(text, "bad.toml")
+    assert "bad.toml" in str(raised.value)
+    assert message in str(raised.value)
+
+
+def test_unknown_space_name_lists_the_shipped_ones() -> None:
+    with pytest.raises(SpaceError, match="shipped: demo-small"):
+        load_space("no-such-space")

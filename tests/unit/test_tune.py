@@ -1,0 +1,85 @@
+"""tune: choices from a known predictor, so every rule can be checked exactly."""
+
+import numpy as np
+import pandas as pd
+
+from iotuner.space import parse_space
+from iotuner.tune import tune
+
+SPACE = parse_space(
+    """
+name = "t"
+[hints.romio_ds_write]
+values = ["automatic", "disable"]
+default = "automatic"
+[hints.cb_nodes]
+values = ["default", 1, 2]
+default = "default"
+with = { cb_config_list = "*:*" }
+""",
+    "t.toml",
+)
+
+
+class KnownPredictor:
+    """Bandwidth 100, x3 with data sieving off for strided writes, x`cb_gain` with 2
+    aggregators for collective access; the band is +-`spread`."""
+
+    def __init__(self, cb_gain: float = 1.0, spread: float = 0.1) -> None:
+        self.cb_gain, self.spread = cb_gain, spread
+
+    def predict_interval(self, frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        median = np.full(len(frame), 100.0)
+        median[((frame["cfg:romio_ds_write"] == "disable") & (frame["layout"] == "strided"))
+               .to_numpy()] *= 3  # fmt: skip
+        collective = (frame["pattern"] == "collective").to_numpy()
+        median[(frame["cfg:cb_nodes"].astype(str) == "2").to_numpy() & collective] *= self.cb_gain
+        return median, median * (1 - self.spread), median * (1 + self.spread)
+
+
+def summary(spread: float = 0.05) -> pd.DataFrame:
+    """A training frame: two patterns, two layouts, sizes in groups 22 and 35."""
+    rows = []
+    for pattern in ("collective", "independent"):
+        for layout, block, fill in (("contiguous", 0, 1.0), ("strided", 4096, 0.5)):
+            for size in (65536, 1 << 20):
+                rows.append({
+                    "system": "s", "nprocs": 2, "nodes": 1, "pattern": pattern, "op": "write",
+                    "layout": layout, "block": block, "fill": fill, "bytes_per_rank": size,
+                    "group": 0, "config": "default", "n": 3, "bw_min": 90.0,
+                    "bw_q1": 100.0 * (1 - spread), "bw_median": 100.0,
+                    "bw_q3": 100.0 * (1 + spread), "bw_max": 110.0,
+                    "cfg:romio_ds_write": "automatic", "cfg:cb_nodes": "default",
+                })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_strided_cases_get_data_sieving_off_and_contiguous_keep_the_default() -> None:
+    result = tune(KnownPredictor(), SPACE, summary())
+    by_case = {(c.pattern, c.layout, c.group): c for c in result.choices}
+    assert {group for _, _, group in by_case} == set(range(22, 36))  # the trained range only
+    for (_, layout, _), choice in by_case.items():
+        if layout == "strided":
+            assert choice.hints == {"romio_ds_write": "disable"} and not choice.kept_default
+        else:
+            assert choice.kept_default and choice.hints == {}
+    strided = [e for e in result.entries if e.layout == "strided"]
+    assert all(e.hints == {"romio_ds_write": "disable"} for e in strided)
+
+
+def test_gain_within_the_noise_keeps_the_default() -> None:
+    # 2 aggregators predicted 20 % better, but the repeats spread by 60 %: keep the default.
+    result = tune(KnownPredictor(cb_gain=1.2), SPACE, summary(spread=0.3))
+    contiguous = [c for c in result.choices if c.layout == "contiguous"]
+    assert all(c.kept_default for c in contiguous)
+    assert all("noise" in c.reason for c in contiguous if c.pattern == "collective")
+
+
+def test_open_only_hints_move_to_an_open_entry() -> None:
+    result = tune(KnownPredictor(cb_gain=2.0), SPACE, summary())
+    (opening,) = [e for e in result.entries if e.at == "open"]
+    assert opening.nprocs == 2
+    assert opening.hints == {"cb_nodes": "2", "cb_config_list": "*:*"}
+    for entry in result.entries:
+        if entry.at == "access":
+            assert "cb_nodes" not in entry.hints and "cb_config_list" not in entry.hints
