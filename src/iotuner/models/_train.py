@@ -45,6 +45,7 @@ import numpy.typing as npt
 import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
+from threadpoolctl import threadpool_limits
 
 from iotuner.models._common import (
     BANDWIDTH_STATS,
@@ -352,7 +353,9 @@ def _usable_rows(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, int]:
 
 
 def _fit(estimator: Any, X: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> None:
-    with warnings.catch_warnings():
+    # One thread: fair build times across models, and no OpenMP threads spinning against
+    # MPI ranks or other work on a small machine (seen: a 10 s fit took 6 minutes).
+    with warnings.catch_warnings(), threadpool_limits(limits=1):
         warnings.simplefilter("ignore", category=ConvergenceWarning)
         estimator.fit(X, y)
 
@@ -372,7 +375,8 @@ def _fit_and_score(
     _fit(estimator, X[train], y[train])
     built = time.perf_counter() - start
     start = time.perf_counter()
-    predicted = np.asarray(estimator.predict(X[test]), dtype=float)
+    with threadpool_limits(limits=1):
+        predicted = np.asarray(estimator.predict(X[test]), dtype=float)
     tested = time.perf_counter() - start
     metrics = regression_metrics(
         np.exp(y[test]), np.exp(predicted), build_seconds=built, test_seconds=tested
