@@ -8,7 +8,7 @@
 * **The cache.** A configuration is measured at most once per search. When a sampler
   proposes one already measured (or being measured by a parallel trial), the study is
   told the known value and the trial does not use up the budget. A search whose sampler
-  made MAX_IDLE_PROPOSALS proposals in a row without anything new ends there.
+  makes 3 x the budget (at least 100) proposals in a row without anything new ends there.
 * **Parallel trials.** With `parallel` > 1, that many threads each ask, run and tell;
   asking and telling are serialised, only the runs overlap.
 * **Noise.** When the objective runs the program, the best configurations found and the
@@ -71,8 +71,10 @@ __all__ = [
 SIGNIFICANCE = 0.05
 """The p-value below which the best configuration counts as better than the default."""
 
-MAX_IDLE_PROPOSALS = 100
-"""Proposals in a row that bring nothing new (measured or vetoed already) end a search."""
+MIN_IDLE_PROPOSALS = 100
+"""A search ends after max(this, 3 x budget) proposals in a row that brought nothing new
+(measured or vetoed already): enough for a converged GA to find new children by mutation,
+finite for a space (or a veto) that has nothing left."""
 
 _KIND = "iotuner:kind"  # "run": measured; "cached": answered from the cache; "vetoed"
 _ATTRS = ("reason", "seconds", "logs", "returncode", "answered_by", "repeats")
@@ -351,7 +353,7 @@ class _Search:
             if self.measured + self.inflight >= self.budget:
                 self.stop = self.stop or "budget reached"
                 return False
-            if self.idle >= MAX_IDLE_PROPOSALS:
+            if self.idle >= max(MIN_IDLE_PROPOSALS, 3 * self.budget):
                 self.stop = (
                     f"the last {self.idle} proposals were all measured or vetoed already: "
                     "nothing new to try"
