@@ -31,6 +31,7 @@ from iotuner.ingest import (
     IngestError,
     ingest_bench,
     ingest_file,
+    ingest_trace,
     input_files,
     load_mapping,
 )
@@ -598,6 +599,10 @@ def _add_search(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--mutation", type=float, default=0.15, help="ga: mutation probability per parameter (0.15)"
     )
+    _add_db_argument(parser)
+    parser.add_argument(
+        "--no-db", action="store_true", help="keep the trials out of the knowledge base"
+    )
     parser.add_argument("command", nargs=argparse.REMAINDER, help="e.g. mpiexec -n 4 ./app")
     parser.set_defaults(handler=_search)
 
@@ -629,15 +634,7 @@ def _search(args: argparse.Namespace) -> int:
             log_dir=args.log_dir,
             timeout=args.timeout,
         )
-    predictor = None
-    if args.model is not None:
-        try:
-            from iotuner.models import load_model
-        except ImportError:
-            raise ConfigError(
-                "--model needs iotuner.models, which this installation lacks"
-            ) from None
-        predictor = load_model(args.model)
+    predictor = load_model(args.model) if args.model is not None else None
     settings = SearchSettings(
         strategy=args.strategy,
         budget=args.budget,
@@ -676,6 +673,13 @@ def _search(args: argparse.Namespace) -> int:
             on_progress=show,
         )
     print_result(result, Console())
+    logs = [log for t in result.trials if t.new for log in t.outcome.logs]
+    logs += [log for r in result.remeasured for log in r.logs]
+    if logs and not args.no_db:
+        store = store_from_args(args)
+        added = sum(ingest_trace(store, log, kind="search").added for log in logs)
+        print(f"knowledge base {store.url}: {added} measurements from {len(logs)} trial logs")
+        store.close()
     if args.table is not None and result.winner is not None:
         if result.program is None or result.nprocs is None:
             raise ConfigError("--table needs a run's trace to name the program and its scale")

@@ -211,8 +211,11 @@ def _commit(
 # ---------------------------------------------------------------- trace logs
 
 
-def ingest_trace(store: Store, path: Path | str) -> IngestResult:
+def ingest_trace(store: Store, path: Path | str, kind: str = "trace") -> IngestResult:
     """Ingest one trace log; each `op` row with a duration becomes a measurement.
+
+    `kind` is the run's kind in the knowledge base: "trace", or "search" for the logs of
+    search trials.
 
     Workload: nprocs of the file (its `file` record, else the job's), nodes from the file's
     access pattern (else the job's), pattern and op (`kind`) and bytes_per_rank from the
@@ -292,7 +295,7 @@ def ingest_trace(store: Store, path: Path | str) -> IngestResult:
     return _commit(
         store,
         path,
-        "trace",
+        kind,
         run_uid,
         records,
         ignored,

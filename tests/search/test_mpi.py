@@ -1,5 +1,7 @@
 """A search over our MPI-IO kernel at 2 ranks, measured from its trace."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -9,6 +11,8 @@ from iotuner.measurement import Workload
 from iotuner.runner import build_config, find_program
 from iotuner.search import RunObjective, SearchSettings, run_search, winner_entry
 from iotuner.space import parse_space
+from iotuner.store import open_store
+from iotuner.table import read_table
 from iotuner.tracelog import read_tracelog
 
 SPACE = """
@@ -91,3 +95,28 @@ def test_model_strategy_reads_the_workload_from_the_default_run(tmp_path: Path) 
     assert [t.config["romio_cb_write"] for t in result.trials] == ["automatic", "enable"]
     assert result.workload == Workload(2, 1, "collective", "write", "contiguous", 65536)
     assert (predictor.frames[0]["bytes_per_rank"] == 65536).all()
+
+
+def test_search_command_keeps_every_trial_and_the_winner(tmp_path: Path) -> None:
+    """The CLI as a user runs it: trials into the knowledge base, the winner into a table."""
+    (tmp_path / "space.toml").write_text(SPACE)
+    iotuner = str(Path(sys.executable).parent / "iotuner")
+    command = [
+        iotuner, "search", "--space", str(tmp_path / "space.toml"), "--strategy", "grid",
+        "--repeats", "1", "--top", "1", "--db", str(tmp_path / "kb.sqlite"),
+        "--table", str(tmp_path / "table.jsonl"), "--storage", str(tmp_path / "study.db"),
+        "--log-dir", str(tmp_path / "logs"), "--",
+        build_config().mpiexec, "-n", "2", str(find_program("iokernel")),
+        "--file", str(tmp_path / "data-{trial}.dat"), "--size", "64k", "--delete",
+    ]  # fmt: skip
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    store = open_store(tmp_path / "kb.sqlite")
+    measured = store.measurements()
+    store.close()
+    assert set(measured["kind"]) == {"search"}
+    # Three trials and the re-measurements, one collective write each.
+    assert len(measured) >= 3
+    assert set(measured["cfg:romio_cb_write"]) >= {"disable", "enable"}
+    (entry,) = read_table(tmp_path / "table.jsonl")
+    assert (entry.at, entry.program, entry.nprocs) == ("open", "iokernel", 2)
