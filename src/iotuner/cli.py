@@ -634,7 +634,10 @@ def _search(args: argparse.Namespace) -> int:
             log_dir=args.log_dir,
             timeout=args.timeout,
         )
-    predictor = load_model(args.model) if args.model is not None else None
+    model = args.model
+    if model is None and args.strategy == "model" and Path("iotuner-model").is_dir():
+        model = Path("iotuner-model")  # where `iotuner train` saves by default
+    predictor = load_model(model) if model is not None else None
     settings = SearchSettings(
         strategy=args.strategy,
         budget=args.budget,
