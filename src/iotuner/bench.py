@@ -51,6 +51,7 @@ __all__ = [
     "LayoutSpec",
     "configurations_for",
     "default_sizes",
+    "kernel_command",
     "parse_layout",
     "parse_size",
     "relevant",
@@ -65,11 +66,6 @@ class LayoutSpec:
     layout: str
     block: int = 0
     fill: float = 1.0
-
-    def kernel_args(self) -> list[str]:
-        if self.layout == "contiguous":
-            return ["--layout", "contiguous"]
-        return ["--layout", "strided", "--block", str(self.block), "--fill", str(self.fill)]
 
     def __str__(self) -> str:
         if self.layout == "contiguous":
@@ -210,6 +206,36 @@ def workload_key(workload: Workload) -> str:
     )
 
 
+def kernel_command(workload: Workload, target: Path, *extra: str) -> list[str]:
+    """The command that runs our kernel at the workload's scale, doing the workload on
+    `target` and deleting it afterwards; `extra` are more kernel options (--plan, --hint)."""
+    command = [
+        build_config().mpiexec,
+        "-n",
+        str(workload.nprocs),
+        str(find_program("iokernel")),
+        "--file",
+        str(target),
+        "--op",
+        workload.op,
+        "--pattern",
+        workload.pattern,
+        "--size",
+        str(workload.bytes_per_rank),
+        "--delete",
+    ]
+    if workload.layout == "strided":
+        command += [
+            "--layout",
+            "strided",
+            "--block",
+            str(workload.block),
+            "--fill",
+            f"{workload.fill:g}",
+        ]
+    return [*command, *extra]
+
+
 def _done_uids(results: Path) -> set[str]:
     if not results.exists():
         return set()
@@ -224,12 +250,12 @@ def _done_uids(results: Path) -> set[str]:
     return done
 
 
-def probe_system(mpiexec: str, kernel: str, data_dir: Path, log_dir: Path) -> System:
+def probe_system(data_dir: Path, log_dir: Path) -> System:
     """This system's fingerprint, from one tiny traced run (MPI library, MPI-IO driver)."""
     tag = "probe" + uuid.uuid4().hex[:8]
     env = interposer_env("trace", None, log_dir, "table", tag)
-    target = data_dir / "iotuner-probe.dat"
-    command = [mpiexec, "-n", "1", kernel, "--file", str(target), "--size", "1k", "--delete"]
+    tiny = Workload(1, 1, "collective", "write", "contiguous", 1024)
+    command = kernel_command(tiny, data_dir / "iotuner-probe.dat")
     completed = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     logs = sorted(log_dir.glob(f"*-{tag}.iotrace.jsonl"))
     if completed.returncode != 0 or not logs:
@@ -252,8 +278,6 @@ def run_bench(
     knowledge base). Interrupting (Ctrl-C) stops the running job; what it measured so far
     is kept.
     """
-    mpiexec = build_config().mpiexec
-    kernel = str(find_program("iokernel"))
     if not data_dir.is_dir():
         raise ConfigError(f"the data directory {data_dir} does not exist")
     work = data_dir / f"iotuner-bench-{plan.sweep_id}"
@@ -261,7 +285,7 @@ def run_bench(
     work.mkdir(exist_ok=True)
     log_dir.mkdir(parents=True, exist_ok=True)
     done = _done_uids(results)
-    system = probe_system(mpiexec, kernel, work, log_dir)
+    system = probe_system(work, log_dir)
     order = list(plan.workloads)
     random.Random(plan.seed).shuffle(order)
     total = plan.measurements()
@@ -276,15 +300,12 @@ def run_bench(
     try:
         with Progress(*columns, console=console) as progress:
             task = progress.add_task("bench", total=total, completed=min(len(done), total))
-            for workload, layout in order:
+            for workload, _ in order:
                 progress.update(task, description=workload_key(workload))
                 added += _run_workload(
                     plan,
                     workload,
-                    layout,
                     system,
-                    mpiexec,
-                    kernel,
                     work,
                     log_dir,
                     results,
@@ -303,10 +324,7 @@ def run_bench(
 def _run_workload(
     plan: BenchPlan,
     workload: Workload,
-    layout: LayoutSpec,
     system: System,
-    mpiexec: str,
-    kernel: str,
     work: Path,
     log_dir: Path,
     results: Path,
@@ -337,24 +355,7 @@ def _run_workload(
     )
     tag = uuid.uuid4().hex[:12]
     env = interposer_env("trace", None, log_dir, "table", tag)
-    command = [
-        mpiexec,
-        "-n",
-        str(workload.nprocs),
-        kernel,
-        "--file",
-        str(work / "data"),
-        "--plan",
-        str(plan_file),
-        "--op",
-        workload.op,
-        "--size",
-        str(workload.bytes_per_rank),
-        "--pattern",
-        workload.pattern,
-        *layout.kernel_args(),
-        "--delete",
-    ]
+    command = kernel_command(workload, work / "data", "--plan", str(plan_file))
     added = 0
     with (
         results.open("a", encoding="utf-8") as out,

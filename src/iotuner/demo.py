@@ -22,13 +22,13 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from iotuner.bench import BenchPlan, configurations_for, parse_layout, run_bench
+from iotuner.bench import BenchPlan, configurations_for, kernel_command, parse_layout, run_bench
 from iotuner.errors import ConfigError
 from iotuner.ingest import ingest_bench, ingest_trace
 from iotuner.learn import training_data
 from iotuner.measurement import Workload
 from iotuner.models import load_model, render_train_report, train_command
-from iotuner.runner import RunResult, build_config, find_program, run
+from iotuner.runner import RunResult, run
 from iotuner.space import Configuration, Space, config_key, load_space
 from iotuner.store import Store, open_store
 from iotuner.table import write_table
@@ -83,23 +83,6 @@ def _bandwidth(result: RunResult) -> float:
             fields = dict(part.split("=", 1) for part in line.split()[1:])
             return float(fields["bandwidth_mib_s"])
     raise ConfigError(f"the kernel printed no bandwidth:\n{result.stdout}\n{result.stderr}")
-
-
-def _kernel_args(workload: Workload) -> list[str]:
-    return [
-        "--pattern",
-        workload.pattern,
-        "--layout",
-        workload.layout,
-        "--block",
-        str(workload.block),
-        "--fill",
-        str(workload.fill),
-        "--size",
-        str(workload.bytes_per_rank),
-        "--api",
-        "individual",
-    ]
 
 
 def run_demo(settings: DemoSettings, console: Console) -> dict[str, Series]:
@@ -195,23 +178,14 @@ def _try_them_all(
     """Every configuration that matters to the workload, `repeats` times, in a shuffled
     order (the oracle). Each is a run of its own, as in the comparison that follows, so
     both measure the same way."""
-    mpiexec, kernel = build_config().mpiexec, str(find_program("iokernel"))
     configs = configurations_for(space, workload)
     order = [(config, repeat) for config in configs for repeat in range(repeats)]
     random.Random(0).shuffle(order)
     found: dict[str, tuple[Configuration, list[float]]] = {}
     for config, repeat in order:
-        command = [
-            mpiexec,
-            "-n",
-            str(workload.nprocs),
-            kernel,
-            "--file",
-            str(data_dir / f"oracle_{repeat}.dat"),
-            "--delete",
-            *_kernel_args(workload),
-            *_hint_args(space.hints(config)),
-        ]
+        command = kernel_command(
+            workload, data_dir / f"oracle_{repeat}.dat", *_hint_args(space.hints(config))
+        )
         result = run(command, mode="off", capture=True, timeout=300)
         if result.returncode != 0:
             raise ConfigError(f"the kernel failed ({result.returncode}):\n{result.stderr}")
@@ -231,7 +205,6 @@ def _compare(
 ) -> dict[str, Series]:
     """Default (traced), tuned (the interposer applies the table) and best (its hints given
     by the program), alternately."""
-    mpiexec, kernel = build_config().mpiexec, str(find_program("iokernel"))
     log_dir = workdir / "logs"
     best_hints = space.hints(best)
     series = {
@@ -250,17 +223,7 @@ def _compare(
             ),
         ):
             target = data_dir / f"unseen_{name}_{repeat:03d}.dat"
-            command = [
-                mpiexec,
-                "-n",
-                str(workload.nprocs),
-                kernel,
-                "--file",
-                str(target),
-                "--delete",
-                *_kernel_args(workload),
-                *extra,
-            ]
+            command = kernel_command(workload, target, *extra)
             result = run(
                 command,
                 mode=mode,

@@ -82,6 +82,7 @@ from iotuner.measurement import (
     LAYOUTS,
     OPS,
     PATTERNS,
+    WORKLOAD_COLUMNS,
     Measurement,
     System,
     Workload,
@@ -113,14 +114,7 @@ KINDS = ("trace", "bench", "csv")
 _SUFFIXES = {"trace": ".iotrace.jsonl", "bench": ".bench.jsonl", "csv": ".csv"}
 
 CSV_FIELDS = (
-    "nprocs",
-    "nodes",
-    "pattern",
-    "op",
-    "layout",
-    "block",
-    "fill",
-    "bytes_per_rank",
+    *(column for column in WORKLOAD_COLUMNS if column != "group"),  # group follows from size
     "bandwidth",
     "seconds",
     "bytes",
