@@ -146,7 +146,10 @@ void iot__warn(const char *fmt, ...) {
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
 
-    /* Once per distinct message: the warnings list doubles as the memory. */
+    /* Once per distinct message: the warnings list doubles as the memory. Its own lock:
+     * warnings can come from code that holds the state's lock. */
+    static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&warn_lock);
     struct iot_buf quoted = {0};
     iot__buf_json_string(&quoted, msg);
     int seen = quoted.data && iot__state.warnings.data &&
@@ -158,6 +161,7 @@ void iot__warn(const char *fmt, ...) {
                             quoted.data);
     }
     iot__buf_free(&quoted);
+    pthread_mutex_unlock(&warn_lock);
 }
 
 /* ---------------------------------------------------------------- time */

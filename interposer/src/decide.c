@@ -227,8 +227,10 @@ static const char *unhonoured_reason(const char *key, const char *want, const ch
 void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *requested,
                        const struct iot_kv *table, int file_existed) {
     struct iot_state *s = &iot__state;
+    pthread_mutex_lock(&s->lock);
     f->hint_seq = s->hint_counter++;
-    if (!s->trace || !f->traced || f->rank != 0 || !iot__log_reserve())
+    pthread_mutex_unlock(&s->lock);
+    if (!s->trace || !f->traced || f->rank != 0)
         return;
     MPI_Info info = MPI_INFO_NULL;
     struct iot_kv effective = {0};
@@ -246,6 +248,14 @@ void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *
                 iot__kv_set(&effective, key, val);
         }
         PMPI_Info_free(&info);
+    }
+    /* Appended under the state's lock: with MPI_THREAD_MULTIPLE, two threads may decide
+     * for two files at once. */
+    pthread_mutex_lock(&s->lock);
+    if (!iot__log_reserve()) {
+        pthread_mutex_unlock(&s->lock);
+        iot__kv_clear(&effective);
+        return;
     }
     struct iot_buf *b = &s->out;
     iot__buf_printf(b, "{\"record\": \"hints\", \"file\": ");
@@ -277,5 +287,6 @@ void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *
         iot__buf_printf(b, "}");
     }
     iot__buf_printf(b, "]}\n");
+    pthread_mutex_unlock(&s->lock);
     iot__kv_clear(&effective);
 }

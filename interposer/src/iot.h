@@ -432,7 +432,7 @@ void iot__trace_local_meta(const char *operation, const char *file, double start
                            int result);
 /* iot__log_finish gathers every rank's lines to rank 0 and writes the log (collective). */
 void iot__log_finish(void);
-/* iot__log_reserve reports whether this rank may append another row. */
+/* iot__log_reserve reports whether this rank may append another row (state lock held). */
 int iot__log_reserve(void);
 
 #endif

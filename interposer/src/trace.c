@@ -180,9 +180,13 @@ int iot__log_reserve(void) {
 void iot__trace_local_meta(const char *operation, const char *file, double start, double seconds,
                            int result) {
     struct iot_state *s = &iot__state;
-    if (!s->trace || !iot__log_reserve())
+    if (!s->trace)
         return;
     pthread_mutex_lock(&s->lock);
+    if (!iot__log_reserve()) {
+        pthread_mutex_unlock(&s->lock);
+        return;
+    }
     iot__buf_printf(&s->out, "{\"record\": \"meta\", \"operation\": \"%s\", \"file\": ", operation);
     iot__buf_json_string(&s->out, file);
     iot__buf_printf(&s->out,
