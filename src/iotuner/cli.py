@@ -824,17 +824,18 @@ def _analyze(args: argparse.Namespace) -> int:
 
 
 _SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
-    _add_run,
-    _add_log2csv,
-    _add_show,
-    _add_table,
+    # In the order of the loop: run and read traces, measure, learn, tune, search.
     _add_demo,
+    _add_run,
+    _add_show,
+    _add_log2csv,
+    _add_table,
     _add_space,
     _add_bench,
+    _add_ingest,
+    _add_db,
     _add_train,
     _add_tune,
     _add_analyze,
-    _add_ingest,
-    _add_db,
     _add_search,
 )
