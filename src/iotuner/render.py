@@ -24,7 +24,8 @@ def print_summary(summary: LogSummary, console: Console) -> None:
 def _job_line(job: dict[str, object]) -> str:
     line = (
         f"[bold]{escape(str(job['program']))}[/]: {job['nprocs']} processes "
-        f"({job['nodes']} nodes x {job['ranks_per_node']} ranks/node) on "
+        f"({job['nodes']} node{'' if job['nodes'] == 1 else 's'} x {job['ranks_per_node']} "
+        f"ranks/node) on "
         f"{escape(str(job['host']))}, mode {job['mode']}"
     )
     if "tune" in str(job["mode"]).split(","):
