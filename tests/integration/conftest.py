@@ -62,6 +62,12 @@ class Mpi:
         """Run without the interposer at all (no LD_PRELOAD): the reference."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("IOTUNER_")}
         env.pop("LD_PRELOAD", None)
+        return self.run_env(env, nprocs, name, *args)
+
+    def run_env(
+        self, env: dict[str, str], nprocs: int, name: str, *args: str
+    ) -> subprocess.CompletedProcess[str]:
+        """Run with exactly this environment; fail the test on a non-zero exit."""
         completed = subprocess.run(
             self.command(nprocs, name, *args),
             env=env,

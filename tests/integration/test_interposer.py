@@ -2,7 +2,6 @@
 
 import hashlib
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ from iotuner.formats import size_group
 from iotuner.runner import interposer_env
 from iotuner.table import match, read_table
 
-from .conftest import TIMEOUT, Mpi, one_log, printed_info, warnings_in, write_table
+from .conftest import Mpi, one_log, printed_info, warnings_in, write_table
 
 NPROCS = [1, 2, 4]
 MODES = ["off", "trace", "tune", "tune,trace"]
@@ -456,21 +455,6 @@ def test_error_codes_unchanged(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
 # -------------------------------------------------- failures inside iotuner
 
 
-def run_raw(
-    mpi: Mpi, nprocs: int, env: dict[str, str], *args: str
-) -> subprocess.CompletedProcess[str]:
-    completed = subprocess.run(
-        mpi.command(nprocs, "iokernel", *args),
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    return completed
-
-
 BAD_TABLES = {
     "not-json": '{"format": "iotuner-table", "version": 1}\n{"hints": {"cb_nodes": 2\n',
     "no-header": '{"hints": {"cb_nodes": "2"}}\n',
@@ -490,7 +474,9 @@ def test_malformed_table_runs_untuned_with_one_warning(
     table.write_text(BAD_TABLES[bad])
     env = interposer_env("tune,trace", table, tmp_path / "logs", "table", "bad")
     data = tmp_path / "data"
-    completed = run_raw(mpi, nprocs, env, "--file", str(data), "--op", "both", "--print-info")
+    completed = mpi.run_env(
+        env, nprocs, "iokernel", "--file", str(data), "--op", "both", "--print-info"
+    )
     (warning,) = warnings_in(completed.stderr)
     assert "tuning table" in warning and "untuned" in warning
     assert printed_info(completed.stdout)["cb_buffer_size"] == "16777216"  # ROMIO's default
@@ -502,7 +488,9 @@ def test_unwritable_log_dir_runs_with_one_warning(mpi: Mpi, tmp_path: Path, npro
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
     env = interposer_env("trace", None, blocker / "logs", "table", "unwritable")
-    completed = run_raw(mpi, nprocs, env, "--file", str(tmp_path / "data"), "--op", "both")
+    completed = mpi.run_env(
+        env, nprocs, "iokernel", "--file", str(tmp_path / "data"), "--op", "both"
+    )
     (warning,) = warnings_in(completed.stderr)
     assert "log directory" in warning
 
@@ -516,7 +504,7 @@ def test_off_writes_no_log_and_no_warning(mpi: Mpi, tmp_path: Path) -> None:
 def test_bad_mode_is_one_warning(mpi: Mpi, tmp_path: Path) -> None:
     env = interposer_env("trace", None, tmp_path / "logs", "table", "mode")
     env["IOTUNER_MODE"] = "fast"
-    completed = run_raw(mpi, 2, env, "--file", str(tmp_path / "data"))
+    completed = mpi.run_env(env, 2, "iokernel", "--file", str(tmp_path / "data"))
     (warning,) = warnings_in(completed.stderr)
     assert "IOTUNER_MODE" in warning and "'fast'" in warning
     assert os.path.exists(tmp_path / "data")

@@ -25,9 +25,9 @@ default = "automatic"
 """
 
 
-def test_grid_over_iokernel_at_two_ranks(tmp_path: Path) -> None:
-    space = parse_space(SPACE, "test space")
-    command = [
+def kernel(tmp_path: Path, *extra: str) -> list[str]:
+    """Our kernel at 2 ranks, 64 KiB per rank, a new file per trial (deleted after)."""
+    return [
         build_config().mpiexec,
         "-n",
         "2",
@@ -36,14 +36,14 @@ def test_grid_over_iokernel_at_two_ranks(tmp_path: Path) -> None:
         str(tmp_path / "data-{trial}.dat"),
         "--size",
         "64k",
-        "--layout",
-        "strided",
-        "--block",
-        "4k",
-        "--fill",
-        "0.5",
         "--delete",
+        *extra,
     ]
+
+
+def test_grid_over_iokernel_at_two_ranks(tmp_path: Path) -> None:
+    space = parse_space(SPACE, "test space")
+    command = kernel(tmp_path, "--layout", "strided", "--block", "4k", "--fill", "0.5")
     objective = RunObjective(command, space, log_dir=tmp_path / "logs", timeout=120)
     result = run_search(objective, SearchSettings("grid", repeats=1, top=1))
     assert len(result.trials) == 3
@@ -77,17 +77,7 @@ class _PreferEnable:
 
 def test_model_strategy_reads_the_workload_from_the_default_run(tmp_path: Path) -> None:
     space = parse_space(SPACE, "test space")
-    command = [
-        build_config().mpiexec,
-        "-n",
-        "2",
-        str(find_program("iokernel")),
-        "--file",
-        str(tmp_path / "data-{trial}.dat"),
-        "--size",
-        "64k",
-        "--delete",
-    ]
+    command = kernel(tmp_path)
     objective = RunObjective(command, space, log_dir=tmp_path / "logs", timeout=120)
     predictor = _PreferEnable()
     settings = SearchSettings("model", budget=2, repeats=0, model_top_k=1)
