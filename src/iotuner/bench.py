@@ -142,7 +142,7 @@ class BenchPlan:
     repeats: int = 3
     max_configs: int | None = None
     seed: int = 0
-    workloads: list[tuple[Workload, LayoutSpec]] = field(init=False)
+    workloads: list[Workload] = field(init=False)
 
     def __post_init__(self) -> None:
         if self.repeats < 1:
@@ -166,7 +166,7 @@ class BenchPlan:
                                 layout.block,
                                 layout.fill,
                             )
-                            self.workloads.append((workload, layout))
+                            self.workloads.append(workload)
 
     @property
     def sweep_id(self) -> str:
@@ -196,7 +196,7 @@ class BenchPlan:
         return configs
 
     def measurements(self) -> int:
-        return sum(len(self.configurations(w)) for w, _ in self.workloads) * self.repeats
+        return sum(len(self.configurations(w)) for w in self.workloads) * self.repeats
 
 
 def workload_key(workload: Workload) -> str:
@@ -300,7 +300,7 @@ def run_bench(
     try:
         with Progress(*columns, console=console) as progress:
             task = progress.add_task("bench", total=total, completed=min(len(done), total))
-            for workload, _ in order:
+            for workload in order:
                 progress.update(task, description=workload_key(workload))
                 added += _run_workload(
                     plan,
