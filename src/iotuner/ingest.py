@@ -75,6 +75,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from iotuner._safejson import loads_json
 from iotuner.errors import IotunerError
 from iotuner.measurement import (
     BENCH_FORMAT,
@@ -227,7 +228,7 @@ def ingest_trace(store: Store, path: Path | str, kind: str = "trace") -> IngestR
     op_lines = [
         number
         for number, line in enumerate(_text(path, data).splitlines(), start=1)
-        if line.strip() and json.loads(line).get("record") == "op"
+        if line.strip() and loads_json(line).get("record") == "op"
     ]
     job = log.job
     host = job["host"].split(".")[0] or "unknown"
@@ -409,11 +410,16 @@ def load_mapping(path: Path | str) -> CsvMapping:
     except (OSError, UnicodeDecodeError) as exc:
         raise IngestError(f"cannot read the mapping {path}: {exc}") from None
     try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+        data = loads_json(text) if path.suffix == ".json" else tomllib.loads(text)
     except json.JSONDecodeError as exc:
         raise IngestError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
     except tomllib.TOMLDecodeError as exc:
         raise IngestError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:
+        # tomllib recurses once per level of nested arrays and inline tables.
+        raise IngestError(
+            f"{path}: expected a TOML mapping, got arrays or tables nested too deep to read"
+        ) from None
     return mapping_from_dict(data, str(path))
 
 
@@ -777,7 +783,7 @@ def guess_kind(path: Path) -> str:
             return kind
     try:
         with path.open(encoding="utf-8") as f:
-            first = json.loads(f.readline())
+            first = loads_json(f.readline())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         first = None
     if isinstance(first, dict) and first.get("record") == "job":

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from iotuner._safejson import loads_json
 from iotuner.formats import size_group
 
 __all__ = [
@@ -200,7 +201,7 @@ def measurement_from_json(line: str) -> tuple[Measurement, System, str]:
     ValueError (with what was expected) for a line that is not one.
     """
     try:
-        data = json.loads(line)
+        data = loads_json(line)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
     if not isinstance(data, dict) or data.get("format") != BENCH_FORMAT:

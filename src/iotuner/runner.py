@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from iotuner._safejson import loads_json
 from iotuner.errors import ConfigError, SetupError
 from iotuner.table import read_table
 
@@ -100,7 +101,7 @@ def build_config(prefix: Path | None = None) -> BuildConfig:
     recorded: dict[str, object] = {}
     if path.is_file():
         try:
-            recorded = json.loads(path.read_text(encoding="utf-8"))
+            recorded = loads_json(path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
             raise SetupError(f"cannot read {path} ({exc}): {_SETUP_HINT}") from None
         if not isinstance(recorded, dict):

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from iotuner._safejson import loads_json
 from iotuner.errors import TraceLogError
 from iotuner.formats import op_fields
 
@@ -174,7 +175,7 @@ def read_tracelog(path: Path | str, *, allow_incomplete: bool = False) -> TraceL
 def _decode(where: str, line: str) -> dict[str, Any]:
     """One line as a record: a JSON object with a known `record` key."""
     try:
-        record = json.loads(line)
+        record = loads_json(line)
     except json.JSONDecodeError as exc:
         raise TraceLogError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
     if not isinstance(record, dict):

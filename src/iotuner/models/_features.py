@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from iotuner._safejson import loads_json
 from iotuner.measurement import CONFIG_PREFIX, LAYOUTS, OPS, PATTERNS, WORKLOAD_COLUMNS
 from iotuner.models._common import (
     BANDWIDTH_STATS,
@@ -287,7 +288,7 @@ class FeatureSchema:
     @staticmethod
     def from_json(text: str) -> "FeatureSchema":
         try:
-            data = json.loads(text)
+            data = loads_json(text)
         except json.JSONDecodeError as exc:
             raise ModelError(f"a feature schema must be JSON ({exc.msg})") from None
         return FeatureSchema.from_dict(data)

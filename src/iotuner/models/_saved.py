@@ -32,6 +32,7 @@ from sklearn.ensemble import ExtraTreesRegressor, RandomForestRegressor
 
 from iotuner import __version__
 from iotuner._fileio import atomic_write_text
+from iotuner._safejson import loads_json
 from iotuner.models._common import ModelError
 from iotuner.models._features import FeatureSchema
 
@@ -207,7 +208,7 @@ def load_model(path: Path) -> TrainedModel:
     path = Path(path)
     metadata_path = path / METADATA_FILE if path.is_dir() else path
     try:
-        metadata = json.loads(metadata_path.read_text(encoding="utf-8"))
+        metadata = loads_json(metadata_path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ModelError(f"cannot read model metadata {metadata_path}: {exc.strerror}") from None
     except json.JSONDecodeError as exc:
