@@ -30,6 +30,7 @@ __all__ = [
     "find_library",
     "find_program",
     "interposer_env",
+    "make_log_dir",
     "run",
 ]
 
@@ -124,6 +125,28 @@ def default_log_dir() -> Path:
     return Path(state) / "iotuner" / "logs"
 
 
+def make_log_dir(log_dir: Path) -> None:
+    """Create `log_dir` and its missing parents with mode 0700; existing ones are left as
+    they are. ConfigError when that fails.
+
+    RATIONALE: trace logs name the user's files and programs, so they are private: the
+    interposer writes them 0600 and makes its directories 0700, and a directory made here
+    is no more open. An existing directory's mode is the user's choice (a shared project
+    directory, say) and is never changed.
+    """
+    missing = []
+    for directory in (log_dir, *log_dir.parents):
+        if directory.is_dir():
+            break
+        missing.append(directory)
+    try:
+        for directory in reversed(missing):
+            # exist_ok: another job may make it meanwhile (a file of that name still fails).
+            directory.mkdir(mode=0o700, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"cannot create the log directory {log_dir}: {exc.strerror}") from None
+
+
 def interposer_env(
     mode: str,
     table: Path | str | None,
@@ -194,10 +217,7 @@ def run(
     env.update(extra_env or {})
     if table is not None and _tunes(mode):
         read_table(table)
-    try:
-        log_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ConfigError(f"cannot create the log directory {log_dir}: {exc.strerror}") from None
+    make_log_dir(log_dir)
     try:
         completed = subprocess.run(
             list(command),
