@@ -9,9 +9,11 @@ Only here do errors become messages and exit codes: an IotunerError gives
 
 import argparse
 import os
+import shlex
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TypeAlias
 
@@ -46,8 +48,8 @@ from iotuner.models import (
     render_train_report,
     train_command,
 )
-from iotuner.render import print_summary
-from iotuner.runner import MODES, POLICIES, run
+from iotuner.render import format_size, print_summary
+from iotuner.runner import MODES, POLICIES, default_log_dir, run
 from iotuner.search import (
     STRATEGIES,
     Objective,
@@ -70,7 +72,7 @@ from iotuner.space import load_space, shipped_spaces
 from iotuner.store import SCHEMA_VERSION, Store, default_store_path, open_store
 from iotuner.summary import summarize
 from iotuner.table import read_table, write_table
-from iotuner.tracelog import read_tracelog
+from iotuner.tracelog import LeftoverLog, leftover_logs, read_tracelog, remove_leftover
 from iotuner.tune import render_choices, tune
 
 __all__ = ["main", "store_from_args"]
@@ -178,8 +180,89 @@ def _add_show(subparsers: Subparsers) -> None:
 
 
 def _show(args: argparse.Namespace) -> int:
+    _warn_about_leftovers([args.log])
     print_summary(summarize(read_tracelog(args.log)), Console())
     return 0
+
+
+def _add_logs(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("logs", help="look after a trace log directory")
+    actions = parser.add_subparsers(title="actions", required=True, metavar="ACTION")
+    clean = actions.add_parser(
+        "clean",
+        help="remove the temporary logs of jobs killed while writing them",
+        description="Remove the temporary logs (.<program>-<date>-<time>-<pid>.tmp) that "
+        "jobs killed while writing their trace log at MPI_Finalize left behind. Complete "
+        "logs, and temporary logs written to in the last minutes (or, when empty, the last "
+        "day), are kept.",
+    )
+    clean.add_argument(
+        "directory",
+        type=Path,
+        nargs="?",
+        metavar="DIR",
+        help="log directory (default: $XDG_STATE_HOME/iotuner/logs, as for run)",
+    )
+    clean.add_argument(
+        "--dry-run", action="store_true", help="list what would be removed, remove nothing"
+    )
+    clean.set_defaults(handler=_logs_clean)
+
+
+def _logs_clean(args: argparse.Namespace) -> int:
+    directory = args.directory or default_log_dir()
+    leftovers = leftover_logs(directory)
+    if not leftovers:
+        print(f"no leftover temporary logs in {directory}")
+        return 0
+    status = 0
+    freed: list[LeftoverLog] = []
+    for leftover in leftovers:
+        if args.dry_run:
+            print(f"would remove {leftover.path} ({_leftover_facts(leftover)})")
+            freed.append(leftover)
+            continue
+        try:
+            removed = remove_leftover(leftover)
+        except OSError as exc:
+            print(f"iotuner: error: cannot remove {leftover.path}: {exc.strerror}", file=sys.stderr)
+            status = 2
+            continue
+        if removed:
+            print(f"removed {leftover.path} ({_leftover_facts(leftover)})")
+            freed.append(leftover)
+        else:
+            print(f"kept {leftover.path}: it changed since it was found (still being written?)")
+    total = sum(leftover.size for leftover in freed)
+    files = f"{len(freed)} file{'' if len(freed) == 1 else 's'}"
+    if args.dry_run:
+        print(f"would free {format_size(total)} ({total} bytes) in {files}")
+    else:
+        print(f"freed {format_size(total)} ({total} bytes) in {files}")
+    return status
+
+
+def _warn_about_leftovers(paths: Iterable[Path]) -> None:
+    """One warning per leftover temporary log in the given directories and in those of
+    the given files."""
+    directories = dict.fromkeys(path if path.is_dir() else path.parent for path in paths)
+    for directory in directories:
+        try:
+            leftovers = leftover_logs(directory)
+        except IotunerError:
+            continue  # an unreadable directory: the command's own reading will say so
+        for leftover in leftovers:
+            print(
+                f"iotuner: warning: {leftover.path}: a truncated trace log "
+                f"({_leftover_facts(leftover)}), left by a job killed while writing it; "
+                f"'iotuner logs clean {shlex.quote(str(directory))}' removes it",
+                file=sys.stderr,
+            )
+
+
+def _leftover_facts(leftover: LeftoverLog) -> str:
+    written = datetime.fromtimestamp(leftover.modified).strftime("%Y-%m-%d %H:%M")
+    return f"{format_size(leftover.size)}, last written {written}"
 
 
 def _add_table(subparsers: Subparsers) -> None:
@@ -452,6 +535,7 @@ def _ingest(args: argparse.Namespace) -> int:
         if "host" not in fields:
             raise IngestError("--system-host is needed with the other --system-* options")
         system = System(**{k: fields.get(k, "unknown") for k in given})
+    _warn_about_leftovers(args.paths)
     files = input_files(args.paths, args.kind)
     if not files:
         wanted = f"{args.kind} files" if args.kind else "trace logs or bench results"
@@ -829,6 +913,7 @@ _SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_run,
     _add_show,
     _add_log2csv,
+    _add_logs,
     _add_table,
     _add_space,
     _add_bench,

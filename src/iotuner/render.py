@@ -6,7 +6,7 @@ from rich.table import Table
 
 from iotuner.summary import FileSummary, HintSetSummary, LogSummary
 
-__all__ = ["print_summary"]
+__all__ = ["format_size", "print_summary"]
 
 
 def print_summary(summary: LogSummary, console: Console) -> None:
@@ -36,7 +36,7 @@ def _job_line(job: dict[str, object]) -> str:
 def _print_file(file: FileSummary, console: Console) -> None:
     console.print()
     console.rule(f"[bold]{escape(file.file)}[/]", align="left")
-    console.print(f"read {_size(file.bytes_read)}, written {_size(file.bytes_written)}")
+    console.print(f"read {format_size(file.bytes_read)}, written {format_size(file.bytes_written)}")
     if not file.reduced:
         console.print("[yellow]⚠ not closed before MPI_Finalize: rank 0's figures only[/]")
     for pattern in file.patterns:
@@ -48,7 +48,7 @@ def _print_file(file: FileSummary, console: Console) -> None:
             table.add_row(
                 escape(op.operation),
                 str(op.calls),
-                _size(op.bytes),
+                format_size(op.bytes),
                 f"{op.duration:.6f}",
                 f"{op.bandwidth:.2f}",
             )
@@ -74,7 +74,7 @@ def _hints_table(hint_set: HintSetSummary) -> Table:
     return table
 
 
-def _size(nbytes: int) -> str:
+def format_size(nbytes: int) -> str:
     """A byte count with a binary unit, e.g. 12.3 MiB (plain bytes below 1 KiB)."""
     value, unit = float(nbytes), "B"
     for larger in ("KiB", "MiB", "GiB", "TiB"):
