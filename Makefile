@@ -14,13 +14,22 @@ LIB_HDR := $(wildcard interposer/src/*.h) $(wildcard formats/*.def)
 PROGRAMS := $(patsubst programs/%.c,$(BUILD)/programs/%,$(wildcard programs/*.c))
 BENCH_PROGRAMS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
-all: $(BUILD)/libiotuner.so $(PROGRAMS) $(BENCH_PROGRAMS)
+# The table reader without MPI (interposer/src/reader.h): the checker the tests compare
+# with the Python reader, and the fuzz target.
+READER_SRC := interposer/src/alloc.c interposer/src/kv.c interposer/src/json.c interposer/src/table.c
+CC ?= cc
+
+all: $(BUILD)/libiotuner.so $(PROGRAMS) $(BENCH_PROGRAMS) $(BUILD)/table_check
 
 # The library truncates over-long names on purpose (bounded buffers, checked
 # where it matters), so gcc's guesses about snprintf truncation are off.
 $(BUILD)/libiotuner.so: $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS) $(WARN) -Wno-format-truncation -fPIC -shared -fvisibility=hidden -Iformats -o $@ $(LIB_SRC) -ldl -lpthread
+
+$(BUILD)/table_check: interposer/tools/table_check.c $(READER_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) -Iformats -Iinterposer/src -o $@ interposer/tools/table_check.c $(READER_SRC)
 
 $(BUILD)/programs/%: programs/%.c
 	@mkdir -p $(@D)
@@ -33,10 +42,10 @@ $(BUILD)/bench/%: bench/%.c
 install: all
 	mkdir -p $(PREFIX)/lib/iotuner $(PREFIX)/libexec/iotuner
 	cp $(BUILD)/libiotuner.so $(PREFIX)/lib/iotuner/
-	cp $(PROGRAMS) $(BENCH_PROGRAMS) $(PREFIX)/libexec/iotuner/
+	cp $(PROGRAMS) $(BENCH_PROGRAMS) $(BUILD)/table_check $(PREFIX)/libexec/iotuner/
 
 format:
-	clang-format -i interposer/src/*.c interposer/src/*.h programs/*.c bench/*.c
+	clang-format -i interposer/src/*.c interposer/src/*.h interposer/tools/*.c programs/*.c bench/*.c
 
 clean:
 	rm -rf $(BUILD)

@@ -63,60 +63,6 @@ __attribute__((constructor)) static void core_resolve(void) {
 
 /* ------------------------------------------------------------ key/values */
 
-int iot__kv_set(struct iot_kv *kv, const char *key, const char *val) {
-    for (int i = 0; i < kv->n; i++) {
-        if (strcmp(kv->keys[i], key) == 0) {
-            char *copy = strdup(val);
-            if (!copy)
-                return -1;
-            free(kv->vals[i]);
-            kv->vals[i] = copy;
-            return 0;
-        }
-    }
-    if (kv->n == kv->cap) {
-        int cap = kv->cap ? kv->cap * 2 : 8;
-        char **keys = realloc(kv->keys, (size_t)cap * sizeof *keys);
-        if (!keys)
-            return -1;
-        kv->keys = keys;
-        char **vals = realloc(kv->vals, (size_t)cap * sizeof *vals);
-        if (!vals)
-            return -1;
-        kv->vals = vals;
-        kv->cap = cap;
-    }
-    char *k = strdup(key), *v = strdup(val);
-    if (!k || !v) {
-        free(k);
-        free(v);
-        return -1;
-    }
-    kv->keys[kv->n] = k;
-    kv->vals[kv->n] = v;
-    kv->n++;
-    return 0;
-}
-
-const char *iot__kv_get(const struct iot_kv *kv, const char *key) {
-    for (int i = 0; i < kv->n; i++) {
-        if (strcmp(kv->keys[i], key) == 0)
-            return kv->vals[i];
-    }
-    return NULL;
-}
-
-void iot__kv_clear(struct iot_kv *kv) {
-    for (int i = 0; i < kv->n; i++) {
-        free(kv->keys[i]);
-        free(kv->vals[i]);
-    }
-    free(kv->keys);
-    free(kv->vals);
-    kv->keys = kv->vals = NULL;
-    kv->n = kv->cap = 0;
-}
-
 int iot__kv_from_info(struct iot_kv *kv, MPI_Info info) {
     if (info == MPI_INFO_NULL)
         return 0;
@@ -139,7 +85,7 @@ int iot__kv_from_info(struct iot_kv *kv, MPI_Info info) {
 
 /* -------------------------------------------------------------- warnings */
 
-void iot__warn(const char *fmt, ...) {
+void iot__warn(int speak, const char *fmt, ...) {
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -155,13 +101,66 @@ void iot__warn(const char *fmt, ...) {
     int seen = quoted.data && iot__state.warnings.data &&
                strstr(iot__state.warnings.data, quoted.data) != NULL;
     if (!seen) {
-        fprintf(stderr, "iotuner: warning: %s\n", msg);
+        if (speak)
+            fprintf(stderr, "iotuner: warning: %s\n", msg);
         if (quoted.data)
             iot__buf_printf(&iot__state.warnings, "%s%s", iot__state.warnings.len ? "," : "",
                             quoted.data);
     }
     iot__buf_free(&quoted);
     pthread_mutex_unlock(&warn_lock);
+}
+
+/* ------------------------------------------------------- between ranks */
+
+int iot__agree(MPI_Comm comm, int ok) {
+    int mine = ok != 0, all = 0;
+    if (PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return 0;
+    return all;
+}
+
+/* ---------------------------------------------------- quiet internal calls */
+
+MPI_Errhandler iot__quiet_begin(MPI_File fh) {
+    MPI_Errhandler saved = MPI_ERRHANDLER_NULL;
+    if (PMPI_File_get_errhandler(fh, &saved) != MPI_SUCCESS)
+        return MPI_ERRHANDLER_NULL;
+    if (PMPI_File_set_errhandler(fh, MPI_ERRORS_RETURN) != MPI_SUCCESS) {
+        PMPI_Errhandler_free(&saved);
+        return MPI_ERRHANDLER_NULL;
+    }
+    return saved;
+}
+
+void iot__quiet_end(MPI_File fh, MPI_Errhandler saved) {
+    if (saved == MPI_ERRHANDLER_NULL)
+        return;
+    PMPI_File_set_errhandler(fh, saved);
+    PMPI_Errhandler_free(&saved);
+}
+
+uint64_t iot__type_size(MPI_Count count, MPI_Datatype datatype) {
+    if (count <= 0 || datatype == MPI_DATATYPE_NULL)
+        return 0;
+    /* MPI raises a datatype error on MPI_COMM_SELF (MPI 4) or MPI_COMM_WORLD (earlier
+     * implementations): both return errors for the length of the query. */
+    MPI_Errhandler self = MPI_ERRHANDLER_NULL, world = MPI_ERRHANDLER_NULL;
+    if (PMPI_Comm_get_errhandler(MPI_COMM_SELF, &self) != MPI_SUCCESS ||
+        PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &world) != MPI_SUCCESS) {
+        if (self != MPI_ERRHANDLER_NULL)
+            PMPI_Errhandler_free(&self);
+        return 0;
+    }
+    PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Count size = 0;
+    int rc = PMPI_Type_size_x(datatype, &size);
+    PMPI_Comm_set_errhandler(MPI_COMM_SELF, self);
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, world);
+    PMPI_Errhandler_free(&self);
+    PMPI_Errhandler_free(&world);
+    return rc == MPI_SUCCESS && size > 0 ? (uint64_t)count * (uint64_t)size : 0;
 }
 
 /* ---------------------------------------------------------------- time */
@@ -223,33 +222,9 @@ static size_t core_env_size(const char *name, size_t fallback) {
     return (end && *end == '\0' && v > 0) ? (size_t)v : fallback;
 }
 
-/* Reads the whole table file on rank 0; 0 or -1 with a message. */
-static int core_read_file(const char *path, char **text, size_t *len, char *err, size_t errlen) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(err, errlen, "cannot read the tuning table %s: %s", path, strerror(errno));
-        return -1;
-    }
-    struct iot_buf b = {0};
-    char chunk[65536];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, fp)) > 0)
-        iot__buf_printf(&b, "%.*s", (int)got, chunk);
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad || b.failed) {
-        snprintf(err, errlen, "cannot read the tuning table %s", path);
-        iot__buf_free(&b);
-        return -1;
-    }
-    *text = b.data ? b.data : strdup("");
-    *len = b.len;
-    return *text ? 0 : -1;
-}
-
-/* Makes the log directory (like mkdir -p) and proves it writable. */
+/* Makes the log directory (like mkdir -p, each new level 0700) and proves it writable. */
 static int core_check_log_dir(const char *dir, char *err, size_t errlen) {
-    char path[4096];
+    char path[IOT_ENV_PATH_MAX + 1];
     snprintf(path, sizeof path, "%s", dir);
     for (char *p = path + 1; *p; p++) {
         if (*p == '/') {
@@ -259,7 +234,7 @@ static int core_check_log_dir(const char *dir, char *err, size_t errlen) {
         }
     }
     mkdir(path, 0700);
-    char probe[4200];
+    char probe[IOT_ENV_PATH_MAX + 64];
     snprintf(probe, sizeof probe, "%s/.iotuner-probe-XXXXXX", dir);
     int fd = mkstemp(probe);
     if (fd < 0) {
@@ -271,16 +246,19 @@ static int core_check_log_dir(const char *dir, char *err, size_t errlen) {
     return 0;
 }
 
-static void core_default_log_dir(char *out, size_t outlen) {
+/* The log directory from the environment; 0, or -1 when its name is too long. */
+static int core_log_dir(char *out, size_t outlen) {
     const char *dir = getenv("IOTUNER_LOG_DIR");
     const char *state = getenv("XDG_STATE_HOME");
     const char *home = getenv("HOME");
+    int n;
     if (dir && *dir)
-        snprintf(out, outlen, "%s", dir);
+        n = snprintf(out, outlen, "%s", dir);
     else if (state && *state)
-        snprintf(out, outlen, "%s/iotuner/logs", state);
+        n = snprintf(out, outlen, "%s/iotuner/logs", state);
     else
-        snprintf(out, outlen, "%s/.local/state/iotuner/logs", home && *home ? home : "/tmp");
+        n = snprintf(out, outlen, "%s/.local/state/iotuner/logs", home && *home ? home : "/tmp");
+    return n >= 0 && (size_t)n < outlen ? 0 : -1;
 }
 
 /* Parses IOTUNER_MODE; returns 0 or -1 for a value it does not know. */
@@ -296,6 +274,113 @@ static int core_parse_mode(const char *mode, int *tune, int *trace) {
         *tune = *trace = 1;
     else
         return -1;
+    return 0;
+}
+
+/* Checks the settings every rank reads alike; 0, or -1 with a message. */
+static int core_settings(const char *mode, int mode_bad, int tune, char *err, size_t errlen) {
+    struct iot_state *s = &iot__state;
+    const char *policy = getenv("IOTUNER_HINT_POLICY");
+    const char *tag = getenv("IOTUNER_JOB_TAG");
+    const char *table = getenv("IOTUNER_TABLE");
+    s->policy_app = policy && strcmp(policy, "app") == 0;
+    if (mode_bad) {
+        snprintf(err, errlen, "IOTUNER_MODE must be off, trace, tune or tune,trace, got '%.64s'",
+                 mode);
+        return -1;
+    }
+    if (policy && *policy && strcmp(policy, "table") != 0 && strcmp(policy, "app") != 0) {
+        snprintf(err, errlen, "IOTUNER_HINT_POLICY must be table or app, got '%.64s'", policy);
+        return -1;
+    }
+    /* The tag becomes part of the log's file name: no '/', nothing a shell would mangle. */
+    if (tag && (strlen(tag) > IOT_JOB_TAG_MAX ||
+                strspn(tag, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+                    strlen(tag))) {
+        snprintf(err, errlen,
+                 "IOTUNER_JOB_TAG must be at most %d letters, digits, '.', '_' or '-', got "
+                 "'%.64s'",
+                 IOT_JOB_TAG_MAX, tag);
+        return -1;
+    }
+    snprintf(s->job_tag, sizeof s->job_tag, "%s", tag ? tag : "");
+    if (tune && (!table || !*table)) {
+        snprintf(err, errlen, "tune mode needs IOTUNER_TABLE, the tuning table to read");
+        return -1;
+    }
+    if (table && strlen(table) > IOT_ENV_PATH_MAX) {
+        snprintf(err, errlen, "IOTUNER_TABLE is longer than %d characters", IOT_ENV_PATH_MAX);
+        return -1;
+    }
+    snprintf(s->table_path, sizeof s->table_path, "%s", table ? table : "");
+    if (core_log_dir(s->log_dir, sizeof s->log_dir) != 0) {
+        snprintf(err, errlen, "the log directory's name is longer than %d characters",
+                 IOT_ENV_PATH_MAX);
+        return -1;
+    }
+    return 0;
+}
+
+/* Test switch IOTUNER_FAULT_ALLOC=RANK:N: on that world rank, the N-th allocation from
+ * here on and all later ones fail (alloc.c). */
+static void core_fault_switch(void) {
+    const char *fault = getenv("IOTUNER_FAULT_ALLOC");
+    int rank = -1;
+    unsigned long n = 0;
+    if (fault && sscanf(fault, "%d:%lu", &rank, &n) == 2 && rank == iot__state.world_rank)
+        iot__alloc_fail_from(n);
+}
+
+/*
+ * Loads the tuning table: rank 0 reads the file, every rank parses the same bytes, and
+ * the ranks agree on the outcome. Collective over MPI_COMM_WORLD; 0 or -1 with a message.
+ */
+static int core_load_table(int ok, char *err, size_t errlen) {
+    struct iot_state *s = &iot__state;
+    char *text = NULL;
+    size_t len = 0;
+    enum iot_rule rule = IOT_NRULES;
+    if (s->world_rank == 0 && ok &&
+        iot__table_read_file(s->table_path, &text, &len, &rule, err, errlen) != 0)
+        ok = 0;
+    unsigned long long nbytes = ok ? (unsigned long long)len : 0;
+    if (!iot__agree(MPI_COMM_WORLD, ok))
+        return -1;
+    PMPI_Bcast(&nbytes, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (s->world_rank != 0)
+        text = iot__malloc(nbytes + 1);
+    if (!iot__agree(MPI_COMM_WORLD, text != NULL)) {
+        snprintf(err, errlen, "out of memory reading the tuning table");
+        free(text);
+        return -1;
+    }
+    /* In pieces: a count is an int. */
+    for (unsigned long long off = 0; off < nbytes; off += (1u << 30)) {
+        unsigned long long piece = nbytes - off < (1u << 30) ? nbytes - off : (1u << 30);
+        PMPI_Bcast(text + off, (int)piece, MPI_CHAR, 0, MPI_COMM_WORLD);
+    }
+    text[nbytes] = '\0';
+    char perr[1024];
+    ok = iot__table_parse(text, (size_t)nbytes, &s->table, &rule, perr, sizeof perr) == 0;
+    free(text);
+    if (!ok)
+        snprintf(err, errlen, "tuning table %s refused (%s): %s", s->table_path,
+                 iot__rule_name(rule), perr);
+    if (!iot__agree(MPI_COMM_WORLD, ok)) {
+        if (ok)
+            snprintf(err, errlen, "a rank ran out of memory reading the tuning table");
+        iot__table_free(&s->table);
+        return -1;
+    }
+    /* Every rank parsed the same bytes, so every rank dropped the same lines. */
+    int speak = s->world_rank == 0;
+    for (int i = 0; i < s->table.ndropped && i < IOT_WARNINGS_MAX; i++)
+        iot__warn(speak, "tuning table %s line %d dropped (%s): %s; the rest applies",
+                  s->table_path, s->table.dropped[i].line, iot__rule_name(s->table.dropped[i].rule),
+                  s->table.dropped[i].message);
+    if (s->table.ndropped > IOT_WARNINGS_MAX)
+        iot__warn(speak, "tuning table %s: %d more lines dropped; 'iotuner table check' lists them",
+                  s->table_path, s->table.ndropped - IOT_WARNINGS_MAX);
     return 0;
 }
 
@@ -316,90 +401,36 @@ void iot__start(void) {
 
     PMPI_Comm_rank(MPI_COMM_WORLD, &s->world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &s->world_size);
+    core_fault_switch();
     s->t0 = PMPI_Wtime();
     struct timespec wall;
     clock_gettime(CLOCK_REALTIME, &wall);
     s->start_wall = (double)wall.tv_sec + wall.tv_nsec * 1e-9;
     s->mode_text = mode;
-    s->max_records = core_env_size("IOTUNER_TRACE_MAX_RECORDS", 4096);
-    s->max_log_bytes = core_env_size("IOTUNER_LOG_MAX_BYTES", (size_t)64 << 20);
-    const char *policy = getenv("IOTUNER_HINT_POLICY");
-    const char *tag = getenv("IOTUNER_JOB_TAG");
-    snprintf(s->job_tag, sizeof s->job_tag, "%s", tag ? tag : "");
-    core_default_log_dir(s->log_dir, sizeof s->log_dir);
+    s->max_records = core_env_size("IOTUNER_TRACE_MAX_RECORDS", IOT_TRACE_MAX_RECORDS);
+    s->max_log_bytes = core_env_size("IOTUNER_LOG_MAX_BYTES", IOT_LOG_MAX_BYTES);
     core_program_name(s->program, sizeof s->program);
     gethostname(s->host, sizeof s->host - 1);
+    /* Sized from MPI's own constant: Debian's MPICH writes about 2,000 characters. */
     int liblen = 0;
     PMPI_Get_library_version(s->mpi_library, &liblen);
+    s->mpi_library[sizeof s->mpi_library - 1] = '\0';
     char *nl = strchr(s->mpi_library, '\n');
     if (nl)
         *nl = '\0';
     s->is_openmpi = strstr(s->mpi_library, "Open MPI") != NULL;
 
     /* Rank 0 decides what can be read or written; the others hear the verdict. */
-    int ok = 1;
-    char *text = NULL;
-    size_t len = 0;
-    if (mode_bad) {
+    int ok = core_settings(mode, mode_bad, tune, err, sizeof err) == 0;
+    if (s->world_rank == 0 && ok && trace && core_check_log_dir(s->log_dir, err, sizeof err) != 0)
         ok = 0;
-        snprintf(err, sizeof err, "IOTUNER_MODE must be off, trace, tune or tune,trace, got '%s'",
-                 mode);
-    } else if (policy && *policy && strcmp(policy, "table") != 0 && strcmp(policy, "app") != 0) {
-        ok = 0;
-        snprintf(err, sizeof err, "IOTUNER_HINT_POLICY must be table or app, got '%s'", policy);
-    }
-    s->policy_app = policy && strcmp(policy, "app") == 0;
-    const char *table = getenv("IOTUNER_TABLE");
-    snprintf(s->table_path, sizeof s->table_path, "%s", table ? table : "");
-    if (ok && tune && (!table || !*table)) {
-        ok = 0;
-        snprintf(err, sizeof err, "tune mode needs IOTUNER_TABLE, the tuning table to read");
-    }
-    if (ok && strlen(s->log_dir) > 2048) {
-        ok = 0;
-        snprintf(err, sizeof err, "the log directory name is longer than 2048 characters");
-    }
-    if (s->world_rank == 0 && ok) {
-        if (tune && core_read_file(table, &text, &len, err, sizeof err) != 0)
-            ok = 0;
-        if (ok && trace && core_check_log_dir(s->log_dir, err, sizeof err) != 0)
-            ok = 0;
-    }
-    unsigned long long nbytes = ok ? (unsigned long long)len : 0;
-    PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (ok && tune) {
-        PMPI_Bcast(&nbytes, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-        if (s->world_rank != 0)
-            text = malloc(nbytes + 1);
-        int have = text != NULL, all = 0;
-        PMPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        if (!all) {
-            ok = 0;
-            snprintf(err, sizeof err, "out of memory reading the tuning table");
-        } else {
-            /* Broadcast in pieces: a count is an int. */
-            for (unsigned long long off = 0; off < nbytes; off += (1u << 30)) {
-                unsigned long long piece = nbytes - off < (1u << 30) ? nbytes - off : (1u << 30);
-                PMPI_Bcast(text + off, (int)piece, MPI_CHAR, 0, MPI_COMM_WORLD);
-            }
-            text[nbytes] = '\0';
-            char perr[1024];
-            if (iot__table_parse(text, (size_t)nbytes, &s->table, perr, sizeof perr) != 0) {
-                ok = 0;
-                snprintf(err, sizeof err, "tuning table %s: %s", table, perr);
-            }
-        }
-        int all_ok = 0;
-        PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        if (ok && !all_ok)
-            snprintf(err, sizeof err, "a rank could not load the tuning table");
-        ok = all_ok;
-    }
-    free(text);
+    if (tune)
+        ok = core_load_table(ok, err, sizeof err) == 0;
+    else
+        ok = iot__agree(MPI_COMM_WORLD, ok);
     if (!ok) {
-        if (s->world_rank == 0)
-            iot__warn("%s; running untuned and untraced", err);
-        iot__table_free(&s->table);
+        iot__warn(s->world_rank == 0, "%s; running untuned and untraced",
+                  err[0] ? err : "a rank could not start iotuner");
         return;
     }
 
@@ -417,8 +448,14 @@ void iot__start(void) {
     PMPI_Allreduce(&node_size, &s->ranks_per_node, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (trace && PMPI_Comm_dup(MPI_COMM_WORLD, &s->world) != MPI_SUCCESS)
         s->world = MPI_COMM_NULL;
+    if (trace && !iot__agree(MPI_COMM_WORLD, s->world != MPI_COMM_NULL)) {
+        iot__warn(s->world_rank == 0, "a rank could not prepare the trace log; running untraced");
+        if (s->world != MPI_COMM_NULL)
+            PMPI_Comm_free(&s->world);
+        trace = 0;
+    }
     s->tune = tune;
-    s->trace = trace && s->world != MPI_COMM_NULL;
+    s->trace = trace;
     s->active = s->tune || s->trace;
 }
 

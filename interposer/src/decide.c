@@ -45,28 +45,42 @@ MPI_Info iot__decide_open(MPI_Comm comm, const char *filename, MPI_Info app_info
                           .op = -1,
                           .layout = -1};
     const struct iot_entry *e = iot__table_match(&s->table, &q);
-    if (!e || e->hints.n == 0)
-        return app_info;
-
-    struct iot_kv app = {0};
     MPI_Info info = MPI_INFO_NULL;
-    int rc = app_info == MPI_INFO_NULL ? PMPI_Info_create(&info) : PMPI_Info_dup(app_info, &info);
-    if (rc != MPI_SUCCESS || iot__kv_from_info(&app, app_info) != 0) {
+    int ok = 1;
+    if (e && e->hints.n > 0) {
+        struct iot_kv app = {0};
+        int rc =
+            app_info == MPI_INFO_NULL ? PMPI_Info_create(&info) : PMPI_Info_dup(app_info, &info);
+        ok = rc == MPI_SUCCESS && iot__kv_from_info(&app, app_info) == 0;
+        for (int i = 0; ok && i < e->hints.n; i++) {
+            const char *key = e->hints.keys[i];
+            if (s->policy_app && iot__kv_get(&app, key))
+                continue;
+            ok = PMPI_Info_set(info, key, e->hints.vals[i]) == MPI_SUCCESS &&
+                 iot__kv_set(table_hints, key, e->hints.vals[i]) == 0;
+        }
         iot__kv_clear(&app);
-        if (info != MPI_INFO_NULL)
-            PMPI_Info_free(&info);
-        iot__warn("could not prepare the open hints; opening untuned");
-        return app_info;
     }
-    for (int i = 0; i < e->hints.n; i++) {
-        const char *key = e->hints.keys[i];
-        if (s->policy_app && iot__kv_get(&app, key))
-            continue;
-        PMPI_Info_set(info, key, e->hints.vals[i]);
-        iot__kv_set(table_hints, key, e->hints.vals[i]);
+    /* Every rank must pass the same hints: agree on the entry (its line; ranks of an MPMD
+     * job or with differently spelt file names may match different ones) and on success. */
+    int mine = !ok ? -1 : e && e->hints.n > 0 ? e->line : 0;
+    int both[2] = {mine, -mine}, all[2] = {0, 0};
+    int agreed = PMPI_Allreduce(both, all, 2, MPI_INT, MPI_MIN, comm) == MPI_SUCCESS &&
+                 all[0] == -all[1] && all[0] > 0;
+    if (agreed)
+        return info;
+    if (all[0] != -all[1] || all[0] < 0) {
+        int rank = 0;
+        PMPI_Comm_rank(comm, &rank);
+        iot__warn(rank == 0,
+                  "the ranks opening %s could not agree on its open hints (out of memory, or "
+                  "different programs or file names); opened untuned",
+                  filename);
     }
-    iot__kv_clear(&app);
-    return info;
+    if (info != MPI_INFO_NULL)
+        PMPI_Info_free(&info);
+    iot__kv_clear(table_hints);
+    return app_info;
 }
 
 void iot__info_release(MPI_Info info, MPI_Info app_info) {
@@ -74,60 +88,129 @@ void iot__info_release(MPI_Info info, MPI_Info app_info) {
         PMPI_Info_free(&info);
 }
 
+/* Reads the values of keys from the file's info, quietly; 0 or -1. */
+static int file_values(MPI_File fh, const char *const *keys, int nkeys, struct iot_kv *out) {
+    MPI_Errhandler saved = iot__quiet_begin(fh);
+    MPI_Info info = MPI_INFO_NULL;
+    int ok = saved != MPI_ERRHANDLER_NULL && PMPI_File_get_info(fh, &info) == MPI_SUCCESS;
+    iot__quiet_end(fh, saved);
+    for (int i = 0; ok && i < nkeys; i++) {
+        char val[MPI_MAX_INFO_VAL + 1];
+        int flag = 0;
+        ok = PMPI_Info_get(info, keys[i], MPI_MAX_INFO_VAL, val, &flag) == MPI_SUCCESS &&
+             (!flag || iot__kv_set(out, keys[i], val) == 0);
+    }
+    if (info != MPI_INFO_NULL)
+        PMPI_Info_free(&info);
+    return ok ? 0 : -1;
+}
+
+/* The keys hints.def marks LOWER: sized at open, never raised after it. */
+static const char *const lower_keys[] = {
+#define IOT_HINT(key, type, allowed, multiple, when, implementations, description)                 \
+    IOT_WHEN_##when == IOT_WHEN_LOWER ? #key : NULL,
+#include "hints.def"
+#undef IOT_HINT
+};
+enum { NLOWER_SLOTS = sizeof lower_keys / sizeof lower_keys[0] };
+
+int iot__note_open_values(struct iot_file *f) {
+    for (int i = 0; i < NLOWER_SLOTS; i++)
+        if (lower_keys[i] && file_values(f->fh, &lower_keys[i], 1, &f->at_open) != 0)
+            return -1;
+    return 0;
+}
+
+/*
+ * Whether a LOWER key may take value now: only when it does not exceed the value in
+ * force at open. Raising cb_buffer_size after open overflows ROMIO's collective buffer
+ * (formats/hint_safety.md).
+ */
+static int lower_allowed(const struct iot_file *f, const char *key, const char *value) {
+    if (iot__hint_when(key) != IOT_WHEN_LOWER)
+        return 1;
+    const char *at_open = iot__kv_get(&f->at_open, key);
+    uint64_t want = 0, limit = 0;
+    return at_open && iot__hint_size(value, &want) == 0 && iot__hint_size(at_open, &limit) == 0 &&
+           want <= limit;
+}
+
+/* Stops tuning a file on every rank of it together (the caller has agreed). */
+static void stop_tuning(struct iot_file *f, const char *why) {
+    f->tuned = 0;
+    iot__warn(f->rank == 0, "%s for %s; the file runs on untuned", why, f->name);
+}
+
 /* Applies entry e (NULL: none) at a blocking collective point. */
 static void decide_apply(struct iot_file *f, const struct iot_entry *e, const char *at) {
     struct iot_state *s = &iot__state;
-    struct iot_kv want = {0}, table = {0};
-    if (e) {
-        for (int i = 0; i < e->hints.n; i++) {
-            if (s->policy_app && iot__kv_get(&f->app, e->hints.keys[i]))
-                continue;
-            iot__kv_set(&want, e->hints.keys[i], e->hints.vals[i]);
-            iot__kv_set(&table, e->hints.keys[i], e->hints.vals[i]);
+    struct iot_kv want = {0}, table = {0}, held = {0};
+    int ok = 1;
+    for (int i = 0; e && ok && i < e->hints.n; i++) {
+        const char *key = e->hints.keys[i], *val = e->hints.vals[i];
+        if (s->policy_app && iot__kv_get(&f->app, key))
+            continue;
+        if (!lower_allowed(f, key, val)) {
+            ok = iot__kv_set(&held, key, val) == 0;
+            continue;
         }
+        ok = iot__kv_set(&want, key, val) == 0 && iot__kv_set(&table, key, val) == 0;
     }
     /* Keys the previous entry set and this one does not go back to what they were. */
-    for (int i = 0; i < f->applied.n; i++) {
+    for (int i = 0; ok && i < f->applied.n; i++) {
         const char *old = iot__kv_get(&f->baseline, f->applied.keys[i]);
         if (!iot__kv_get(&want, f->applied.keys[i]) && old)
-            iot__kv_set(&want, f->applied.keys[i], old);
+            ok = iot__kv_set(&want, f->applied.keys[i], old) == 0;
     }
-    if (want.n > 0) {
-        MPI_Info current = MPI_INFO_NULL, info = MPI_INFO_NULL;
-        if (PMPI_File_get_info(f->fh, &current) == MPI_SUCCESS) {
-            for (int i = 0; i < want.n; i++) {
-                char val[MPI_MAX_INFO_VAL + 1];
-                int flag = 0;
-                if (!iot__kv_get(&f->baseline, want.keys[i]) &&
-                    PMPI_Info_get(current, want.keys[i], MPI_MAX_INFO_VAL, val, &flag) ==
-                        MPI_SUCCESS &&
-                    flag)
-                    iot__kv_set(&f->baseline, want.keys[i], val);
-            }
-            PMPI_Info_free(&current);
-        }
-        if (PMPI_Info_create(&info) == MPI_SUCCESS) {
-            for (int i = 0; i < want.n; i++)
-                PMPI_Info_set(info, want.keys[i], want.vals[i]);
-            iot__real.File_set_info(f->fh, info);
-            PMPI_Info_free(&info);
-        }
-        iot__record_hints(f, at, &want, &table, 0);
+    if (ok && want.n > 0) {
+        /* What each key was before iotuner first changed it, to go back to later. */
+        struct iot_kv current = {0};
+        ok = file_values(f->fh, (const char *const *)want.keys, want.n, &current) == 0;
+        for (int i = 0; ok && i < current.n; i++)
+            if (!iot__kv_get(&f->baseline, current.keys[i]))
+                ok = iot__kv_set(&f->baseline, current.keys[i], current.vals[i]) == 0;
+        iot__kv_clear(&current);
     }
+    MPI_Info info = MPI_INFO_NULL;
+    if (ok && want.n > 0) {
+        ok = PMPI_Info_create(&info) == MPI_SUCCESS;
+        for (int i = 0; ok && i < want.n; i++)
+            ok = PMPI_Info_set(info, want.keys[i], want.vals[i]) == MPI_SUCCESS;
+    }
+    if (!iot__agree(f->comm, ok)) {
+        stop_tuning(f, "a rank ran out of memory preparing hints");
+    } else if (want.n > 0) {
+        MPI_Errhandler saved = iot__quiet_begin(f->fh);
+        int rc =
+            saved != MPI_ERRHANDLER_NULL ? iot__real.File_set_info(f->fh, info) : MPI_ERR_OTHER;
+        iot__quiet_end(f->fh, saved);
+        if (!iot__agree(f->comm, rc == MPI_SUCCESS))
+            stop_tuning(f, "MPI_File_set_info failed on a rank");
+        else
+            iot__record_hints(f, at, &want, &table, &held, 0);
+    }
+    if (info != MPI_INFO_NULL)
+        PMPI_Info_free(&info);
     iot__kv_clear(&f->applied);
-    f->applied = table;
-    f->access_entry = e;
+    if (f->tuned) {
+        f->applied = table;
+        f->access_entry = e;
+    } else {
+        iot__kv_clear(&table);
+    }
     iot__kv_clear(&want);
+    iot__kv_clear(&held);
 }
 
 void iot__decide_access(struct iot_file *f, int op, uint64_t my_bytes) {
     struct iot_state *s = &iot__state;
-    if (!s->tune || f->comm == MPI_COMM_NULL)
+    if (!s->tune || !f->tuned)
         return;
     /* One reduction agrees on both inputs: the bytes, and whether every rank's view is
      * contiguous (views may differ between ranks; the decision must not). */
     unsigned long long mine[2] = {my_bytes, (unsigned long long)f->view_contiguous}, all[2];
-    PMPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, f->comm);
+    if (PMPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, f->comm) != MPI_SUCCESS)
+        return;
     unsigned long long total = all[0];
     int contiguous = all[1] == (unsigned long long)f->size;
     struct iot_query q = {
@@ -150,32 +233,39 @@ MPI_Info iot__merge_app_info(struct iot_file *f, MPI_Info app_info, const char *
     if (app_info == MPI_INFO_NULL)
         return app_info;
     struct iot_kv app = {0};
-    if (iot__kv_from_info(&app, app_info) != 0) {
-        iot__kv_clear(&app);
-        return app_info;
-    }
-    for (int i = 0; i < app.n; i++)
-        iot__kv_set(&f->app, app.keys[i], app.vals[i]);
+    int ok = iot__kv_from_info(&app, app_info) == 0;
+    for (int i = 0; ok && i < app.n; i++)
+        ok = iot__kv_set(&f->app, app.keys[i], app.vals[i]) == 0;
 
     /* Under the table policy, the table's keys in force stay in force. */
     struct iot_kv overrides = {0};
-    if (s->tune && !s->policy_app) {
-        for (int i = 0; i < f->applied.n; i++) {
-            const char *theirs = iot__kv_get(&app, f->applied.keys[i]);
-            if (theirs && strcmp(theirs, f->applied.vals[i]) != 0)
-                iot__kv_set(&overrides, f->applied.keys[i], f->applied.vals[i]);
-        }
+    int merging = s->tune && f->tuned && !s->policy_app && f->applied.n > 0;
+    for (int i = 0; ok && merging && i < f->applied.n; i++) {
+        const char *theirs = iot__kv_get(&app, f->applied.keys[i]);
+        if (theirs && strcmp(theirs, f->applied.vals[i]) != 0)
+            ok = iot__kv_set(&overrides, f->applied.keys[i], f->applied.vals[i]) == 0;
     }
     MPI_Info info = app_info;
-    if (overrides.n > 0 && PMPI_Info_dup(app_info, &info) == MPI_SUCCESS) {
-        for (int i = 0; i < overrides.n; i++) {
-            PMPI_Info_set(info, overrides.keys[i], overrides.vals[i]);
-            iot__kv_set(&app, overrides.keys[i], overrides.vals[i]);
-        }
-    } else {
+    if (ok && overrides.n > 0) {
+        ok = PMPI_Info_dup(app_info, &info) == MPI_SUCCESS;
+        for (int i = 0; ok && i < overrides.n; i++)
+            ok = PMPI_Info_set(info, overrides.keys[i], overrides.vals[i]) == MPI_SUCCESS &&
+                 iot__kv_set(&app, overrides.keys[i], overrides.vals[i]) == 0;
+    }
+    /* Only where the table's keys are in force can ranks come to pass different infos;
+     * elsewhere nothing is merged and no agreement is needed. */
+    if (merging && !iot__agree(f->comm, ok)) {
+        stop_tuning(f, "a rank ran out of memory merging the program's hints");
+        if (info != app_info && info != MPI_INFO_NULL)
+            PMPI_Info_free(&info);
+        info = app_info;
+    } else if (ok) {
+        iot__record_hints(f, at, &app, &overrides, NULL, 0);
+    }
+    if (!ok && info != app_info && info != MPI_INFO_NULL) {
+        PMPI_Info_free(&info);
         info = app_info;
     }
-    iot__record_hints(f, at, &app, &overrides, 0);
     iot__kv_clear(&app);
     iot__kv_clear(&overrides);
     return info;
@@ -225,7 +315,7 @@ static const char *unhonoured_reason(const char *key, const char *want, const ch
 }
 
 void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *requested,
-                       const struct iot_kv *table, int file_existed) {
+                       const struct iot_kv *table, const struct iot_kv *held, int file_existed) {
     struct iot_state *s = &iot__state;
     pthread_mutex_lock(&s->lock);
     f->hint_seq = s->hint_counter++;
@@ -235,7 +325,10 @@ void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *
     MPI_Info info = MPI_INFO_NULL;
     struct iot_kv effective = {0};
     char driver[64] = "unknown";
-    if (PMPI_File_get_info(f->fh, &info) == MPI_SUCCESS) {
+    MPI_Errhandler saved = iot__quiet_begin(f->fh);
+    int have_info = saved != MPI_ERRHANDLER_NULL && PMPI_File_get_info(f->fh, &info) == MPI_SUCCESS;
+    iot__quiet_end(f->fh, saved);
+    if (have_info) {
         driver_name(info, driver, sizeof driver);
         for (size_t i = 0; i < sizeof tuning_keys / sizeof tuning_keys[0] + (size_t)requested->n;
              i++) {
@@ -282,6 +375,19 @@ void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *
             continue;
         iot__buf_printf(b, "%s{\"key\": ", listed++ ? ", " : "");
         iot__buf_json_string(b, requested->keys[i]);
+        iot__buf_printf(b, ", \"reason\": ");
+        iot__buf_json_string(b, reason);
+        iot__buf_printf(b, "}");
+    }
+    for (int i = 0; held && i < held->n; i++) {
+        const char *at_open = iot__kv_get(&f->at_open, held->keys[i]);
+        char reason[256];
+        snprintf(reason, sizeof reason,
+                 "not raised above its value at open (%.64s): the buffer it sizes was "
+                 "allocated then (formats/hints.def)",
+                 at_open ? at_open : "unknown");
+        iot__buf_printf(b, "%s{\"key\": ", listed++ ? ", " : "");
+        iot__buf_json_string(b, held->keys[i]);
         iot__buf_printf(b, ", \"reason\": ");
         iot__buf_json_string(b, reason);
         iot__buf_printf(b, "}");

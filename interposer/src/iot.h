@@ -1,9 +1,10 @@
 /*
  * iot.h: declarations shared by the interposer's modules.
  *
- *   core.c      process state, configuration, MPI_Init/MPI_Finalize, warnings
- *   table.c     tuning-table reader and matcher (formats/table_fields.def)
- *   json.c      the small JSON reader and writer the two formats need
+ *   core.c      process state, configuration, MPI_Init/MPI_Finalize, warnings,
+ *               agreement between ranks, quiet internal calls on a file
+ *   reader.h    the table reader and its helpers, free of MPI (alloc.c, kv.c, json.c,
+ *               table.c): see there
  *   decide.c    hint decisions at open, set_view, set_info and collective access
  *   trace.c     per-rank records, their reduction at close, the job log
  *   wrappers.c  the MPI_ and PMPI_ entry points, thin
@@ -12,6 +13,8 @@
  */
 #ifndef IOT_H
 #define IOT_H
+
+#include "reader.h"
 
 #include <mpi.h>
 #include <pthread.h>
@@ -90,101 +93,8 @@ struct iot_op_info {
 };
 extern const struct iot_op_info iot__ops[IOT_NOPS];
 
-/* ------------------------------------------------------------ key/values */
-
-/* A small ordered list of MPI info keys and values (owned strings). */
-struct iot_kv {
-    int n, cap;
-    char **keys;
-    char **vals;
-};
-
-/* iot__kv_set sets key to val (replacing an earlier value); 0 or -1 (no memory). */
-int iot__kv_set(struct iot_kv *kv, const char *key, const char *val);
-/* iot__kv_get returns the value of key, or NULL. */
-const char *iot__kv_get(const struct iot_kv *kv, const char *key);
-/* iot__kv_clear frees every key and value; the list can be reused. */
-void iot__kv_clear(struct iot_kv *kv);
 /* iot__kv_from_info adds every key of info (MPI_INFO_NULL adds none); 0 or -1. */
 int iot__kv_from_info(struct iot_kv *kv, MPI_Info info);
-
-/* ----------------------------------------------------------------- table */
-
-enum { IOT_AT_OPEN = 0, IOT_AT_ACCESS = 1 };
-enum { IOT_PATTERN_COLLECTIVE = 0, IOT_PATTERN_INDEPENDENT = 1 };
-enum { IOT_LAYOUT_CONTIGUOUS = 0, IOT_LAYOUT_STRIDED = 1 };
-enum { IOT_KIND_READ = 0, IOT_KIND_WRITE = 1 };
-
-struct iot_entry {
-    int line;        /* line in the table file, for messages */
-    int at;          /* IOT_AT_* */
-    char *program;   /* glob or NULL */
-    char *file;      /* glob or NULL */
-    long nprocs;     /* -1 = any */
-    long group;      /* -1 = any */
-    int pattern;     /* -1 = any */
-    int layout;      /* -1 = any; IOT_LAYOUT_* */
-    int op;          /* -1 = any */
-    int specificity; /* see formats/README.md */
-    struct iot_kv hints;
-};
-
-struct iot_table {
-    int n;
-    struct iot_entry *entries;
-};
-
-/*
- * iot__table_parse reads a tuning table from text (the whole file).
- * On success returns 0 and fills *table; on error returns -1 and writes a
- * message naming the line and what was expected into err.
- */
-int iot__table_parse(const char *text, size_t len, struct iot_table *table, char *err,
-                     size_t errlen);
-/* iot__table_free releases what iot__table_parse allocated. */
-void iot__table_free(struct iot_table *table);
-
-struct iot_query {
-    int at;
-    const char *program;
-    const char *file;
-    long nprocs;
-    long group;  /* -1: not known (open) */
-    int pattern; /* -1: not known (open) */
-    int op;      /* -1: not known (open) */
-    int layout;  /* -1: not known (open) */
-};
-/* iot__table_match returns the most specific entry that applies, or NULL. */
-const struct iot_entry *iot__table_match(const struct iot_table *table, const struct iot_query *q);
-
-/* ------------------------------------------------------------------ json */
-
-/* A growable text buffer; a failed allocation sets failed and drops text. */
-struct iot_buf {
-    char *data;
-    size_t len, cap;
-    int failed;
-};
-void iot__buf_printf(struct iot_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* iot__buf_json_string appends s as a quoted, escaped JSON string. */
-void iot__buf_json_string(struct iot_buf *b, const char *s);
-/* iot__buf_json_kv appends a JSON object of the list's keys and values. */
-void iot__buf_json_kv(struct iot_buf *b, const struct iot_kv *kv);
-void iot__buf_free(struct iot_buf *b);
-
-/* A cursor over JSON text; the readers skip white space first. */
-struct iot_json {
-    const char *p;
-    const char *end;
-};
-/* iot__json_peek returns the next significant character, or -1 at the end. */
-int iot__json_peek(struct iot_json *j);
-/* iot__json_expect consumes the character c; 0, or -1 when another comes. */
-int iot__json_expect(struct iot_json *j, char c);
-/* iot__json_string reads a string into *out (malloc'd); 0 or -1. */
-int iot__json_string(struct iot_json *j, char **out);
-/* iot__json_integer reads an integer without fraction or exponent; 0 or -1. */
-int iot__json_integer(struct iot_json *j, long long *out);
 
 /* ------------------------------------------------------------ file state */
 
@@ -212,7 +122,9 @@ struct iot_file {
     MPI_Comm comm; /* private duplicate of the file's communicator */
     int rank, size;
     char *name;
-    int traced;
+    int amode;  /* the access mode of the open: MPI_MODE_SEQUENTIAL forbids get_position */
+    int traced; /* tracing this file; cleared on every rank together when one fails */
+    int tuned;  /* tuning this file; cleared on every rank together when one fails */
     int broken; /* a local allocation failed: this rank's figures are incomplete */
     double opened_at;
 
@@ -220,6 +132,7 @@ struct iot_file {
     struct iot_kv app;      /* keys the application set (open, set_info, set_view) */
     struct iot_kv applied;  /* table keys in force (requested by iotuner) */
     struct iot_kv baseline; /* values of applied keys before iotuner changed them */
+    struct iot_kv at_open;  /* values of LOWER keys (hints.def) in force after the open */
     const struct iot_entry *access_entry;
     int hint_seq; /* seq of the last hints record, -1 when none */
 
@@ -250,11 +163,11 @@ struct iot_state {
     MPI_Comm world;    /* private duplicate of MPI_COMM_WORLD for the log gather */
     char program[256];
     char host[256];
-    char mpi_library[512];
+    char mpi_library[MPI_MAX_LIBRARY_VERSION_STRING + 1];
     int is_openmpi;
-    char log_dir[4096];
-    char job_tag[64];
-    char table_path[4096];
+    char log_dir[IOT_ENV_PATH_MAX + 1];
+    char job_tag[IOT_JOB_TAG_MAX + 1];
+    char table_path[IOT_ENV_PATH_MAX + 1];
     const char *mode_text;
     size_t max_records;   /* collective rows kept per file */
     size_t max_log_bytes; /* per rank */
@@ -272,8 +185,37 @@ extern struct iot_state iot__state;
 /* iot__now returns seconds since MPI_Init (as MPI_Wtime measures them). */
 double iot__now(void);
 
-/* iot__warn prints one "iotuner: warning:" line once per distinct message. */
-void iot__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * iot__warn prints one "iotuner: warning:" line once per distinct message, and only
+ * where speak is non-zero: callers pass "I am rank 0 of the communicator that agreed on
+ * this", so a job prints a warning once, not once per rank. Every rank keeps the message
+ * for its log's end record.
+ */
+void iot__warn(int speak, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * iot__agree returns 1 when ok is non-zero on every rank of comm, else 0 (collective).
+ * RATIONALE: wherever a local failure would change which collective calls a rank makes
+ * next, the ranks first agree, so they all go on, or all stop, together.
+ */
+int iot__agree(MPI_Comm comm, int ok);
+
+/*
+ * iot__quiet_begin sets MPI_ERRORS_RETURN on fh for an internal call and returns the
+ * error handler to put back with iot__quiet_end (MPI_ERRHANDLER_NULL when it could not be
+ * read; then the caller must not make the internal call). A call iotuner makes on the
+ * program's file must never fire the program's handler.
+ */
+MPI_Errhandler iot__quiet_begin(MPI_File fh);
+void iot__quiet_end(MPI_File fh, MPI_Errhandler saved);
+
+/*
+ * iot__type_size returns count * the size of datatype in bytes, or 0 when the datatype
+ * is not valid; it never fires an error handler (the handlers MPI uses for such errors
+ * are set to MPI_ERRORS_RETURN around the query). Only where the size is needed before
+ * MPI has checked the arguments: at a decision.
+ */
+uint64_t iot__type_size(MPI_Count count, MPI_Datatype datatype);
 
 /* iot__file_find returns the state of fh, or NULL when iotuner does not follow it. */
 struct iot_file *iot__file_find(MPI_File fh);
@@ -407,25 +349,37 @@ MPI_Info iot__merge_app_info(struct iot_file *f, MPI_Info app_info, const char *
 /*
  * iot__record_hints appends a hints record (rank 0 of the file only) with
  * the effective values from MPI_File_get_info. at: "open", "set_view", ...
- * requested: the keys iotuner passed; table: the table's keys.
+ * requested: the keys iotuner passed; table: the table's keys; held: table keys not
+ * applied because they would raise a LOWER key above its value at open (may be NULL).
  */
 void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *requested,
-                       const struct iot_kv *table, int file_existed);
+                       const struct iot_kv *table, const struct iot_kv *held, int file_existed);
+/*
+ * iot__note_open_values keeps, right after the open, the values MPI uses for the keys
+ * hints.def marks LOWER, the ceiling for later changes; 0 or -1 (no memory).
+ */
+int iot__note_open_values(struct iot_file *f);
 
 /* ----------------------------------------------------------------- trace */
 
-/* iot__file_open_state creates the state of a newly opened file (collective). */
-struct iot_file *iot__file_open_state(MPI_Comm comm, const char *filename, MPI_File fh);
+/*
+ * iot__file_open_state creates the state of a newly opened file. Collective over comm:
+ * every rank follows the file, or (when one cannot) none does and NULL comes back.
+ */
+struct iot_file *iot__file_open_state(MPI_Comm comm, const char *filename, MPI_File fh, int amode);
 /* iot__file_close_state reduces the file's records and frees its state (collective). */
 void iot__file_close_state(struct iot_file *f, double close_start, double close_seconds,
                            int result);
 /* iot__trace_call records one call on this rank; result is the call's MPI error code. */
 void iot__trace_call(struct iot_file *f, int op, double start, double seconds, uint64_t bytes,
                      int result);
-/* iot__trace_first_offset notes the byte offset of this rank's first access;
- * offset is the explicit offset, or -1 for file-pointer routines. */
-void iot__trace_first_offset(struct iot_file *f, int op, MPI_Offset offset);
-/* iot__trace_view notes whether a file view leaves holes. */
+/*
+ * iot__trace_offset_before returns the byte offset a data access is about to start at
+ * (offset: the explicit offset, or -1 for file-pointer routines), or -1 when it cannot be
+ * known without an erroneous call (MPI_MODE_SEQUENTIAL). Quiet: never fires a handler.
+ */
+int64_t iot__trace_offset_before(struct iot_file *f, int op, MPI_Offset offset);
+/* iot__trace_view notes whether a file view leaves holes; only after a successful set_view. */
 void iot__trace_view(struct iot_file *f, MPI_Datatype filetype);
 /* iot__trace_local_meta records a call that is not collective (delete). */
 void iot__trace_local_meta(const char *operation, const char *file, double start, double seconds,

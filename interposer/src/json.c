@@ -1,12 +1,14 @@
 /*
- * json.c: the JSON the two formats need, and no more.
+ * json.c: the JSON the two formats need: a strict parser for table lines and a writer
+ * for the trace log.
  *
- * RATIONALE: the interposer is loaded into every rank of somebody else's
- * program, so it carries no dependency beyond MPI and libc; the tuning table
- * needs objects, strings and integers only, and the trace log is written
- * with printf and one escaping routine.
+ * RATIONALE: the interposer is loaded into every rank of somebody else's program, so it
+ * carries no dependency beyond MPI and libc. The parser is strict RFC 8259 (what
+ * Python's json module accepts, less NaN, Infinity, lone surrogates and \u0000, which the
+ * Python reader refuses too) so both readers refuse the same lines; its recursion is
+ * bounded by IOT_JSON_MAX_DEPTH, checked before parsing.
  */
-#include "iot.h"
+#include "reader.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,7 +25,7 @@ static int buf_grow(struct iot_buf *b, size_t extra) {
     size_t cap = b->cap ? b->cap : 1024;
     while (cap < b->len + extra + 1)
         cap *= 2;
-    char *data = realloc(b->data, cap);
+    char *data = iot__realloc(b->data, cap);
     if (!data) {
         b->failed = 1;
         return -1;
@@ -46,6 +48,14 @@ void iot__buf_printf(struct iot_buf *b, const char *fmt, ...) {
     b->len += (size_t)need;
 }
 
+void iot__buf_append(struct iot_buf *b, const char *data, size_t n) {
+    if (buf_grow(b, n) != 0)
+        return;
+    memcpy(b->data + b->len, data, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
 void iot__buf_json_string(struct iot_buf *b, const char *s) {
     iot__buf_printf(b, "\"");
     for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
@@ -55,7 +65,7 @@ void iot__buf_json_string(struct iot_buf *b, const char *s) {
             iot__buf_printf(b, "\\n");
         else if (*c == '\t')
             iot__buf_printf(b, "\\t");
-        else if (*c < 0x20)
+        else if (*c < 0x20 || *c == 0x7f)
             iot__buf_printf(b, "\\u%04x", *c);
         else
             iot__buf_printf(b, "%c", *c);
@@ -81,22 +91,40 @@ void iot__buf_free(struct iot_buf *b) {
     b->failed = 0;
 }
 
-/* ---------------------------------------------------------------- reader */
+/* ---------------------------------------------------------------- parser */
 
-int iot__json_peek(struct iot_json *j) {
-    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\r' || *j->p == '\n'))
-        j->p++;
-    return j->p < j->end ? (unsigned char)*j->p : -1;
-}
-
-int iot__json_expect(struct iot_json *j, char c) {
-    if (iot__json_peek(j) != (unsigned char)c)
-        return -1;
-    j->p++;
+int iot__json_too_deep(const char *text, size_t len) {
+    int depth = 0, in_string = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '{' || c == '[') {
+            if (++depth > IOT_JSON_MAX_DEPTH)
+                return 1;
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            depth--;
+        }
+    }
     return 0;
 }
 
-static int json_hex4(const char *p, unsigned *out) {
+struct cursor {
+    const char *p, *end;
+    int depth;
+};
+
+static void skip_space(struct cursor *c) {
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r' || *c->p == '\n'))
+        c->p++;
+}
+
+static int hex4(const char *p, unsigned *out) {
     unsigned v = 0;
     for (int i = 0; i < 4; i++) {
         char c = p[i];
@@ -114,85 +142,258 @@ static int json_hex4(const char *p, unsigned *out) {
     return 0;
 }
 
-static void json_utf8(struct iot_buf *b, unsigned cp) {
+static void put_utf8(struct iot_buf *b, unsigned cp) {
+    char out[4];
+    size_t n;
     if (cp < 0x80) {
-        iot__buf_printf(b, "%c", (char)cp);
+        out[0] = (char)cp, n = 1;
     } else if (cp < 0x800) {
-        iot__buf_printf(b, "%c%c", (char)(0xC0 | (cp >> 6)), (char)(0x80 | (cp & 0x3F)));
+        out[0] = (char)(0xC0 | (cp >> 6)), out[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
     } else if (cp < 0x10000) {
-        iot__buf_printf(b, "%c%c%c", (char)(0xE0 | (cp >> 12)), (char)(0x80 | ((cp >> 6) & 0x3F)),
-                        (char)(0x80 | (cp & 0x3F)));
+        out[0] = (char)(0xE0 | (cp >> 12)), out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
     } else {
-        iot__buf_printf(b, "%c%c%c%c", (char)(0xF0 | (cp >> 18)),
-                        (char)(0x80 | ((cp >> 12) & 0x3F)), (char)(0x80 | ((cp >> 6) & 0x3F)),
-                        (char)(0x80 | (cp & 0x3F)));
+        out[0] = (char)(0xF0 | (cp >> 18)), out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        out[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), out[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
     }
+    iot__buf_append(b, out, n);
 }
 
-int iot__json_string(struct iot_json *j, char **out) {
-    if (iot__json_expect(j, '"') != 0)
-        return -1;
+/* Reads a string after its opening quote into *out (malloc'd). */
+static int parse_string(struct cursor *c, char **out) {
     struct iot_buf b = {0};
-    iot__buf_printf(&b, "%s", "");
-    while (j->p < j->end && *j->p != '"') {
-        unsigned char c = (unsigned char)*j->p++;
-        if (c < 0x20)
+    iot__buf_append(&b, "", 0);
+    int rc = IOT_JSON_SYNTAX;
+    while (c->p < c->end && *c->p != '"') {
+        unsigned char ch = (unsigned char)*c->p++;
+        if (ch < 0x20)
             goto fail;
-        if (c != '\\') {
-            iot__buf_printf(&b, "%c", c);
+        if (ch != '\\') {
+            iot__buf_append(&b, (const char *)&ch, 1);
             continue;
         }
-        if (j->p >= j->end)
+        if (c->p >= c->end)
             goto fail;
-        char e = *j->p++;
+        char e = *c->p++;
         const char *plain = strchr("\"\\/bfnrt", e);
-        if (plain && e != 'u') {
+        if (plain && e != '\0') {
             static const char decoded[] = "\"\\/\b\f\n\r\t";
-            iot__buf_printf(&b, "%c", decoded[plain - "\"\\/bfnrt"]);
+            iot__buf_append(&b, &decoded[plain - "\"\\/bfnrt"], 1);
             continue;
         }
         unsigned cp = 0, lo = 0;
-        if (e != 'u' || j->end - j->p < 4 || json_hex4(j->p, &cp) != 0)
+        if (e != 'u' || c->end - c->p < 4 || hex4(c->p, &cp) != 0)
             goto fail;
-        j->p += 4;
+        c->p += 4;
+        if (cp >= 0xDC00 && cp <= 0xDFFF)
+            goto fail; /* a low surrogate alone */
         if (cp >= 0xD800 && cp < 0xDC00) {
-            if (j->end - j->p < 6 || j->p[0] != '\\' || j->p[1] != 'u' ||
-                json_hex4(j->p + 2, &lo) != 0 || lo < 0xDC00 || lo > 0xDFFF)
-                goto fail;
-            j->p += 6;
+            if (c->end - c->p < 6 || c->p[0] != '\\' || c->p[1] != 'u' ||
+                hex4(c->p + 2, &lo) != 0 || lo < 0xDC00 || lo > 0xDFFF)
+                goto fail; /* a high surrogate alone */
+            c->p += 6;
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
         }
         if (cp == 0)
-            goto fail;
-        json_utf8(&b, cp);
+            goto fail; /* a NUL cannot live in a C string: refused by both readers */
+        put_utf8(&b, cp);
     }
-    if (j->p >= j->end || b.failed)
+    if (c->p >= c->end)
         goto fail;
-    j->p++;
+    c->p++;
+    if (b.failed) {
+        rc = IOT_JSON_NOMEM;
+        goto fail;
+    }
     *out = b.data;
-    return 0;
+    return IOT_JSON_OK;
 fail:
     iot__buf_free(&b);
-    return -1;
+    return rc;
 }
 
-int iot__json_integer(struct iot_json *j, long long *out) {
-    int c = iot__json_peek(j);
-    if (c != '-' && (c < '0' || c > '9'))
-        return -1;
-    const char *start = j->p;
-    if (*j->p == '-')
-        j->p++;
-    if (j->p >= j->end || *j->p < '0' || *j->p > '9')
-        return -1;
-    long long v = 0;
-    while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
-        if (v > (long long)9e17)
-            return -1;
-        v = v * 10 + (*j->p++ - '0');
+static int is_digit(char ch) {
+    return ch >= '0' && ch <= '9';
+}
+
+/* Reads a number; keeps its text and whether it is an integer. */
+static int parse_number(struct cursor *c, struct iot_json *v) {
+    const char *start = c->p;
+    if (c->p < c->end && *c->p == '-')
+        c->p++;
+    if (c->p >= c->end || !is_digit(*c->p))
+        return IOT_JSON_SYNTAX;
+    if (*c->p == '0')
+        c->p++;
+    else
+        while (c->p < c->end && is_digit(*c->p))
+            c->p++;
+    v->integer = 1;
+    if (c->p < c->end && *c->p == '.') {
+        c->p++;
+        if (c->p >= c->end || !is_digit(*c->p))
+            return IOT_JSON_SYNTAX;
+        while (c->p < c->end && is_digit(*c->p))
+            c->p++;
+        v->integer = 0;
     }
-    if (j->p < j->end && (*j->p == '.' || *j->p == 'e' || *j->p == 'E'))
-        return -1;
-    *out = *start == '-' ? -v : v;
-    return 0;
+    if (c->p < c->end && (*c->p == 'e' || *c->p == 'E')) {
+        c->p++;
+        if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
+            c->p++;
+        if (c->p >= c->end || !is_digit(*c->p))
+            return IOT_JSON_SYNTAX;
+        while (c->p < c->end && is_digit(*c->p))
+            c->p++;
+        v->integer = 0;
+    }
+    size_t n = (size_t)(c->p - start);
+    v->text = iot__malloc(n + 1);
+    if (!v->text)
+        return IOT_JSON_NOMEM;
+    memcpy(v->text, start, n);
+    v->text[n] = '\0';
+    v->type = IOT_JSON_NUMBER;
+    return IOT_JSON_OK;
+}
+
+static int parse_value(struct cursor *c, struct iot_json *v);
+
+/* Appends an item (and its key, for objects) to a container being built. */
+static int add_item(struct iot_json *v, char *key, const struct iot_json *item, int *cap) {
+    if (v->n == *cap) {
+        int grown = *cap ? *cap * 2 : 4;
+        struct iot_json *items = iot__realloc(v->items, (size_t)grown * sizeof *items);
+        if (!items)
+            return IOT_JSON_NOMEM;
+        v->items = items;
+        if (v->type == IOT_JSON_OBJECT) {
+            char **keys = iot__realloc(v->keys, (size_t)grown * sizeof *keys);
+            if (!keys)
+                return IOT_JSON_NOMEM;
+            v->keys = keys;
+        }
+        *cap = grown;
+    }
+    v->items[v->n] = *item;
+    if (v->type == IOT_JSON_OBJECT)
+        v->keys[v->n] = key;
+    v->n++;
+    return IOT_JSON_OK;
+}
+
+static int parse_container(struct cursor *c, struct iot_json *v, char close) {
+    int cap = 0;
+    v->type = close == '}' ? IOT_JSON_OBJECT : IOT_JSON_ARRAY;
+    if (++c->depth > IOT_JSON_MAX_DEPTH)
+        return IOT_JSON_SYNTAX; /* iot__json_too_deep said so first; this is a backstop */
+    skip_space(c);
+    if (c->p < c->end && *c->p == close) {
+        c->p++;
+        c->depth--;
+        return IOT_JSON_OK;
+    }
+    for (;;) {
+        char *key = NULL;
+        skip_space(c);
+        if (close == '}') {
+            if (c->p >= c->end || *c->p != '"')
+                return IOT_JSON_SYNTAX;
+            c->p++;
+            int rc = parse_string(c, &key);
+            if (rc != IOT_JSON_OK)
+                return rc;
+            skip_space(c);
+            if (c->p >= c->end || *c->p != ':') {
+                free(key);
+                return IOT_JSON_SYNTAX;
+            }
+            c->p++;
+        }
+        struct iot_json item = {0};
+        int rc = parse_value(c, &item);
+        if (rc == IOT_JSON_OK)
+            rc = add_item(v, key, &item, &cap);
+        if (rc != IOT_JSON_OK) {
+            free(key);
+            iot__json_free(&item);
+            return rc;
+        }
+        skip_space(c);
+        if (c->p < c->end && *c->p == ',') {
+            c->p++;
+            continue;
+        }
+        if (c->p >= c->end || *c->p != close)
+            return IOT_JSON_SYNTAX;
+        c->p++;
+        break;
+    }
+    c->depth--;
+    /* Duplicates are judged when the object closes, as Python's object hook does. */
+    for (int i = 0; close == '}' && i < v->n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(v->keys[i], v->keys[j]) == 0)
+                return IOT_JSON_DUPLICATE;
+    return IOT_JSON_OK;
+}
+
+static int parse_literal(struct cursor *c, const char *word, enum iot_json_type type,
+                         struct iot_json *v) {
+    size_t n = strlen(word);
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, word, n) != 0)
+        return IOT_JSON_SYNTAX;
+    c->p += n;
+    v->type = type;
+    return IOT_JSON_OK;
+}
+
+static int parse_value(struct cursor *c, struct iot_json *v) {
+    skip_space(c);
+    if (c->p >= c->end)
+        return IOT_JSON_SYNTAX;
+    switch (*c->p) {
+    case '{':
+        c->p++;
+        return parse_container(c, v, '}');
+    case '[':
+        c->p++;
+        return parse_container(c, v, ']');
+    case '"':
+        c->p++;
+        v->type = IOT_JSON_STRING;
+        return parse_string(c, &v->text);
+    case 't':
+        return parse_literal(c, "true", IOT_JSON_TRUE, v);
+    case 'f':
+        return parse_literal(c, "false", IOT_JSON_FALSE, v);
+    case 'n':
+        return parse_literal(c, "null", IOT_JSON_NULL, v);
+    default:
+        return parse_number(c, v);
+    }
+}
+
+int iot__json_parse(const char *text, size_t len, struct iot_json *out) {
+    struct cursor c = {text, text + len, 0};
+    memset(out, 0, sizeof *out);
+    int rc = parse_value(&c, out);
+    skip_space(&c);
+    if (rc == IOT_JSON_OK && c.p != c.end)
+        rc = IOT_JSON_SYNTAX;
+    if (rc != IOT_JSON_OK)
+        iot__json_free(out);
+    return rc;
+}
+
+void iot__json_free(struct iot_json *v) {
+    for (int i = 0; i < v->n; i++) {
+        iot__json_free(&v->items[i]);
+        if (v->keys)
+            free(v->keys[i]);
+    }
+    free(v->items);
+    free(v->keys);
+    free(v->text);
+    memset(v, 0, sizeof *v);
 }

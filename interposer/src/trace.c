@@ -14,6 +14,7 @@
 #include "iot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,39 +26,51 @@ enum { NCELLS = IOT_NOPS * IOT_NGROUPS };
 
 /* ------------------------------------------------------------ open/close */
 
-struct iot_file *iot__file_open_state(MPI_Comm comm, const char *filename, MPI_File fh) {
+struct iot_file *iot__file_open_state(MPI_Comm comm, const char *filename, MPI_File fh, int amode) {
     struct iot_state *s = &iot__state;
-    struct iot_file *f = calloc(1, sizeof *f);
+    struct iot_file *f = iot__calloc(1, sizeof *f);
     MPI_Comm dup = MPI_COMM_NULL;
-    /* Collective, like the open it follows; every rank makes the same call. */
+    /* Collective, like the open it follows; every rank makes the same calls. */
     int dup_ok = PMPI_Comm_dup(comm, &dup) == MPI_SUCCESS;
-    if (!f || !dup_ok) {
-        iot__warn("could not follow a file (no memory or no communicator); it runs untuned "
-                  "and untraced");
+    int ok = f && dup_ok;
+    if (ok) {
+        f->fh = fh;
+        f->comm = dup;
+        f->amode = amode;
+        PMPI_Comm_rank(dup, &f->rank);
+        PMPI_Comm_size(dup, &f->size);
+        f->name = iot__strdup(filename);
+        f->traced = s->trace;
+        f->tuned = s->tune;
+        f->hint_seq = -1;
+        f->first_offset = -1;
+        f->contiguous = 1;
+        f->view_contiguous = 1;
+        f->split_op = -1;
+        f->opened_at = iot__now();
+        if (f->traced)
+            f->agg = iot__calloc(NCELLS, sizeof *f->agg);
+        ok = f->name && (!f->traced || f->agg) && (!f->tuned || iot__note_open_values(f) == 0);
+    }
+    /* A rank that cannot follow the file would skip the reductions the others make at
+     * its decisions and its close: all follow it, or none does. */
+    if (!iot__agree(comm, ok)) {
+        int rank = 0;
+        PMPI_Comm_rank(comm, &rank);
+        iot__warn(rank == 0,
+                  "a rank could not follow %s (no memory or no communicator); it runs untuned "
+                  "and untraced",
+                  filename);
         if (dup_ok)
             PMPI_Comm_free(&dup);
-        free(f);
+        if (f) {
+            iot__kv_clear(&f->at_open);
+            free(f->agg);
+            free(f->name);
+            free(f);
+        }
         return NULL;
     }
-    f->fh = fh;
-    f->comm = dup;
-    PMPI_Comm_rank(dup, &f->rank);
-    PMPI_Comm_size(dup, &f->size);
-    f->name = strdup(filename);
-    f->traced = s->trace;
-    f->hint_seq = -1;
-    f->first_offset = -1;
-    f->contiguous = 1;
-    f->view_contiguous = 1;
-    f->split_op = -1;
-    f->opened_at = iot__now();
-    if (f->traced) {
-        f->agg = calloc(NCELLS, sizeof *f->agg);
-        if (!f->agg)
-            f->broken = 1;
-    }
-    if (!f->name)
-        f->name = strdup("?");
     pthread_mutex_lock(&s->lock);
     f->next = s->files;
     s->files = f;
@@ -80,6 +93,7 @@ static void file_free(struct iot_file *f) {
     iot__kv_clear(&f->app);
     iot__kv_clear(&f->applied);
     iot__kv_clear(&f->baseline);
+    iot__kv_clear(&f->at_open);
     free(f->coll);
     free(f->agg);
     free(f->name);
@@ -123,7 +137,7 @@ void iot__trace_call(struct iot_file *f, int op, double start, double seconds, u
             size_t cap = f->capcoll ? f->capcoll * 2 : 64;
             if (cap > s->max_records)
                 cap = s->max_records;
-            struct iot_coll_rec *grown = realloc(f->coll, cap * sizeof *grown);
+            struct iot_coll_rec *grown = iot__realloc(f->coll, cap * sizeof *grown);
             if (!grown) {
                 f->broken = 1;
                 pthread_mutex_unlock(&s->lock);
@@ -140,25 +154,33 @@ void iot__trace_call(struct iot_file *f, int op, double start, double seconds, u
     pthread_mutex_unlock(&s->lock);
 }
 
-void iot__trace_first_offset(struct iot_file *f, int op, MPI_Offset offset) {
-    MPI_Offset position = offset, byte_offset = 0;
+int64_t iot__trace_offset_before(struct iot_file *f, int op, MPI_Offset offset) {
+    int shared = op == IOT_OP_READ_SHARED || op == IOT_OP_WRITE_SHARED ||
+                 op == IOT_OP_IREAD_SHARED || op == IOT_OP_IWRITE_SHARED ||
+                 op == IOT_OP_READ_ORDERED || op == IOT_OP_WRITE_ORDERED ||
+                 op == IOT_OP_READ_ORDERED_SPLIT || op == IOT_OP_WRITE_ORDERED_SPLIT;
+    /* The individual pointer does not exist on a file opened MPI_MODE_SEQUENTIAL. */
+    if (offset < 0 && !shared && (f->amode & MPI_MODE_SEQUENTIAL))
+        return -1;
+    MPI_Errhandler saved = iot__quiet_begin(f->fh);
+    if (saved == MPI_ERRHANDLER_NULL)
+        return -1;
+    MPI_Offset position = offset, byte_offset = -1;
     int rc = MPI_SUCCESS;
-    if (offset < 0) {
-        int shared = op == IOT_OP_READ_SHARED || op == IOT_OP_WRITE_SHARED ||
-                     op == IOT_OP_IREAD_SHARED || op == IOT_OP_IWRITE_SHARED ||
-                     op == IOT_OP_READ_ORDERED || op == IOT_OP_WRITE_ORDERED ||
-                     op == IOT_OP_READ_ORDERED_SPLIT || op == IOT_OP_WRITE_ORDERED_SPLIT;
+    if (offset < 0)
         /* Ordered access starts at the shared pointer, but where this rank lands
          * depends on the ranks before it; the shared pointer is the group's start. */
         rc = shared ? PMPI_File_get_position_shared(f->fh, &position)
                     : PMPI_File_get_position(f->fh, &position);
-    }
     if (rc == MPI_SUCCESS &&
-        PMPI_File_get_byte_offset(f->fh, position, &byte_offset) == MPI_SUCCESS)
-        f->first_offset = byte_offset;
+        PMPI_File_get_byte_offset(f->fh, position, &byte_offset) != MPI_SUCCESS)
+        byte_offset = -1;
+    iot__quiet_end(f->fh, saved);
+    return rc == MPI_SUCCESS ? byte_offset : -1;
 }
 
 void iot__trace_view(struct iot_file *f, MPI_Datatype filetype) {
+    /* Called after MPI_File_set_view succeeded, so filetype is valid. */
     MPI_Count size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
     if (PMPI_Type_size_x(filetype, &size) != MPI_SUCCESS ||
         PMPI_Type_get_extent_x(filetype, &lb, &extent) != MPI_SUCCESS ||
@@ -258,18 +280,17 @@ static double bandwidth_mib(double bytes, double seconds) {
  * whatever happened locally, so the reductions always match.
  */
 static void file_reduce(struct iot_file *f) {
-    /* Step 1: agree on shapes: cells in use anywhere, record counts, failures. */
-    int *shape = calloc(NCELLS + 3, sizeof *shape);
-    int *shape_all = calloc(NCELLS + 3, sizeof *shape_all);
-    int local_broken = f->broken || !shape || !shape_all;
+    /* Step 1: agree on shapes: cells in use anywhere, record counts, failures. A rank
+     * without memory for this says so first, and then nobody reduces. */
+    int *shape = iot__calloc(NCELLS + 3, sizeof *shape);
+    int *shape_all = iot__calloc(NCELLS + 3, sizeof *shape_all);
+    int local_broken = f->broken;
     int broken_any = 0;
-    if (!shape || !shape_all) {
-        /* Still take part, with a small stand-in, so the others are not left waiting. */
-        int small[3] = {1, 0, 0}, small_all[3];
-        PMPI_Allreduce(small, small_all, 3, MPI_INT, MPI_MAX, f->comm);
-        free(shape);
-        free(shape_all);
-        return;
+    double *sum = NULL, *min = NULL, *max = NULL, *out = NULL;
+    if (!iot__agree(f->comm, shape && shape_all)) {
+        iot__warn(f->rank == 0,
+                  "out of memory while reducing the trace of %s; its records are lost", f->name);
+        goto done;
     }
     for (int c = 0; c < NCELLS; c++)
         shape[c] = f->agg && f->agg[c].calls > 0;
@@ -286,15 +307,12 @@ static void file_reduce(struct iot_file *f) {
 
     /* Step 2: three reductions to rank 0: sums, minima and maxima. */
     size_t nsum = 2 * ncoll + 3 * ncells + 4, nmin = ncoll + ncells + 2, nmax = ncoll + ncells;
-    double *sum = calloc(nsum, sizeof *sum), *min = calloc(nmin, sizeof *min);
-    double *max = calloc(nmax + 1, sizeof *max);
-    double *out = calloc(nsum + nmin + nmax + 1, sizeof *out);
-    int have = sum && min && max && out, have_all = 0;
-    PMPI_Allreduce(&have, &have_all, 1, MPI_INT, MPI_MIN, f->comm);
-    if (!have_all) {
-        if (f->rank == 0)
-            iot__warn("out of memory while reducing the trace of %s; its records are lost",
-                      f->name);
+    sum = iot__calloc(nsum, sizeof *sum), min = iot__calloc(nmin, sizeof *min);
+    max = iot__calloc(nmax + 1, sizeof *max);
+    out = iot__calloc(nsum + nmin + nmax + 1, sizeof *out);
+    if (!iot__agree(f->comm, sum && min && max && out)) {
+        iot__warn(f->rank == 0,
+                  "out of memory while reducing the trace of %s; its records are lost", f->name);
         goto done;
     }
     for (size_t i = 0; i < ncoll; i++) {
@@ -413,7 +431,8 @@ static void file_reduce(struct iot_file *f) {
     }
     pthread_mutex_unlock(&iot__state.lock);
     if (broken_any)
-        iot__warn("a rank ran out of memory while tracing %s; its figures are incomplete", f->name);
+        iot__warn(1, "a rank ran out of memory while tracing %s; its figures are incomplete",
+                  f->name);
 done:
     free(shape);
     free(shape_all);
@@ -481,7 +500,8 @@ void iot__log_finish(void) {
                         "\"reduced\": false, \"complete\": false}\n",
                         f->size, f->opened_at, (unsigned long long)f->bytes_read,
                         (unsigned long long)f->bytes_written);
-        iot__warn("%s was still open at MPI_Finalize; only rank 0's figures are logged", f->name);
+        iot__warn(1, "%s was still open at MPI_Finalize; only rank 0's figures are logged",
+                  f->name);
     }
 
     /* Rank 0 prepares the file and a buffer, and says whether to send at all,
@@ -499,13 +519,19 @@ void iot__log_finish(void) {
         snprintf(name, sizeof name, "%s/%s-%s-%d%s%s.iotrace.jsonl", s->log_dir, s->program, stamp,
                  (int)getpid(), s->job_tag[0] ? "-" : "", s->job_tag);
         snprintf(tmp, sizeof tmp, "%s/.%s-%s-%d.tmp", s->log_dir, s->program, stamp, (int)getpid());
-        fp = fopen(tmp, "w");
-        if (!fp)
-            iot__warn("cannot write the trace log %s: %s", tmp, strerror(errno));
-        chunk = fp ? malloc(piece) : NULL;
-        sizes = fp ? calloc((size_t)s->world_size, sizeof *sizes) : NULL;
+        /* 0600: a trace names files and programs; only its owner reads it. O_EXCL: never
+         * write through a name someone else put there. */
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (!fp) {
+            iot__warn(1, "cannot write the trace log %s: %s", tmp, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+        }
+        chunk = fp ? iot__malloc(piece) : NULL;
+        sizes = fp ? iot__calloc((size_t)s->world_size, sizeof *sizes) : NULL;
         if (fp && (!chunk || !sizes)) {
-            iot__warn("out of memory writing the trace log");
+            iot__warn(1, "out of memory writing the trace log");
             fclose(fp);
             unlink(tmp);
             fp = NULL;
@@ -549,7 +575,7 @@ void iot__log_finish(void) {
     int bad = fflush(fp) != 0 || fsync(fileno(fp)) != 0;
     bad = fclose(fp) != 0 || bad;
     if (bad || rename(tmp, name) != 0) {
-        iot__warn("cannot write the trace log %s: %s", name, strerror(errno));
+        iot__warn(1, "cannot write the trace log %s: %s", name, strerror(errno));
         unlink(tmp);
     }
 }

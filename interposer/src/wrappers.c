@@ -24,9 +24,16 @@ struct call {
     struct iot_file *f;
     int op;
     double start;
-    uint64_t bytes;
+    MPI_Count count;
+    MPI_Datatype datatype;
+    int64_t offset_before; /* byte offset the call starts at, -1 when not looked up */
 };
 
+/*
+ * RATIONALE: nothing here asks MPI about the arguments before MPI has checked them
+ * (an invalid datatype would abort inside the query instead of returning MPI_ERR_TYPE),
+ * except the byte count a decision needs, which iot__type_size asks for quietly.
+ */
 static void call_begin(struct call *c, MPI_File fh, int op, MPI_Count count, MPI_Datatype datatype,
                        MPI_Offset offset) {
     c->f = NULL;
@@ -39,15 +46,13 @@ static void call_begin(struct call *c, MPI_File fh, int op, MPI_Count count, MPI
     depth++;
     c->f = f;
     c->op = op;
-    MPI_Count type_size = 0;
-    if (count > 0 && PMPI_Type_size_x(datatype, &type_size) == MPI_SUCCESS && type_size > 0)
-        c->bytes = (uint64_t)count * (uint64_t)type_size;
-    else
-        c->bytes = 0;
-    if (iot__ops[op].blocking_collective)
-        iot__decide_access(f, op, c->bytes);
-    if (f->traced && f->first_offset < 0 && c->bytes > 0)
-        iot__trace_first_offset(f, op, offset);
+    c->count = count;
+    c->datatype = datatype;
+    c->offset_before = -1;
+    if (iot__ops[op].blocking_collective && f->tuned)
+        iot__decide_access(f, op, iot__type_size(count, datatype));
+    if (f->traced && f->first_offset < 0 && count > 0)
+        c->offset_before = iot__trace_offset_before(f, op, offset);
     c->start = iot__now();
 }
 
@@ -55,6 +60,14 @@ static int call_end(struct call *c, int result) {
     if (!c->f)
         return result;
     double seconds = iot__now() - c->start;
+    /* MPI accepted the arguments, so the datatype may be asked about now. */
+    MPI_Count type_size = 0;
+    uint64_t bytes = 0;
+    if (result == MPI_SUCCESS && c->count > 0 &&
+        PMPI_Type_size_x(c->datatype, &type_size) == MPI_SUCCESS && type_size > 0)
+        bytes = (uint64_t)c->count * (uint64_t)type_size;
+    if (bytes > 0 && c->offset_before >= 0 && c->f->first_offset < 0)
+        c->f->first_offset = c->offset_before;
     int split = c->op == IOT_OP_READ_AT_ALL_SPLIT || c->op == IOT_OP_WRITE_AT_ALL_SPLIT ||
                 c->op == IOT_OP_READ_ALL_SPLIT || c->op == IOT_OP_WRITE_ALL_SPLIT ||
                 c->op == IOT_OP_READ_ORDERED_SPLIT || c->op == IOT_OP_WRITE_ORDERED_SPLIT;
@@ -62,9 +75,9 @@ static int call_end(struct call *c, int result) {
         /* Counted at the matching end call, from begin to end. */
         c->f->split_op = c->op;
         c->f->split_start = c->start;
-        c->f->split_bytes = c->bytes;
+        c->f->split_bytes = bytes;
     } else {
-        iot__trace_call(c->f, c->op, c->start, seconds, c->bytes, result);
+        iot__trace_call(c->f, c->op, c->start, seconds, bytes, result);
     }
     depth--;
     return result;
@@ -183,6 +196,50 @@ IOT_END(File_write_ordered_end, const void *)
 
 /* ------------------------------------------------------ open and close */
 
+/*
+ * Opens with the table's hints. MPI_FILE_NULL's error handler (which the program may
+ * have set, and which a new file inherits) returns errors during that attempt, so a
+ * failure caused by the table's hints never reaches the program: when every rank fails,
+ * all retry the way the program asked, and the program's handler sees only that outcome.
+ */
+static int open_tuned(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_Info use,
+                      MPI_File *fh, int *untuned) {
+    MPI_Errhandler program = MPI_ERRHANDLER_NULL;
+    int quiet = PMPI_File_get_errhandler(MPI_FILE_NULL, &program) == MPI_SUCCESS &&
+                PMPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN) == MPI_SUCCESS;
+    if (!iot__agree(comm, quiet)) {
+        if (quiet)
+            PMPI_File_set_errhandler(MPI_FILE_NULL, program);
+        if (program != MPI_ERRHANDLER_NULL)
+            PMPI_Errhandler_free(&program);
+        *untuned = 1;
+        return iot__real.File_open(comm, filename, amode, info, fh);
+    }
+    int result = iot__real.File_open(comm, filename, amode, use, fh);
+    int mine[2] = {result == MPI_SUCCESS, result != MPI_SUCCESS}, all[2] = {0, 0};
+    PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, comm);
+    PMPI_File_set_errhandler(MPI_FILE_NULL, program);
+    if (all[0]) {
+        /* Opened everywhere: the file gets the handler it would have inherited. */
+        PMPI_File_set_errhandler(*fh, program);
+    } else if (all[1]) {
+        /* Failed everywhere: the table's hints may be the cause. */
+        result = iot__real.File_open(comm, filename, amode, info, fh);
+        *untuned = 1;
+    } else {
+        /* Some ranks opened, some did not: a retry would need the open ranks to close,
+         * a collective the others cannot join. Leave it as MPI left it, and let the
+         * program's handler see the failure where there was one. */
+        if (result == MPI_SUCCESS)
+            PMPI_File_set_errhandler(*fh, program);
+        else
+            PMPI_File_call_errhandler(MPI_FILE_NULL, result);
+        *untuned = -1;
+    }
+    PMPI_Errhandler_free(&program);
+    return result;
+}
+
 static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
                           MPI_File *fh) {
     if (!iot__state.active || depth > 0)
@@ -195,31 +252,34 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     int existed = rank == 0 && stat(filename, &st) == 0;
     struct iot_kv table = {0}, requested = {0};
     MPI_Info use = iot__decide_open(comm, filename, info, &table);
-    iot__kv_from_info(&requested, use);
     double start = iot__now();
-    int result = iot__real.File_open(comm, filename, amode, use, fh);
-    if (result != MPI_SUCCESS && use != info) {
-        /* The table's hints may be the cause: open the way the program asked. */
-        int plain = iot__real.File_open(comm, filename, amode, info, fh);
-        if (plain == MPI_SUCCESS) {
-            iot__warn("MPI_File_open of %s failed with the table's hints; opened untuned",
-                      filename);
-            iot__kv_clear(&table);
-            iot__kv_clear(&requested);
-            iot__kv_from_info(&requested, info);
-        }
-        result = plain;
-    }
+    int result, untuned = 0;
+    if (use == info)
+        result = iot__real.File_open(comm, filename, amode, info, fh);
+    else
+        result = open_tuned(comm, filename, amode, info, use, fh, &untuned);
     double seconds = iot__now() - start;
+    if (untuned > 0 && result == MPI_SUCCESS)
+        iot__warn(rank == 0, "MPI_File_open of %s failed with the table's hints; opened untuned",
+                  filename);
+    if (untuned < 0)
+        iot__warn(rank == 0,
+                  "MPI_File_open of %s with the table's hints failed on some ranks only; "
+                  "iotuner does not follow it",
+                  filename);
+    if (untuned)
+        iot__kv_clear(&table);
+    if (iot__kv_from_info(&requested, untuned ? info : use) != 0)
+        iot__kv_clear(&requested); /* only the hints record shows it */
     iot__info_release(use, info);
-    if (result != MPI_SUCCESS) {
+    if (result != MPI_SUCCESS || untuned < 0) {
         if (rank == 0)
             iot__trace_local_meta("MPI_File_open", filename, start, seconds, result);
     } else {
-        struct iot_file *f = iot__file_open_state(comm, filename, *fh);
+        struct iot_file *f = iot__file_open_state(comm, filename, *fh, amode);
         if (f) {
             iot__kv_from_info(&f->app, info);
-            iot__record_hints(f, "open", &requested, &table, existed);
+            iot__record_hints(f, "open", &requested, &table, NULL, existed);
             iot__trace_call(f, IOT_OP_OPEN, start, seconds, 0, result);
         }
     }
@@ -265,10 +325,11 @@ static int wrap_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
     if (!f)
         return iot__real.File_set_view(fh, disp, etype, filetype, datarep, info);
     depth++;
-    iot__trace_view(f, filetype);
     MPI_Info use = iot__merge_app_info(f, info, "set_view");
     double start = iot__now();
     int result = iot__real.File_set_view(fh, disp, etype, filetype, datarep, use);
+    if (result == MPI_SUCCESS)
+        iot__trace_view(f, filetype);
     iot__trace_call(f, IOT_OP_SET_VIEW, start, iot__now() - start, 0, result);
     iot__info_release(use, info);
     depth--;

@@ -8,6 +8,7 @@ Only here do errors become messages and exit codes: an IotunerError gives
 """
 
 import argparse
+import json
 import os
 import shlex
 import sys
@@ -71,7 +72,7 @@ from iotuner.search import (
 from iotuner.space import load_space, shipped_spaces
 from iotuner.store import SCHEMA_VERSION, Store, default_store_path, open_store
 from iotuner.summary import summarize
-from iotuner.table import read_table, write_table
+from iotuner.table import check_table, read_table, write_table
 from iotuner.tracelog import LeftoverLog, leftover_logs, read_tracelog, remove_leftover
 from iotuner.tune import render_choices, tune
 
@@ -271,9 +272,18 @@ def _add_table(subparsers: Subparsers) -> None:
     check = actions.add_parser(
         "check",
         help="validate a tuning table",
-        description="Validate a tuning table and count its entries per decision point.",
+        description=(
+            "Judge a tuning table line by line as the interposer will: the entries it "
+            "applies per decision point, and each line it drops with the rule it breaks "
+            "(formats/table_rules.def). Exit status 1 when anything is dropped or refused."
+        ),
     )
     check.add_argument("table", type=Path, help="tuning table (.jsonl)")
+    check.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON verdict per line, as the interposer's C checker prints them",
+    )
     check.set_defaults(handler=_table_check)
     derive = actions.add_parser(
         "derive",
@@ -292,13 +302,26 @@ def _add_table(subparsers: Subparsers) -> None:
 
 
 def _table_check(args: argparse.Namespace) -> int:
-    entries = read_table(args.table)
+    checked = check_table(args.table)
+    if args.json:
+        for record in checked.as_records():
+            print(json.dumps(record))
+        return 0 if checked.refused is None and not checked.dropped else 1
+    if checked.refused is not None:
+        rule, message = checked.refused
+        print(f"{args.table}: refused ({rule}): {message}")
+        print("  the interposer would run the program untuned")
+        return 1
+    entries = checked.entries
     counts = Counter(e.at for e in entries)
     (decision_points,) = (f.choices for f in table_fields() if f.name == "at")
-    print(f"{args.table}: valid, {len(entries)} entries")
+    verdict = "valid" if not checked.dropped else f"{len(checked.dropped)} lines dropped"
+    print(f"{args.table}: {verdict}, {len(entries)} entries")
     for at in decision_points:
         print(f"  at {at}: {counts[at]}")
-    return 0
+    for dropped in checked.dropped:
+        print(f"  line {dropped.line} dropped ({dropped.rule}): {dropped.message}")
+    return 0 if not checked.dropped else 1
 
 
 def _table_derive(args: argparse.Namespace) -> int:

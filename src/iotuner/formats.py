@@ -17,26 +17,44 @@ from iotuner.errors import FormatError
 
 __all__ = [
     "NUM_SIZE_GROUPS",
+    "HintDef",
     "OpField",
     "SizeGroup",
     "TableField",
+    "TableRule",
     "formats_dir",
+    "hint_vocabulary",
+    "limits",
     "op_fields",
+    "parse_hints",
+    "parse_limits",
     "parse_op_fields",
     "parse_size_groups",
     "parse_table_fields",
+    "parse_table_rules",
     "size_group",
     "size_groups",
     "table_fields",
+    "table_rules",
 ]
 
 NUM_SIZE_GROUPS = 56
 """Number of data-size groups (the dissertation's §3.2)."""
 
-_DEF_FILES = ("size_groups.def", "trace_op_fields.def", "table_fields.def")
+_DEF_FILES = (
+    "size_groups.def",
+    "trace_op_fields.def",
+    "table_fields.def",
+    "hints.def",
+    "limits.def",
+    "table_rules.def",
+)
 _OP_TYPES = frozenset({"INT", "REAL", "TEXT"})
 _TABLE_TYPES = frozenset({"INT", "TEXT", "ENUM", "HINTS"})
 _INT_RANGE = re.compile(r"(-?\d+)-(\d+)?")
+_HINT_TYPES = frozenset({"ENUM", "SIZE", "COUNT", "TEXT"})
+_HINT_WHEN = frozenset({"OPEN", "ANY", "LOWER"})
+_RULE_SCOPES = frozenset({"FILE", "LINE"})
 
 
 @dataclass(frozen=True)
@@ -71,6 +89,7 @@ class TableField:
     name: str
     type: str
     allowed: str
+    weight: int
     description: str
 
     @property
@@ -86,6 +105,79 @@ class TableField:
             raise FormatError(f"table field '{self.name}' has no integer range")
         high = match.group(2)
         return int(match.group(1)), None if high is None else int(high)
+
+
+@dataclass(frozen=True)
+class HintDef:
+    """One key of the hint vocabulary (hints.def): what a tuning table may set, and when.
+
+    `type` is ENUM, SIZE, COUNT or TEXT; `allowed` the words of an ENUM ("a|b"), the range
+    of a SIZE or COUNT ("lo-hi") or the characters a TEXT may use; `multiple` what a SIZE
+    or COUNT must be a multiple of; `when` OPEN, ANY or LOWER; `implementations` the
+    MPI-IO layers that honour the key.
+    """
+
+    key: str
+    type: str
+    allowed: str
+    multiple: int
+    when: str
+    implementations: tuple[str, ...]
+    description: str
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The words an ENUM may take (empty for other types)."""
+        return tuple(self.allowed.split("|")) if self.type == "ENUM" else ()
+
+    @property
+    def range(self) -> tuple[int, int]:
+        """(lowest, highest) of a SIZE or COUNT; FormatError for other types."""
+        match = _INT_RANGE.fullmatch(self.allowed)
+        if self.type not in ("SIZE", "COUNT") or match is None or match.group(2) is None:
+            raise FormatError(f"hint '{self.key}' has no integer range")
+        return int(match.group(1)), int(match.group(2))
+
+    def problem(self, value: str) -> str | None:
+        """Why `value` (as MPI would receive it) breaks this key's rule, or None."""
+        max_chars = limits()["HINT_VALUE_MAX_CHARS"]
+        if len(value.encode("utf-8", "surrogatepass")) > max_chars:
+            return f"hint {self.key}: a value has at most {max_chars} characters, got {len(value)}"
+        if self.type == "ENUM":
+            if value in self.choices:
+                return None
+            return f"hint {self.key} must be one of {self.allowed}, got {value[:64]!r}"
+        if self.type in ("SIZE", "COUNT"):
+            low, high = self.range
+            # Decimal digits only, no sign, space, suffix or leading zero (the C reader's rule).
+            digits = re.fullmatch(r"0|[1-9][0-9]{0,18}", value) is not None
+            if digits and low <= int(value) <= high and int(value) % self.multiple == 0:
+                return None
+            multiple = f" and a multiple of {self.multiple}" if self.multiple > 1 else ""
+            kind = "a byte count" if self.type == "SIZE" else "a count"
+            return (
+                f"hint {self.key} must be {kind} {self.allowed}{multiple} (decimal digits "
+                f"only), got {value[:64]!r}"
+            )
+        if value and all(c in self.allowed for c in value):
+            return None
+        return (
+            f"hint {self.key} must be 1-{max_chars} of the characters {self.allowed}, "
+            f"got {value[:64]!r}"
+        )
+
+
+@dataclass(frozen=True)
+class TableRule:
+    """A reason a tuning-table line is refused (table_rules.def).
+
+    `scope` FILE refuses the whole table, LINE drops the line. The order of the rules is
+    the order in which both readers check them.
+    """
+
+    name: str
+    scope: str
+    description: str
 
 
 def formats_dir() -> Path:
@@ -123,6 +215,24 @@ def op_fields() -> tuple[OpField, ...]:
 def table_fields() -> tuple[TableField, ...]:
     """The keys of a tuning-table entry (table_fields.def), in order."""
     return parse_table_fields(formats_dir() / "table_fields.def")
+
+
+@functools.cache
+def hint_vocabulary() -> dict[str, HintDef]:
+    """The hint vocabulary of hints.def, by key, in definition order."""
+    return {h.key: h for h in parse_hints(formats_dir() / "hints.def")}
+
+
+@functools.cache
+def limits() -> dict[str, int]:
+    """The limits of limits.def, by name (e.g. "TABLE_MAX_BYTES")."""
+    return parse_limits(formats_dir() / "limits.def")
+
+
+@functools.cache
+def table_rules() -> tuple[TableRule, ...]:
+    """The rules of table_rules.def, in the order both readers check them."""
+    return parse_table_rules(formats_dir() / "table_rules.def")
 
 
 @functools.cache
@@ -182,10 +292,10 @@ def parse_op_fields(path: Path) -> tuple[OpField, ...]:
 def parse_table_fields(path: Path) -> tuple[TableField, ...]:
     """Parse and check a table_fields.def file (unique names, types and their ranges)."""
     fields = []
-    for line, args in _invocations(path, "IOT_TABLE_FIELD", "wwss"):
-        name, type_, allowed, description = (str(a) for a in args)
+    for line, args in _invocations(path, "IOT_TABLE_FIELD", "wwsis"):
+        name, type_, allowed, _, description = (str(a) for a in args)
         _check_type(path, line, name, type_, _TABLE_TYPES)
-        field = TableField(name, type_, allowed, description)
+        field = TableField(name, type_, allowed, int(args[3]), description)
         if type_ == "INT" and not _INT_RANGE.fullmatch(allowed):
             raise FormatError(
                 f'{path} line {line}: INT field \'{name}\' needs a range like "1-" or "1-56", '
@@ -199,6 +309,54 @@ def parse_table_fields(path: Path) -> tuple[TableField, ...]:
         fields.append(field)
     _check_unique(path, [f.name for f in fields])
     return tuple(fields)
+
+
+def parse_hints(path: Path) -> tuple[HintDef, ...]:
+    """Parse and check a hints.def file (unique keys, known types and times, valid ranges)."""
+    hints = []
+    for line, args in _invocations(path, "IOT_HINT", "wwsiwss"):
+        key, type_, allowed, _, when, implementations, description = (str(a) for a in args)
+        _check_type(path, line, key, type_, _HINT_TYPES)
+        _check_type(path, line, key, when, _HINT_WHEN)
+        multiple = int(args[3])
+        hint = HintDef(
+            key, type_, allowed, multiple, when, tuple(implementations.split("|")), description
+        )
+        if multiple < 1:
+            raise FormatError(f"{path} line {line}: hint '{key}' needs a multiple >= 1")
+        if type_ in ("SIZE", "COUNT"):
+            match = _INT_RANGE.fullmatch(allowed)
+            if match is None or match.group(2) is None or int(match.group(1)) < 0:
+                raise FormatError(
+                    f'{path} line {line}: hint \'{key}\' needs a range like "1-64", got "{allowed}"'
+                )
+        elif not allowed:
+            raise FormatError(f"{path} line {line}: hint '{key}' needs its allowed values")
+        hints.append(hint)
+    _check_unique(path, [h.key for h in hints])
+    return tuple(hints)
+
+
+def parse_limits(path: Path) -> dict[str, int]:
+    """Parse and check a limits.def file (unique names, positive values)."""
+    found: dict[str, int] = {}
+    for line, args in _invocations(path, "IOT_LIMIT", "wis"):
+        name, value = str(args[0]), int(args[1])
+        if value <= 0 or name in found:
+            raise FormatError(f"{path} line {line}: limit {name} must be unique and > 0")
+        found[name] = value
+    return found
+
+
+def parse_table_rules(path: Path) -> tuple[TableRule, ...]:
+    """Parse and check a table_rules.def file (unique names, FILE or LINE scope)."""
+    rules = []
+    for line, args in _invocations(path, "IOT_TABLE_RULE", "wws"):
+        name, scope, description = (str(a) for a in args)
+        _check_type(path, line, name, scope, _RULE_SCOPES)
+        rules.append(TableRule(name, scope, description))
+    _check_unique(path, [r.name for r in rules])
+    return tuple(rules)
 
 
 def _check_type(path: Path, line: int, name: str, type_: str, known: frozenset[str]) -> None:

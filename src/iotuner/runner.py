@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from iotuner._safejson import loads_json
-from iotuner.errors import ConfigError, SetupError
-from iotuner.table import read_table
+from iotuner.errors import ConfigError, SetupError, TableError
+from iotuner.table import check_table
 
 __all__ = [
     "MODES",
@@ -216,7 +216,11 @@ def run(
     env = interposer_env(mode, table, log_dir, policy, tag, library=library)
     env.update(extra_env or {})
     if table is not None and _tunes(mode):
-        read_table(table)
+        # A refused table would leave the program untuned: say so before running it. Lines
+        # the interposer drops are its to report (one warning each, the rest applies).
+        refused = check_table(table).refused
+        if refused is not None:
+            raise TableError(f"{table}: refused ({refused[0]}): {refused[1]}")
     make_log_dir(log_dir)
     try:
         completed = subprocess.run(

@@ -1,12 +1,17 @@
-"""Tuning tables (formats/README.md, "Tuning table"): read, validate, write and match.
+"""Tuning tables (formats/README.md, "Tuning table"): read, check, write and match.
 
-Validation is driven by formats/table_fields.def, so a key added there is checked here
-without new code; the matching rule mirrors what the interposer does, so the Python side
-can explain and test which entry a job will get.
+The rules come from formats/: the entry keys (table_fields.def), the hint vocabulary
+(hints.def), the limits (limits.def) and the rules a line can break, in the order they are
+checked (table_rules.def). The interposer's C reader applies the same rules in the same
+order; `check_table` gives the verdict per line that both report, and the tests compare
+the two readers on one corpus. The matching rule mirrors the interposer too, so the Python
+side can explain and test which entry a job will get.
 """
 
 import json
+import os
 import os.path
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -15,13 +20,14 @@ from typing import Any
 
 from iotuner._fileio import atomic_write_text
 from iotuner.errors import TableError
-from iotuner.formats import TableField, table_fields
+from iotuner.formats import TableField, hint_vocabulary, limits, table_fields
 
 __all__ = [
     "HEADER",
-    "MAX_HINT_KEY",
-    "SPECIFICITY",
+    "LineVerdict",
+    "TableCheck",
     "TableEntry",
+    "check_table",
     "match",
     "read_table",
     "specificity",
@@ -31,20 +37,6 @@ __all__ = [
 
 HEADER: dict[str, Any] = {"format": "iotuner-table", "version": 1}
 """The first line of every tuning table."""
-
-SPECIFICITY: dict[str, int] = {
-    "program": 4,
-    "file": 4,
-    "nprocs": 2,
-    "group": 1,
-    "pattern": 1,
-    "op": 1,
-    "layout": 1,
-}
-"""What each key that an entry has adds to its specificity (formats/README.md, Matching)."""
-
-MAX_HINT_KEY = 255
-"""Longest MPI info key accepted (MPICH's MPI_MAX_INFO_KEY)."""
 
 
 @dataclass(frozen=True)
@@ -76,39 +68,94 @@ class TableEntry:
         }
 
 
-def read_table(path: Path | str) -> list[TableEntry]:
-    """Read and validate a tuning table.
+@dataclass(frozen=True)
+class LineVerdict:
+    """What a reader does with one line that holds an entry: keep it, or drop it (`rule`)."""
 
-    Every problem found is reported, one per line of the TableError's message, in the form
-    "table.jsonl line 3: 'group' must be an integer 1-56, got 'big'".
+    line: int
+    rule: str | None
+    message: str = ""
+    entry: TableEntry | None = None
+
+
+@dataclass(frozen=True)
+class TableCheck:
+    """The verdicts on a whole table, as both readers reach them.
+
+    `refused` is (rule, message) when the table is refused whole (a FILE rule: the
+    interposer then runs the program untuned); otherwise `verdicts` has one item per line
+    that holds an entry, in line order.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TableError(f"cannot read {path}: {exc}") from None
-    entries: list[TableEntry] = []
-    problems: list[str] = []
-    lines = text.splitlines()
-    if not lines:
-        raise TableError(f"{path}: empty file, expected the header {json.dumps(HEADER)} on line 1")
-    header_problem = _check_header(lines[0])
-    if header_problem:
-        problems.append(f"{path} line 1: {header_problem}")
-    for number, line in enumerate(lines[1:], start=2):
-        if not line.strip() or line.startswith("#"):
+
+    path: Path
+    refused: tuple[str, str] | None
+    verdicts: tuple[LineVerdict, ...]
+
+    @property
+    def entries(self) -> list[TableEntry]:
+        return [v.entry for v in self.verdicts if v.entry is not None]
+
+    @property
+    def dropped(self) -> list[LineVerdict]:
+        return [v for v in self.verdicts if v.rule is not None]
+
+    def as_records(self) -> list[dict[str, Any]]:
+        """The verdicts as the C checker (interposer/tools/table_check.c) prints them."""
+        if self.refused is not None:
+            return [{"verdict": "refused", "rule": self.refused[0], "message": self.refused[1]}]
+        records: list[dict[str, Any]] = []
+        for v in self.verdicts:
+            if v.entry is None:
+                records.append(
+                    {"line": v.line, "verdict": "dropped", "rule": v.rule, "message": v.message}
+                )
+                continue
+            shown = {k: val for k, val in v.entry.to_json().items() if k != "note"}
+            shown["at"] = v.entry.at
+            shown["hints"] = {k: str(val) for k, val in v.entry.hints.items()}
+            shown["specificity"] = specificity(v.entry)
+            order = [f.name for f in table_fields()] + ["specificity"]
+            ordered = {k: shown[k] for k in order if k in shown}
+            records.append({"line": v.line, "verdict": "ok", "entry": ordered})
+        return records
+
+
+def check_table(path: Path | str) -> TableCheck:
+    """Read a tuning table and judge every line, as the interposer will; never raises for
+    what the file holds (TableCheck.refused and the dropped verdicts say it)."""
+    path = Path(path)
+    data, refused = _read_bytes(path)
+    if refused is not None:
+        return TableCheck(path, refused, ())
+    max_bytes = limits()["TABLE_MAX_BYTES"]
+    if len(data) > max_bytes:
+        return TableCheck(path, ("too_large", f"larger than {max_bytes} bytes"), ())
+    lines = data.split(b"\n")
+    header = _header_problem(lines[0])
+    if header is not None:
+        return TableCheck(path, ("header", header), ())
+    verdicts = []
+    for number, raw in enumerate(lines[1:], start=2):
+        if raw.startswith(b"#") or not raw.strip(b" \t\r"):
             continue
-        try:
-            obj = json.loads(line, object_pairs_hook=_unique_keys)
-        except (json.JSONDecodeError, _DuplicateKeyError) as exc:
-            problems.append(f"{path} line {number}: {_json_problem(exc)}")
-            continue
-        line_problems = table_problems(obj)
-        problems.extend(f"{path} line {number}: {p}" for p in line_problems)
-        if not line_problems:
-            entries.append(TableEntry(**obj, line=number))
+        verdicts.append(_line_verdict(number, raw))
+    return TableCheck(path, None, tuple(verdicts))
+
+
+def read_table(path: Path | str) -> list[TableEntry]:
+    """Read a tuning table whose every line must be accepted (for tools that build on it).
+
+    TableError lists every problem, one per line, in the form
+    "table.jsonl line 3 (hint_value): hint cb_buffer_size must be ...".
+    """
+    checked = check_table(path)
+    if checked.refused is not None:
+        rule, message = checked.refused
+        raise TableError(f"{path}: refused ({rule}): {message}")
+    problems = [f"{path} line {v.line} ({v.rule}): {v.message}" for v in checked.dropped]
     if problems:
         raise TableError("\n".join(problems))
-    return entries
+    return checked.entries
 
 
 def write_table(path: Path | str, entries: Iterable[TableEntry]) -> None:
@@ -130,30 +177,15 @@ def write_table(path: Path | str, entries: Iterable[TableEntry]) -> None:
 
 
 def table_problems(obj: object) -> list[str]:
-    """What is wrong with one entry's decoded JSON (empty when it is valid)."""
-    if not isinstance(obj, dict):
-        return [f"an entry must be a JSON object, got {_shown(obj)}"]
-    fields = {f.name: f for f in table_fields()}
-    problems = []
-    for key, value in obj.items():
-        spec = fields.get(key)
-        if spec is None:
-            problems.append(f"unknown key {key!r} (expected one of {', '.join(fields)})")
-        else:
-            problems.extend(_value_problems(spec, value))
-    if "hints" not in obj:
-        problems.append("'hints' is required (an object of MPI info keys and values)")
-    if obj.get("at") == "open" and any(key in obj for key in ("group", "pattern", "op", "layout")):
-        problems.append(
-            'an entry with "at": "open" cannot name group, pattern, op or layout '
-            "(they are not known at open)"
-        )
-    return problems
+    """What is wrong with one entry's decoded JSON (empty when it is valid): the first
+    rule it breaks, in the readers' order, as a message."""
+    verdict = _entry_problem(obj)
+    return [] if verdict is None else [verdict[1]]
 
 
 def specificity(entry: TableEntry) -> int:
-    """How specific an entry is: the SPECIFICITY of each key it has, added up."""
-    return sum(weight for key, weight in SPECIFICITY.items() if getattr(entry, key) is not None)
+    """How specific an entry is: the weight (table_fields.def) of each key it has, added up."""
+    return sum(f.weight for f in table_fields() if getattr(entry, f.name) is not None)
 
 
 def match(
@@ -197,53 +229,207 @@ def match(
     return best
 
 
-def _check_header(line: str) -> str | None:
-    """What is wrong with the header line, or None."""
+# ------------------------------------------------------------------ reading
+
+
+def _read_bytes(path: Path) -> tuple[bytes, tuple[str, str] | None]:
+    """The file's bytes, or a FILE rule: only a regular file, never blocking on a FIFO."""
+    max_bytes = limits()["TABLE_MAX_BYTES"]
     try:
-        obj = json.loads(line)
-    except json.JSONDecodeError:
-        obj = None
-    if not isinstance(obj, dict) or obj.get("format") != HEADER["format"]:
-        return f"expected the header {json.dumps(HEADER)}, got {line[:80]!r}"
-    if obj.get("version") != HEADER["version"]:
-        return (
-            f"unsupported table version {_shown(obj.get('version'))} "
-            f"(this iotuner reads version {HEADER['version']})"
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        return b"", ("unreadable", f"cannot read {path}: {exc.strerror}")
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return b"", ("not_regular", f"{path} is not a regular file")
+        if info.st_size > max_bytes:
+            return b"", (
+                "too_large",
+                f"{path} has {info.st_size} bytes, more than the {max_bytes} a table may have",
+            )
+        chunks, size = [], 0
+        while size <= max_bytes:
+            chunk = os.read(fd, max_bytes + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks), None
+    except OSError as exc:
+        return b"", ("unreadable", f"cannot read {path}: {exc.strerror}")
+    finally:
+        os.close(fd)
+
+
+class _LineProblem(Exception):
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+def _decode_line(raw: bytes) -> Any:
+    """One line as JSON, by the line rules in the C reader's order (encoding, length,
+    depth, syntax, duplicate keys); _LineProblem otherwise."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _LineProblem("encoding", "the line is not valid UTF-8") from None
+    max_line = limits()["TABLE_MAX_LINE_BYTES"]
+    if len(raw) > max_line:
+        raise _LineProblem("line_too_long", f"the line is longer than {max_line} bytes")
+    max_depth = limits()["JSON_MAX_DEPTH"]
+    if _too_deep(text, max_depth):
+        raise _LineProblem("json", f"JSON nested deeper than {max_depth} levels")
+    try:
+        value = json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_constant=_refuse_constant,
+            parse_int=_bounded_int,
         )
-    if set(obj) != set(HEADER):
-        return f"the header has only 'format' and 'version', got {', '.join(map(repr, obj))}"
+    except _DuplicateKeyError:
+        raise _LineProblem("duplicate_key", "an object names the same key twice") from None
+    except (json.JSONDecodeError, ValueError):
+        raise _LineProblem("json", "not valid JSON") from None
+    if _has_bad_string(value):
+        raise _LineProblem("json", "not valid JSON") from None
+    return value
+
+
+def _too_deep(text: str, max_depth: int) -> bool:
+    """Whether objects and arrays nest deeper than max_depth, counting brackets outside
+    strings exactly as the C reader's iot__json_too_deep does (so both call the same
+    lines too deep, whether or not they are otherwise valid JSON)."""
+    if text.count("[") + text.count("{") <= max_depth:
+        return False
+    depth, in_string, i = 0, False, 0
+    while i < len(text):
+        c = text[i]
+        if in_string:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > max_depth:
+                return True
+        elif c in "]}" and depth > 0:
+            depth -= 1
+        i += 1
+    return False
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _bounded_int(text: str) -> int | float:
+    # An integer too long for the C reader's 64 bits is out of every range; a float says so
+    # without Python's own limit on integer conversion (4300 digits) raising.
+    return int(text) if len(text) <= 30 else float("inf")
+
+
+def _has_bad_string(value: Any) -> bool:
+    """Strings the C reader cannot hold: a NUL, or a lone surrogate (not UTF-8)."""
+    if isinstance(value, str):
+        return "\x00" in value or any("\ud800" <= c <= "\udfff" for c in value)
+    if isinstance(value, dict):
+        return any(_has_bad_string(k) or _has_bad_string(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_bad_string(v) for v in value)
+    return False
+
+
+def _header_problem(raw: bytes) -> str | None:
+    """What is wrong with the header line, or None."""
+    expected = f"line 1: expected the header {json.dumps(HEADER)}"
+    try:
+        obj = _decode_line(raw)
+    except _LineProblem:
+        return expected
+    if not isinstance(obj, dict) or set(obj) - set(HEADER) or obj.get("format") != "iotuner-table":
+        return expected
+    version = obj.get("version")
+    if _is_int(version) and version == HEADER["version"]:
+        return None
+    if isinstance(version, int | float) and not isinstance(version, bool):
+        return f"{expected}: this interposer reads table version 1, got version {version}"
+    return expected
+
+
+def _line_verdict(number: int, raw: bytes) -> LineVerdict:
+    try:
+        obj = _decode_line(raw)
+    except _LineProblem as problem:
+        return LineVerdict(number, problem.rule, problem.message)
+    verdict = _entry_problem(obj)
+    if verdict is not None:
+        return LineVerdict(number, verdict[0], verdict[1])
+    assert isinstance(obj, dict)
+    return LineVerdict(number, None, "", TableEntry(**obj, line=number))
+
+
+def _entry_problem(obj: object) -> tuple[str, str] | None:
+    """The first rule an entry breaks (rule, message), checked in the C reader's order."""
+    if not isinstance(obj, dict):
+        return "not_object", "an entry must be a JSON object"
+    fields = {f.name: f for f in table_fields()}
+    for key, value in obj.items():
+        spec = fields.get(key)
+        if spec is None:
+            return "unknown_field", (f"unknown key {key[:64]!r} (expected {', '.join(fields)})")
+        problem = _field_problem(spec, value)
+        if problem is not None:
+            return "field_value", problem
+    if "hints" not in obj:
+        return "hints_missing", "'hints' is required (an object of MPI info keys and values)"
+    if obj.get("at") == "open" and any(key in obj for key in ("group", "pattern", "op", "layout")):
+        return "open_with_access_field", (
+            'an entry with "at": "open" cannot name group, pattern, op or layout '
+            "(they are not known at open)"
+        )
+    vocabulary = hint_vocabulary()
+    for key, value in obj["hints"].items():
+        hint = vocabulary.get(key)
+        if hint is None:
+            return "hint_unknown", (
+                f"hint {key[:64]!r} is not in the hint vocabulary (formats/hints.def)"
+            )
+        if not (isinstance(value, str) or _is_int(value)):
+            return "hint_value", f"hint {key} must be a string or an integer"
+        problem = hint.problem(str(value))
+        if problem is not None:
+            return "hint_value", problem
+        if obj.get("at", "access") == "access" and hint.when == "OPEN":
+            return "hint_when", (
+                f'hint {key} is only read when a file is opened: put it in an "at": "open" entry'
+            )
     return None
 
 
-def _value_problems(spec: TableField, value: Any) -> list[str]:
+def _field_problem(spec: TableField, value: Any) -> str | None:
     """What is wrong with the value of one key, checked against its definition."""
     name = f"{spec.name!r}"
     if spec.type == "INT":
         low, high = spec.int_range
         in_range = f"{low}-{high}" if high is not None else f">= {low}"
         if not _is_int(value) or value < low or (high is not None and value > high):
-            return [f"{name} must be an integer {in_range}, got {_shown(value)}"]
+            return f"{name} must be an integer {in_range}, got {_shown(value)}"
     elif spec.type == "ENUM":
         if value not in spec.choices:
-            return [f"{name} must be one of {', '.join(spec.choices)}, got {_shown(value)}"]
+            return f"{name} must be one of {', '.join(spec.choices)}, got {_shown(value)}"
     elif spec.type == "TEXT":
-        if not isinstance(value, str):
-            return [f"{name} must be a string, got {_shown(value)}"]
-    elif spec.type == "HINTS":
-        if not isinstance(value, dict):
-            return [f"{name} must be an object of MPI info keys and values, got {_shown(value)}"]
-        return [p for key, hint in value.items() for p in _hint_problems(key, hint)]
-    return []
-
-
-def _hint_problems(key: Any, value: Any) -> list[str]:
-    problems = []
-    if not isinstance(key, str) or not key or len(key) > MAX_HINT_KEY:
-        shown = _shown(key[:40] + "..." if isinstance(key, str) and len(key) > 40 else key)
-        problems.append(f"hint keys must be strings of 1-{MAX_HINT_KEY} characters, got {shown}")
-    if not (isinstance(value, str) or _is_int(value)):
-        problems.append(f"hint {key!r} must be a string or an integer, got {_shown(value)}")
-    return problems
+        max_chars = limits()["TEXT_MAX_CHARS"]
+        if not isinstance(value, str) or len(value.encode("utf-8")) > max_chars:
+            return f"{name} must be a string of at most {max_chars} bytes, got {_shown(value)}"
+    elif spec.type == "HINTS" and not isinstance(value, dict):
+        return f"{name} must be an object of MPI info keys and values, got {_shown(value)}"
+    return None
 
 
 def _is_int(value: Any) -> bool:
@@ -252,7 +438,8 @@ def _is_int(value: Any) -> bool:
 
 def _shown(value: Any) -> str:
     """A value as a message shows it: strings quoted, everything else as JSON."""
-    return repr(value) if isinstance(value, str) else json.dumps(value, default=repr)
+    text = repr(value) if isinstance(value, str) else json.dumps(value, default=repr)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 class _DuplicateKeyError(ValueError):
@@ -267,9 +454,3 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise _DuplicateKeyError(f"key {key!r} appears twice")
         obj[key] = value
     return obj
-
-
-def _json_problem(exc: ValueError) -> str:
-    if isinstance(exc, json.JSONDecodeError):
-        return f"not valid JSON ({exc.msg} at column {exc.colno})"
-    return str(exc)

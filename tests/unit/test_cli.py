@@ -100,14 +100,35 @@ def test_table_check(sample_table: Path, capsys: pytest.CaptureFixture[str]) -> 
     ]
 
 
+def test_table_check_lists_dropped_lines_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = tmp_path / "table.jsonl"
+    table.write_text(
+        '{"format": "iotuner-table", "version": 1}\n'
+        '{"hints": {"cb_buffer_size": "abc"}}\n'
+        '{"at": "open", "hints": {"cb_nodes": 2}}\n'
+    )
+    assert main(["table", "check", str(table)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{table}: 1 lines dropped, 1 entries"
+    assert out[-1].startswith("  line 2 dropped (hint_value): hint cb_buffer_size must be")
+    table.write_text("not a header\n")
+    assert main(["table", "check", str(table)]) == 1
+    assert "refused (header)" in capsys.readouterr().out
+
+
 def test_errors_become_messages_and_status_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     table = tmp_path / "table.jsonl"
     table.write_text('{"format": "iotuner-table", "version": 1}\n{"group": "big", "hints": {}}\n')
-    assert main(["table", "check", str(table)]) == 2
+    out = tmp_path / "derived.jsonl"
+    assert main(["table", "derive", str(table), str(tmp_path), "-o", str(out)]) == 2
     assert capsys.readouterr().err == (
-        f"iotuner: error: {table} line 2: 'group' must be an integer 1-56, got 'big'\n"
+        f"iotuner: error: {table} line 2 (field_value): 'group' must be an integer 1-56, "
+        "got 'big'\n"
     )
+    assert not out.exists()
     assert main(["show", str(tmp_path / "absent.iotrace.jsonl")]) == 2
     assert capsys.readouterr().err.startswith("iotuner: error: cannot read ")
