@@ -41,8 +41,10 @@ $(BUILD)/bench/%: bench/%.c
 
 install: all
 	mkdir -p $(PREFIX)/lib/iotuner $(PREFIX)/libexec/iotuner
-	cp $(BUILD)/libiotuner.so $(PREFIX)/lib/iotuner/
-	cp $(PROGRAMS) $(BENCH_PROGRAMS) $(BUILD)/table_check $(PREFIX)/libexec/iotuner/
+	# install, not cp: it writes a new file, so a job still running the old library or
+	# program keeps its copy instead of having it overwritten under it.
+	install -m 755 $(BUILD)/libiotuner.so $(PREFIX)/lib/iotuner/
+	install -m 755 $(PROGRAMS) $(BENCH_PROGRAMS) $(BUILD)/table_check $(PREFIX)/libexec/iotuner/
 
 format:
 	clang-format -i interposer/src/*.c interposer/src/*.h interposer/tools/*.c programs/*.c bench/*.c

@@ -340,9 +340,13 @@ static int core_load_table(int ok, char *err, size_t errlen) {
     char *text = NULL;
     size_t len = 0;
     enum iot_rule rule = IOT_NRULES;
+    char rerr[1024];
     if (s->world_rank == 0 && ok &&
-        iot__table_read_file(s->table_path, &text, &len, &rule, err, errlen) != 0)
+        iot__table_read_file(s->table_path, &text, &len, &rule, rerr, sizeof rerr) != 0) {
+        snprintf(err, errlen, "tuning table %s refused (%s): %s", s->table_path,
+                 iot__rule_name(rule), rerr);
         ok = 0;
+    }
     unsigned long long nbytes = ok ? (unsigned long long)len : 0;
     if (!iot__agree(MPI_COMM_WORLD, ok))
         return -1;

@@ -9,6 +9,7 @@ import pytest
 from iotuner.formats import size_group
 from iotuner.runner import interposer_env
 from iotuner.table import match, read_table
+from iotuner.tracelog import read_tracelog
 
 from .conftest import Mpi, one_log, printed_info, warnings_in, write_table
 
@@ -455,23 +456,68 @@ def test_error_codes_unchanged(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
 # -------------------------------------------------- failures inside iotuner
 
 
-BAD_TABLES = {
-    "not-json": '{"format": "iotuner-table", "version": 1}\n{"hints": {"cb_nodes": 2\n',
-    "no-header": '{"hints": {"cb_nodes": "2"}}\n',
-    "bad-group": '{"format": "iotuner-table", "version": 1}\n{"group": 99, "hints": {}}\n',
-    "open-with-op": '{"format": "iotuner-table", "version": 1}\n'
-    '{"at": "open", "op": "write", "hints": {}}\n',
-    "unknown-key": '{"format": "iotuner-table", "version": 1}\n{"grup": 3, "hints": {}}\n',
+HEADER_LINE = '{"format": "iotuner-table", "version": 1}\n'
+GOOD_LINE = '{"at": "open", "hints": {"cb_buffer_size": "1048576"}}\n'
+
+# Lines the readers drop (the rest of the table applies), with the rule each breaks.
+BAD_LINES = {
+    "not-json": ('{"hints": {"cb_buffer_size": 2\n', "json"),
+    "bad-group": ('{"group": 99, "hints": {}}\n', "field_value"),
+    "open-with-op": ('{"at": "open", "op": "write", "hints": {}}\n', "open_with_access_field"),
+    "unknown-key": ('{"grup": 3, "hints": {}}\n', "unknown_field"),
+    "unknown-hint": ('{"hints": {"romio_go_faster": "enable"}}\n', "hint_unknown"),
+    "sigfpe-value": ('{"at": "open", "hints": {"cb_buffer_size": "abc"}}\n', "hint_value"),
+    "negative": ('{"at": "open", "hints": {"cb_buffer_size": "-4"}}\n', "hint_value"),
+    "huge": ('{"hints": {"cb_buffer_size": "9000000000000000000"}}\n', "hint_value"),
+    "hang-value": ('{"hints": {"ind_rd_buffer_size": 0}}\n', "hint_value"),
+    "open-only-at-access": ('{"hints": {"cb_nodes": "1"}}\n', "hint_when"),
+    "nul-byte": ('{"hints": {"romio_ds_write": "dis\x00able"}}\n', "json"),
 }
 
 
 @pytest.mark.parametrize("nprocs", [1, 4])
-@pytest.mark.parametrize("bad", sorted(BAD_TABLES))
-def test_malformed_table_runs_untuned_with_one_warning(
+@pytest.mark.parametrize("bad", sorted(BAD_LINES))
+def test_a_bad_line_is_dropped_with_one_warning_and_the_rest_applies(
+    mpi: Mpi, tmp_path: Path, nprocs: int, bad: str
+) -> None:
+    line, rule = BAD_LINES[bad]
+    table = tmp_path / "bad.jsonl"
+    table.write_text(HEADER_LINE + line + GOOD_LINE)
+    env = interposer_env("tune,trace", table, tmp_path / "logs", "table", "bad")
+    data = tmp_path / "data"
+    completed = mpi.run_env(
+        env, nprocs, "iokernel", "--file", str(data), "--op", "both", "--print-info"
+    )
+    (warning,) = warnings_in(completed.stderr)  # once per job, not once per rank
+    assert f"line 2 dropped ({rule})" in warning, warning
+    assert printed_info(completed.stdout)["cb_buffer_size"] == "1048576"  # line 3 applies
+    (log,) = (tmp_path / "logs").glob("*.iotrace.jsonl")
+    assert any(f"line 2 dropped ({rule})" in w for w in read_tracelog(log).end["warnings"])
+
+
+REFUSED_TABLES = {
+    "no-header": '{"hints": {"cb_nodes": "2"}}\n',
+    "version-2": '{"format": "iotuner-table", "version": 2}\n' + GOOD_LINE,
+    "empty": "",
+}
+
+
+@pytest.mark.parametrize("nprocs", [1, 4])
+@pytest.mark.parametrize("bad", [*sorted(REFUSED_TABLES), "dev-zero", "fifo", "directory", "5mb"])
+def test_a_refused_table_runs_untuned_with_one_warning(
     mpi: Mpi, tmp_path: Path, nprocs: int, bad: str
 ) -> None:
     table = tmp_path / "bad.jsonl"
-    table.write_text(BAD_TABLES[bad])
+    if bad == "dev-zero":
+        table = Path("/dev/zero")  # used to hang MPI_Init forever
+    elif bad == "fifo":
+        os.mkfifo(table)  # nobody writes: a blocking open would never return
+    elif bad == "directory":
+        table.mkdir()
+    elif bad == "5mb":
+        table.write_text(HEADER_LINE + GOOD_LINE * (5 * 2**20 // len(GOOD_LINE)))
+    else:
+        table.write_text(REFUSED_TABLES[bad])
     env = interposer_env("tune,trace", table, tmp_path / "logs", "table", "bad")
     data = tmp_path / "data"
     completed = mpi.run_env(
