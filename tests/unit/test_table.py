@@ -1,4 +1,10 @@
-"""iotuner.table: validation messages, the matching rule and atomic writing."""
+"""iotuner.table: verdicts per line, the strict reader, writing, and the matching rule.
+
+A line that breaks a LINE rule of formats/table_rules.def is dropped with that rule and the
+rest of the table applies; a FILE rule refuses the whole table. check_table reports the
+verdicts; read_table is the strict reader for tools that need every line. The line by line
+comparison with the interposer's C reader is in test_table_readers_agree.py.
+"""
 
 import json
 import os
@@ -7,7 +13,17 @@ from pathlib import Path
 import pytest
 
 from iotuner.errors import TableError
-from iotuner.table import HEADER, TableEntry, match, read_table, specificity, write_table
+from iotuner.formats import table_fields, table_rules
+from iotuner.table import (
+    HEADER,
+    TableEntry,
+    check_table,
+    match,
+    read_table,
+    specificity,
+    table_problems,
+    write_table,
+)
 
 
 def _table(tmp_path: Path, *entries: str, header: str = json.dumps(HEADER)) -> Path:
@@ -16,10 +32,15 @@ def _table(tmp_path: Path, *entries: str, header: str = json.dumps(HEADER)) -> P
     return path
 
 
-def _problems(path: Path) -> str:
-    with pytest.raises(TableError) as info:
-        read_table(path)
-    return str(info.value)
+def _dropped(tmp_path: Path, line: str) -> tuple[str, str]:
+    """The (rule, message) of a table whose one entry line is `line`, which must be dropped."""
+    checked = check_table(_table(tmp_path, line))
+    assert checked.refused is None
+    (verdict,) = checked.verdicts
+    assert verdict.line == 2
+    assert verdict.entry is None, f"{line} was accepted"
+    assert verdict.rule is not None
+    return verdict.rule, verdict.message
 
 
 def test_reads_the_readme_example(sample_table: Path) -> None:
@@ -32,48 +53,245 @@ def test_reads_the_readme_example(sample_table: Path) -> None:
     assert entries[2].note == "predicted +20%"
 
 
+# ----------------------------------------------------------------- line verdicts
+
+
 @pytest.mark.parametrize(
-    ("line", "message"),
+    ("line", "rule", "message"),
     [
-        ('{"group": "big", "hints": {}}', "'group' must be an integer 1-56, got 'big'"),
-        ('{"group": 57, "hints": {}}', "'group' must be an integer 1-56, got 57"),
-        ('{"group": 3.0, "hints": {}}', "'group' must be an integer 1-56, got 3.0"),
-        ('{"nprocs": 0, "hints": {}}', "'nprocs' must be an integer >= 1, got 0"),
-        ('{"nprocs": true, "hints": {}}', "'nprocs' must be an integer >= 1, got true"),
-        ('{"at": "close", "hints": {}}', "'at' must be one of open, access, got 'close'"),
-        ('{"op": "Write", "hints": {}}', "'op' must be one of read, write, got 'Write'"),
-        ('{"pattern": null, "hints": {}}', "'pattern' must be one of collective, independent"),
-        ('{"program": 7, "hints": {}}', "'program' must be a string, got 7"),
-        ('{"colour": "red", "hints": {}}', "unknown key 'colour' (expected one of at, program"),
-        ('{"nprocs": 4}', "'hints' is required"),
-        ('{"hints": ["cb_nodes"]}', "'hints' must be an object of MPI info keys and values"),
-        ('{"hints": {"cb_nodes": 2.5}}', "hint 'cb_nodes' must be a string or an integer, got 2.5"),
-        ('{"hints": {"cb_nodes": true}}', "hint 'cb_nodes' must be a string or an integer"),
-        ('{"hints": {"": "1"}}', "hint keys must be strings of 1-255 characters, got ''"),
-        ('{"hints": {"' + "k" * 256 + '": "1"}}', "hint keys must be strings of 1-255 characters"),
-        ('{"group": 3, "group": 4, "hints": {}}', "key 'group' appears twice"),
-        ('{"hints": {"a": "1", "a": "2"}}', "key 'a' appears twice"),
-        ('{"hints": {}', "not valid JSON"),
-        ("[1, 2]", "an entry must be a JSON object, got [1, 2]"),
-        (" # a comment must start the line", "not valid JSON"),
+        (
+            '{"group": "big", "hints": {}}',
+            "field_value",
+            "'group' must be an integer 1-56, got 'big'",
+        ),
+        ('{"group": 57, "hints": {}}', "field_value", "'group' must be an integer 1-56, got 57"),
+        ('{"group": 0, "hints": {}}', "field_value", "'group' must be an integer 1-56, got 0"),
+        ('{"group": 3.0, "hints": {}}', "field_value", "'group' must be an integer 1-56, got 3.0"),
+        ('{"nprocs": 0, "hints": {}}', "field_value", "'nprocs' must be an integer 1-16777216"),
+        ('{"nprocs": true, "hints": {}}', "field_value", "got true"),
+        ('{"nprocs": 16777217, "hints": {}}', "field_value", "got 16777217"),
+        (
+            '{"at": "close", "hints": {}}',
+            "field_value",
+            "'at' must be one of open, access, got 'close'",
+        ),
+        (
+            '{"op": "Write", "hints": {}}',
+            "field_value",
+            "'op' must be one of read, write, got 'Write'",
+        ),
+        (
+            '{"pattern": null, "hints": {}}',
+            "field_value",
+            "one of collective, independent, got null",
+        ),
+        (
+            '{"layout": "holes", "hints": {}}',
+            "field_value",
+            "one of contiguous, strided, got 'holes'",
+        ),
+        (
+            '{"program": 7, "hints": {}}',
+            "field_value",
+            "'program' must be a string of at most 4096",
+        ),
+        ('{"note": ["x"], "hints": {}}', "field_value", "'note' must be a string"),
+        ('{"hints": ["cb_nodes"]}', "field_value", "'hints' must be an object of MPI info keys"),
+        (
+            '{"colour": "red", "hints": {}}',
+            "unknown_field",
+            "unknown key 'colour' (expected at, prog",
+        ),
+        ('{"nprocs": 4}', "hints_missing", "'hints' is required"),
+        (
+            '{"at": "open", "op": "write", "hints": {}}',
+            "open_with_access_field",
+            "not known at open",
+        ),
+        (
+            '{"hints": {"cb_nodez": "2"}}',
+            "hint_unknown",
+            "hint 'cb_nodez' is not in the hint vocab",
+        ),
+        ('{"hints": {"": "1"}}', "hint_unknown", "hint '' is not in the hint vocabulary"),
+        ('{"hints": {"cb_buffer_size": 2.5}}', "hint_value", "must be a string or an integer"),
+        ('{"hints": {"romio_cb_write": true}}', "hint_value", "must be a string or an integer"),
+        (
+            '{"hints": {"romio_cb_write": "on"}}',
+            "hint_value",
+            "hint romio_cb_write must be one of automatic|enable|disable, got 'on'",
+        ),
+        (
+            '{"hints": {"cb_buffer_size": "4k"}}',
+            "hint_value",
+            "hint cb_buffer_size must be a byte count 65536-1073741824 (decimal digits only), "
+            "got '4k'",
+        ),
+        ('{"hints": {"cb_buffer_size": 65535}}', "hint_value", "65536-1073741824"),
+        ('{"hints": {"cb_buffer_size": "065536"}}', "hint_value", "got '065536'"),
+        (
+            '{"at": "open", "hints": {"striping_unit": "100000"}}',
+            "hint_value",
+            "and a multiple of 65536",
+        ),
+        ('{"at": "open", "hints": {"cb_config_list": "*:* "}}', "hint_value", "of the characters"),
+        ('{"hints": {"cb_nodes": "2"}}', "hint_when", 'put it in an "at": "open" entry'),
+        ('{"group": 3, "group": 4, "hints": {}}', "duplicate_key", "same key twice"),
+        ('{"hints": {"cb_nodes": "1", "cb_nodes": "2"}}', "duplicate_key", "same key twice"),
+        ('{"hints": {}', "json", "not valid JSON"),
+        ('{"hints": {"romio_cb_write": NaN}}', "json", "not valid JSON"),
+        ('{"note": "\\u0000", "hints": {}}', "json", "not valid JSON"),
+        ('{"note": "\\ud800", "hints": {}}', "json", "not valid JSON"),
+        (" # a comment must start the line", "json", "not valid JSON"),
+        ('{"note": ' + "[" * 16 + "]" * 16 + ', "hints": {}}', "json", "nested deeper than 16"),
+        ("[1, 2]", "not_object", "an entry must be a JSON object"),
+        ('"hints"', "not_object", "an entry must be a JSON object"),
     ],
 )
-def test_a_bad_line_is_named_with_what_was_expected(
-    tmp_path: Path, line: str, message: str
+def test_a_bad_line_is_dropped_with_its_rule_and_what_was_expected(
+    tmp_path: Path, line: str, rule: str, message: str
 ) -> None:
-    path = _table(tmp_path, '{"hints": {"cb_nodes": 2}}', line)
-    problems = _problems(path)
-    assert problems.startswith(f"{path} line 3: ")
-    assert message in problems
+    assert _dropped(tmp_path, line)[0] == rule
+    assert message in _dropped(tmp_path, line)[1]
 
 
-def test_every_problem_is_reported(tmp_path: Path) -> None:
-    path = _table(tmp_path, '{"group": 0, "op": "x", "hints": {}}', "", '{"nprocs": 4}')
-    assert _problems(path).splitlines() == [
-        f"{path} line 2: 'group' must be an integer 1-56, got 0",
-        f"{path} line 2: 'op' must be one of read, write, got 'x'",
-        f"{path} line 4: 'hints' is required (an object of MPI info keys and values)",
+def test_every_line_rule_is_tested_above() -> None:
+    """The table above names every LINE rule but the two that need bytes (see below)."""
+    named = {
+        "field_value",
+        "unknown_field",
+        "hints_missing",
+        "open_with_access_field",
+        "hint_unknown",
+        "hint_value",
+        "hint_when",
+        "duplicate_key",
+        "json",
+        "not_object",
+    }
+    line_rules = {r.name for r in table_rules() if r.scope == "LINE"}
+    assert line_rules - named == {"encoding", "line_too_long"}
+
+
+def test_bytes_that_are_not_utf8_and_over_long_lines(tmp_path: Path) -> None:
+    path = tmp_path / "table.jsonl"
+    long_note = "x" * 65536
+    path.write_bytes(
+        json.dumps(HEADER).encode()
+        + b'\n{"note": "caf\xe9", "hints": {}}'
+        + b'\n{"note": "caf\xc3\xa9", "hints": {}}'
+        + f'\n{{"note": "{long_note}", "hints": {{}}}}\n'.encode()
+    )
+    checked = check_table(path)
+    assert [(v.line, v.rule) for v in checked.verdicts] == [
+        (2, "encoding"),
+        (3, None),
+        (4, "line_too_long"),
     ]
+    assert checked.entries[0].note == "café"
+
+
+def test_one_rule_per_line_the_first_in_the_readers_order(tmp_path: Path) -> None:
+    """Each bad line gets exactly one verdict; the good lines around it still apply."""
+    path = _table(
+        tmp_path,
+        '{"at": "open", "nprocs": 4, "hints": {"cb_nodes": "2"}}',
+        '{"group": 0, "op": "x", "hints": {}}',  # field_value, once
+        "",
+        '{"nprocs": 4}',  # hints_missing
+        '{"at": "open", "group": 3, "hints": {"bogus": "1"}}',  # open_with_access_field first
+        '{"hints": {"cb_buffer_size": "1"}, "colour": 1}',  # unknown_field before any hint rule
+        '{"nprocs": 8, "hints": {"romio_cb_read": "disable"}}',
+    )
+    checked = check_table(path)
+    assert checked.refused is None
+    assert [(v.line, v.rule) for v in checked.verdicts] == [
+        (2, None),
+        (3, "field_value"),
+        (5, "hints_missing"),
+        (6, "open_with_access_field"),
+        (7, "unknown_field"),
+        (8, None),
+    ]
+    assert [e.line for e in checked.entries] == [2, 8]
+    assert [v.line for v in checked.dropped] == [3, 5, 6, 7]
+
+
+def test_comments_and_blank_lines_hold_no_entry(tmp_path: Path) -> None:
+    path = _table(tmp_path, "# a comment", "", " \t\r", "#{not json", '{"hints": {}}')
+    checked = check_table(path)
+    assert [(v.line, v.rule) for v in checked.verdicts] == [(6, None)]
+
+
+def test_lines_end_at_newlines_only(tmp_path: Path) -> None:
+    """U+2028, a form feed or a lone carriage return do not end a line (str.splitlines would
+    split at each); a carriage return before the newline is white space."""
+    path = tmp_path / "table.jsonl"
+    path.write_bytes(
+        json.dumps(HEADER).encode()
+        + '\n{"note": "a\u2028b", "hints": {}}\r\n{"hints": {}}\x0c{"hints": {}}'.encode()
+        + b'\n{"hints": {}}\r{"hints": {}}\n{"nprocs": 2, "hints": {}}\n'
+    )
+    checked = check_table(path)
+    assert [(v.line, v.rule) for v in checked.verdicts] == [
+        (2, None),
+        (3, "json"),
+        (4, "json"),
+        (5, None),
+    ]
+    assert checked.entries[0].note == "a\u2028b"
+    assert checked.entries[1].nprocs == 2
+
+
+def test_hint_values_are_kept_as_mpi_receives_them(tmp_path: Path) -> None:
+    path = _table(
+        tmp_path,
+        '{"at": "open", "hints": {"cb_nodes": 4, "striping_unit": "1048576", '
+        '"start_iodevice": -0, "cb_config_list": "*:2"}}',
+    )
+    (entry,) = check_table(path).entries
+    assert entry.hints == {
+        "cb_nodes": 4,
+        "striping_unit": "1048576",
+        "start_iodevice": 0,
+        "cb_config_list": "*:2",
+    }
+    (record,) = check_table(path).as_records()
+    assert record["entry"]["hints"] == {
+        "cb_nodes": "4",
+        "striping_unit": "1048576",
+        "start_iodevice": "0",
+        "cb_config_list": "*:2",
+    }
+
+
+def test_as_records_has_the_c_checkers_shape(sample_table: Path, tmp_path: Path) -> None:
+    records = check_table(sample_table).as_records()
+    assert records[2] == {
+        "line": 6,
+        "verdict": "ok",
+        "entry": {
+            "at": "access",
+            "nprocs": 4,
+            "group": 35,
+            "pattern": "collective",
+            "op": "write",
+            "hints": {"romio_cb_write": "enable"},
+            "specificity": 5,
+        },
+    }
+    dropped = check_table(_table(tmp_path, '{"nprocs": 4}')).as_records()
+    assert dropped == [
+        {
+            "line": 2,
+            "verdict": "dropped",
+            "rule": "hints_missing",
+            "message": "'hints' is required (an object of MPI info keys and values)",
+        }
+    ]
+
+
+# ----------------------------------------------------------------- whole table
 
 
 @pytest.mark.parametrize(
@@ -81,20 +299,89 @@ def test_every_problem_is_reported(tmp_path: Path) -> None:
     [
         ('{"at": "open", "hints": {}}', 'line 1: expected the header {"format": "iotuner-table"'),
         ("# comment", "line 1: expected the header"),
-        ('{"format": "iotuner-table", "version": 2}', "line 1: unsupported table version 2"),
-        ('{"format": "iotuner-table"}', "line 1: unsupported table version null"),
-        ('{"format": "iotuner-table", "version": 1, "x": 1}', "only 'format' and 'version'"),
+        ("", "line 1: expected the header"),
+        ('{"format": "iotuner-table", "version": 2}', "reads table version 1, got version 2"),
+        ('{"format": "iotuner-table", "version": 1.0}', "reads table version 1, got version 1.0"),
+        ('{"format": "iotuner-table", "version": true}', "line 1: expected the header"),
+        ('{"format": "iotuner-table"}', "line 1: expected the header"),
+        ('{"format": "iotuner-table", "version": 1, "x": 1}', "line 1: expected the header"),
+        ('{"x": 1, "format": "iotuner-table", "version": 1}', "line 1: expected the header"),
+        ('{"format": "iotuner-table", "version": 1, "version": 1}', "expected the header"),
     ],
 )
-def test_the_header_is_checked(tmp_path: Path, header: str, message: str) -> None:
-    assert message in _problems(_table(tmp_path, header=header))
+def test_a_bad_header_refuses_the_table(tmp_path: Path, header: str, message: str) -> None:
+    checked = check_table(_table(tmp_path, '{"hints": {}}', header=header))
+    assert checked.refused is not None
+    assert checked.refused[0] == "header"
+    assert message in checked.refused[1]
+    assert checked.verdicts == ()
+    assert checked.as_records() == [
+        {"verdict": "refused", "rule": "header", "message": checked.refused[1]}
+    ]
 
 
-def test_an_empty_or_missing_file_is_an_error(tmp_path: Path) -> None:
+def test_files_that_are_not_tables_are_refused(tmp_path: Path) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
-    assert "empty file, expected the header" in _problems(empty)
-    assert "cannot read" in _problems(tmp_path / "absent.jsonl")
+    assert check_table(empty).refused == (
+        "header",
+        'line 1: expected the header {"format": "iotuner-table", "version": 1}',
+    )
+    absent = check_table(tmp_path / "absent.jsonl").refused
+    assert absent is not None and absent[0] == "unreadable" and "cannot read" in absent[1]
+    assert check_table(tmp_path).refused == ("not_regular", f"{tmp_path} is not a regular file")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert check_table(fifo).refused == ("not_regular", f"{fifo} is not a regular file")
+    big = tmp_path / "big.jsonl"
+    with big.open("wb") as out:
+        out.truncate(4194305)
+    too_large = check_table(big).refused
+    assert too_large is not None and too_large[0] == "too_large"
+    assert "4194305 bytes, more than the 4194304" in too_large[1]
+
+
+def test_every_file_rule_is_tested_above() -> None:
+    file_rules = {r.name for r in table_rules() if r.scope == "FILE"}
+    assert file_rules == {"unreadable", "not_regular", "too_large", "header"}
+
+
+# ----------------------------------------------------------------- read_table
+
+
+def test_read_table_lists_every_dropped_line_with_its_rule(tmp_path: Path) -> None:
+    path = _table(
+        tmp_path,
+        '{"hints": {}}',
+        '{"group": 0, "op": "x", "hints": {}}',
+        "",
+        '{"nprocs": 4}',
+        '{"hints": {"cb_nodes": "2"}}',
+    )
+    with pytest.raises(TableError) as raised:
+        read_table(path)
+    assert str(raised.value).splitlines() == [
+        f"{path} line 3 (field_value): 'group' must be an integer 1-56, got 0",
+        f"{path} line 5 (hints_missing): 'hints' is required (an object of MPI info keys and "
+        "values)",
+        f"{path} line 6 (hint_when): hint cb_nodes is only read when a file is opened: put it "
+        'in an "at": "open" entry',
+    ]
+
+
+def test_read_table_names_the_rule_that_refused_the_table(tmp_path: Path) -> None:
+    path = _table(tmp_path, header='{"format": "iotuner-table", "version": 2}')
+    with pytest.raises(TableError) as raised:
+        read_table(path)
+    assert str(raised.value) == (
+        f'{path}: refused (header): line 1: expected the header {{"format": "iotuner-table", '
+        '"version": 1}: this interposer reads table version 1, got version 2'
+    )
+    with pytest.raises(TableError, match=r"absent.jsonl: refused \(unreadable\): cannot read"):
+        read_table(tmp_path / "absent.jsonl")
+
+
+# ----------------------------------------------------------------- writing
 
 
 def test_write_table_round_trips_and_leaves_no_temporary_file(
@@ -111,12 +398,34 @@ def test_write_table_round_trips_and_leaves_no_temporary_file(
     assert list(json.loads(lines[3])) == ["at", "nprocs", "group", "pattern", "op", "hints", "note"]
 
 
-def test_write_table_refuses_an_invalid_entry(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        (TableEntry(group=99), "entry 2: 'group' must be an integer 1-56, got 99"),
+        (TableEntry(hints={"cb_nodes": "2"}), "entry 2: hint cb_nodes is only read when a file"),
+        (TableEntry(hints={"colour": "red"}), "entry 2: hint 'colour' is not in the hint vocab"),
+        (
+            TableEntry(at="open", hints={"cb_buffer_size": "1024"}),
+            "entry 2: hint cb_buffer_size must be a byte count 65536-1073741824",
+        ),
+        (TableEntry(at="open", op="write"), 'entry 2: an entry with "at": "open" cannot name'),
+    ],
+)
+def test_write_table_refuses_an_invalid_entry(
+    tmp_path: Path, entry: TableEntry, message: str
+) -> None:
     path = _table(tmp_path)
     before = path.read_text()
-    with pytest.raises(TableError, match="entry 2: 'group' must be an integer 1-56, got 99"):
-        write_table(path, [TableEntry(), TableEntry(group=99)])
+    with pytest.raises(TableError, match=message):
+        write_table(path, [TableEntry(), entry])
     assert path.read_text() == before
+    assert os.listdir(tmp_path) == ["table.jsonl"]
+
+
+def test_table_problems_gives_the_first_broken_rule() -> None:
+    assert table_problems({"hints": {}}) == []
+    assert table_problems({"nprocs": 0}) == ["'nprocs' must be an integer 1-16777216, got 0"]
+    assert table_problems([]) == ["an entry must be a JSON object"]
 
 
 def test_a_failed_write_keeps_the_old_table_and_no_temporary_file(
@@ -130,16 +439,16 @@ def test_a_failed_write_keeps_the_old_table_and_no_temporary_file(
 
     monkeypatch.setattr(os, "replace", fail)
     with pytest.raises(OSError, match="disk full"):
-        write_table(path, [TableEntry(hints={"cb_nodes": "2"})])
+        write_table(path, [TableEntry(at="open", hints={"cb_nodes": "2"})])
     assert os.listdir(tmp_path) == ["table.jsonl"]
     assert path.read_text() == before
 
 
-# Matching (formats/README.md): program and file count 4, nprocs 2, group, pattern, op 1;
-# a tie goes to the earlier entry.
+# Matching (formats/README.md): program and file count 4, nprocs 2, group, pattern, op and
+# layout 1; a tie goes to the earlier entry.
 
 ACCESS = {"at": "access", "program": "ior", "file": "/scratch/out.dat", "nprocs": 4}
-ACCESS_OP = {**ACCESS, "group": 35, "pattern": "collective", "op": "write"}
+ACCESS_OP = {**ACCESS, "group": 35, "pattern": "collective", "op": "write", "layout": "contiguous"}
 
 
 def test_no_entry_applies() -> None:
@@ -165,12 +474,43 @@ def test_the_most_specific_entry_wins_whatever_its_place() -> None:
     assert match([size, scale], **ACCESS_OP) is size
 
 
+def test_the_weights_are_those_of_table_fields_def() -> None:
+    weights = {f.name: f.weight for f in table_fields()}
+    assert weights == {
+        "at": 0,
+        "program": 4,
+        "file": 4,
+        "nprocs": 2,
+        "group": 1,
+        "pattern": 1,
+        "op": 1,
+        "layout": 1,
+        "hints": 0,
+        "note": 0,
+    }
+    everything = TableEntry(
+        program="ior",
+        file="*.dat",
+        nprocs=4,
+        group=35,
+        pattern="collective",
+        op="write",
+        layout="strided",
+        hints={"romio_cb_write": "enable"},
+        note="n",
+    )
+    assert specificity(everything) == 14
+    assert specificity(TableEntry(at="open", hints={"cb_nodes": "2"}, note="n")) == 0
+
+
 def test_the_weights_of_the_keys() -> None:
     program = TableEntry(program="ior")
     file = TableEntry(file="*.dat")
     nprocs_op = TableEntry(nprocs=4, pattern="collective", op="write")  # 2 + 1 + 1 = 4
-    everything_else = TableEntry(nprocs=4, group=35, pattern="collective", op="write")  # 5
-    assert [specificity(e) for e in (program, file, nprocs_op, everything_else)] == [4, 4, 4, 5]
+    everything_else = TableEntry(
+        nprocs=4, group=35, pattern="collective", op="write", layout="contiguous"
+    )  # 6
+    assert [specificity(e) for e in (program, file, nprocs_op, everything_else)] == [4, 4, 4, 6]
     assert match([program, everything_else], **ACCESS_OP) is everything_else
     assert match([everything_else, TableEntry(program="ior", file="*.dat")], **ACCESS_OP) == (
         TableEntry(program="ior", file="*.dat")
@@ -181,6 +521,12 @@ def test_a_tie_goes_to_the_earlier_entry() -> None:
     program, file = TableEntry(program="ior"), TableEntry(file="*.dat")
     assert match([program, file], **ACCESS_OP) is program
     assert match([file, program], **ACCESS_OP) is file
+
+
+def test_layout_must_match_when_the_entry_names_it() -> None:
+    strided = TableEntry(layout="strided")
+    assert match([strided], **ACCESS_OP) is None
+    assert match([strided], **{**ACCESS_OP, "layout": "strided"}) is strided
 
 
 def test_globs_on_program_and_file() -> None:
