@@ -117,6 +117,7 @@ int iot__json_too_deep(const char *text, size_t len) {
 struct cursor {
     const char *p, *end;
     int depth;
+    int duplicate; /* an object repeated a key: reported once the whole text is valid */
 };
 
 static void skip_space(struct cursor *c) {
@@ -330,11 +331,12 @@ static int parse_container(struct cursor *c, struct iot_json *v, char close) {
         break;
     }
     c->depth--;
-    /* Duplicates are judged when the object closes, as Python's object hook does. */
-    for (int i = 0; close == '}' && i < v->n; i++)
+    /* A repeated key is only noted: text that is not valid JSON is a syntax error first
+     * (table_rules.def puts json before duplicate_key), wherever the repeat is. */
+    for (int i = 0; close == '}' && !c->duplicate && i < v->n; i++)
         for (int j = 0; j < i; j++)
             if (strcmp(v->keys[i], v->keys[j]) == 0)
-                return IOT_JSON_DUPLICATE;
+                c->duplicate = 1;
     return IOT_JSON_OK;
 }
 
@@ -375,12 +377,14 @@ static int parse_value(struct cursor *c, struct iot_json *v) {
 }
 
 int iot__json_parse(const char *text, size_t len, struct iot_json *out) {
-    struct cursor c = {text, text + len, 0};
+    struct cursor c = {text, text + len, 0, 0};
     memset(out, 0, sizeof *out);
     int rc = parse_value(&c, out);
     skip_space(&c);
     if (rc == IOT_JSON_OK && c.p != c.end)
         rc = IOT_JSON_SYNTAX;
+    if (rc == IOT_JSON_OK && c.duplicate)
+        rc = IOT_JSON_DUPLICATE;
     if (rc != IOT_JSON_OK)
         iot__json_free(out);
     return rc;

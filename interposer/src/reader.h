@@ -105,8 +105,9 @@ int iot__json_too_deep(const char *text, size_t len);
 /*
  * iot__json_parse parses exactly one JSON value from text (white space around it is
  * allowed). Returns IOT_JSON_OK and fills *out (free with iot__json_free), or
- * IOT_JSON_SYNTAX, IOT_JSON_DUPLICATE (an object repeats a key: checked when the object
- * closes, as Python's object hook does) or IOT_JSON_NOMEM.
+ * IOT_JSON_SYNTAX, IOT_JSON_DUPLICATE (an object repeats a key; only for text that is
+ * otherwise valid JSON, so a line with both problems is a syntax error in both readers)
+ * or IOT_JSON_NOMEM.
  */
 int iot__json_parse(const char *text, size_t len, struct iot_json *out);
 void iot__json_free(struct iot_json *v);

@@ -231,6 +231,9 @@ static int entry_field(struct iot_entry *e, const struct field *f, const struct 
     return 0;
 }
 
+/* The longest integer hint value (with its sign) read as a number, in both readers. */
+enum { INTEGER_MAX_CHARS = 30 };
+
 /* Checks the hints of an entry against the vocabulary and stores them; 0 or -1. */
 static int entry_hints(struct iot_entry *e, const struct iot_json *hints, struct verdict *v) {
     for (int i = 0; i < hints->n; i++) {
@@ -245,9 +248,10 @@ static int entry_hints(struct iot_entry *e, const struct iot_json *hints, struct
         if (value->type == IOT_JSON_STRING) {
             shown = value->text;
         } else if (value->type == IOT_JSON_NUMBER && value->integer) {
-            /* An integer is its decimal text; "-0" is 0, as Python reads it. */
+            /* An integer is its decimal text; "-0" is 0, as Python reads it. One longer
+             * than INTEGER_MAX_CHARS is out of every range (the Python reader's rule). */
             shown = strcmp(value->text, "-0") == 0 ? "0" : value->text;
-            if (strlen(shown) >= sizeof text)
+            if (strlen(shown) > INTEGER_MAX_CHARS)
                 shown = "(a very long integer)";
             snprintf(text, sizeof text, "%s", shown);
             shown = text;
@@ -381,7 +385,7 @@ static int header_check(const char *p, size_t len, struct verdict *v) {
     struct iot_json j;
     if (line_parse(p, len, &j, v) != 0)
         return v->rule == IOT_NRULES ? -1 : fail(v, IOT_RULE_header, "%s", "");
-    int format_ok = 0, version_ok = 0;
+    int format_ok = 0, version_ok = 0, other = j.type != IOT_JSON_OBJECT;
     const char *version = NULL;
     for (int i = 0; j.type == IOT_JSON_OBJECT && i < j.n; i++) {
         const struct iot_json *item = &j.items[i];
@@ -390,10 +394,12 @@ static int header_check(const char *p, size_t len, struct verdict *v) {
         else if (strcmp(j.keys[i], "version") == 0 && item->type == IOT_JSON_NUMBER)
             version = item->text, version_ok = item->integer && strcmp(item->text, "1") == 0;
         else
-            format_ok = version_ok = -1; /* any other key */
+            other = 1; /* any other key, wherever it is, or a value of the wrong type */
     }
     int rc = 0;
-    if (format_ok == 1 && version_ok == 1)
+    if (other)
+        rc = fail(v, IOT_RULE_header, "%s", "");
+    else if (format_ok == 1 && version_ok == 1)
         rc = 0;
     else if (format_ok == 1 && version)
         rc = fail(v, IOT_RULE_header, "this interposer reads table version 1, got version %.32s",

@@ -282,19 +282,22 @@ def _decode_line(raw: bytes) -> Any:
     max_depth = limits()["JSON_MAX_DEPTH"]
     if _too_deep(text, max_depth):
         raise _LineProblem("json", f"JSON nested deeper than {max_depth} levels")
+    # A repeated key is only noted: a line that is not valid JSON is dropped for json (the
+    # earlier rule) wherever the repeat is, as the C reader does.
+    repeats = _Repeats()
     try:
         value = json.loads(
             text,
-            object_pairs_hook=_unique_keys,
+            object_pairs_hook=repeats.hook,
             parse_constant=_refuse_constant,
             parse_int=_bounded_int,
         )
-    except _DuplicateKeyError:
-        raise _LineProblem("duplicate_key", "an object names the same key twice") from None
     except (json.JSONDecodeError, ValueError):
         raise _LineProblem("json", "not valid JSON") from None
-    if _has_bad_string(value):
+    if _has_bad_string(value) or repeats.lost_bad_string:
         raise _LineProblem("json", "not valid JSON") from None
+    if repeats.keys:
+        raise _LineProblem("duplicate_key", "an object names the same key twice")
     return value
 
 
@@ -328,10 +331,14 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+_INTEGER_MAX_CHARS = 30
+"""The longest integer (with its sign) read as a number; the C reader has the same."""
+
+
 def _bounded_int(text: str) -> int | float:
-    # An integer too long for the C reader's 64 bits is out of every range; a float says so
-    # without Python's own limit on integer conversion (4300 digits) raising.
-    return int(text) if len(text) <= 30 else float("inf")
+    # A longer integer is out of every range; a float says so without Python's own limit
+    # on integer conversion (4300 digits) raising.
+    return int(text) if len(text) <= _INTEGER_MAX_CHARS else float("inf")
 
 
 def _has_bad_string(value: Any) -> bool:
@@ -442,15 +449,20 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-class _DuplicateKeyError(ValueError):
-    pass
+@dataclass
+class _Repeats:
+    """A json object hook that notes repeated keys (readers disagree on which one wins, so
+    such a line is dropped). A value an object loses to a repeat is checked for strings the
+    C reader cannot hold while it is still seen (`lost_bad_string`)."""
 
+    keys: list[str] = field(default_factory=list)
+    lost_bad_string: bool = False
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """json object hook refusing a repeated key (readers disagree on which one wins)."""
-    obj: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in obj:
-            raise _DuplicateKeyError(f"key {key!r} appears twice")
-        obj[key] = value
-    return obj
+    def hook(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in obj:
+                self.keys.append(key)
+                self.lost_bad_string = self.lost_bad_string or _has_bad_string(obj[key])
+            obj[key] = value
+        return obj
