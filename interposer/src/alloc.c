@@ -12,12 +12,19 @@
 #include <string.h>
 
 static unsigned long fail_countdown; /* 0: never fail; 1: the next allocation fails */
+static unsigned long allocations;    /* made since the switch was last set */
 
 void iot__alloc_fail_from(unsigned long n) {
     fail_countdown = n;
+    allocations = 0;
+}
+
+unsigned long iot__alloc_count(void) {
+    return allocations;
 }
 
 static int alloc_fails(void) {
+    allocations++;
     if (fail_countdown == 0)
         return 0;
     if (fail_countdown > 1) {

@@ -92,22 +92,31 @@ void iot__warn(int speak, const char *fmt, ...) {
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
 
-    /* Once per distinct message: the warnings list doubles as the memory. Its own lock:
-     * warnings can come from code that holds the state's lock. */
+    /* Once per distinct message, remembered by a hash in a fixed table: the memory must
+     * work when allocation does not. Its own lock: warnings can come from code that holds
+     * the state's lock. */
     static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
+    static uint64_t seen[256];
+    static int nseen;
+    uint64_t hash = 1469598103934665603ULL; /* FNV-1a */
+    for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
+        hash = (hash ^ *c) * 1099511628211ULL;
     pthread_mutex_lock(&warn_lock);
-    struct iot_buf quoted = {0};
-    iot__buf_json_string(&quoted, msg);
-    int seen = quoted.data && iot__state.warnings.data &&
-               strstr(iot__state.warnings.data, quoted.data) != NULL;
-    if (!seen) {
+    int known = 0;
+    for (int i = 0; i < nseen && !known; i++)
+        known = seen[i] == hash;
+    if (!known) {
+        if (nseen < (int)(sizeof seen / sizeof seen[0]))
+            seen[nseen++] = hash;
         if (speak)
             fprintf(stderr, "iotuner: warning: %s\n", msg);
-        if (quoted.data)
+        struct iot_buf quoted = {0};
+        iot__buf_json_string(&quoted, msg);
+        if (quoted.data && !quoted.failed)
             iot__buf_printf(&iot__state.warnings, "%s%s", iot__state.warnings.len ? "," : "",
                             quoted.data);
+        iot__buf_free(&quoted);
     }
-    iot__buf_free(&quoted);
     pthread_mutex_unlock(&warn_lock);
 }
 
@@ -140,27 +149,91 @@ void iot__quiet_end(MPI_File fh, MPI_Errhandler saved) {
     PMPI_Errhandler_free(&saved);
 }
 
-uint64_t iot__type_size(MPI_Count count, MPI_Datatype datatype) {
-    if (count <= 0 || datatype == MPI_DATATYPE_NULL)
-        return 0;
-    /* MPI raises a datatype error on MPI_COMM_SELF (MPI 4) or MPI_COMM_WORLD (earlier
-     * implementations): both return errors for the length of the query. */
-    MPI_Errhandler self = MPI_ERRHANDLER_NULL, world = MPI_ERRHANDLER_NULL;
-    if (PMPI_Comm_get_errhandler(MPI_COMM_SELF, &self) != MPI_SUCCESS ||
-        PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &world) != MPI_SUCCESS) {
-        if (self != MPI_ERRHANDLER_NULL)
-            PMPI_Errhandler_free(&self);
-        return 0;
+/* MPI raises a datatype error on MPI_COMM_SELF (MPI 4) or MPI_COMM_WORLD (earlier
+ * implementations): both return errors while a query runs. */
+struct comm_quiet {
+    MPI_Errhandler self, world;
+};
+
+static int comm_quiet_begin(struct comm_quiet *q) {
+    q->self = q->world = MPI_ERRHANDLER_NULL;
+    if (PMPI_Comm_get_errhandler(MPI_COMM_SELF, &q->self) != MPI_SUCCESS)
+        return -1;
+    if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &q->world) != MPI_SUCCESS) {
+        PMPI_Errhandler_free(&q->self);
+        return -1;
     }
     PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    return 0;
+}
+
+static void comm_quiet_end(struct comm_quiet *q) {
+    PMPI_Comm_set_errhandler(MPI_COMM_SELF, q->self);
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, q->world);
+    PMPI_Errhandler_free(&q->self);
+    PMPI_Errhandler_free(&q->world);
+}
+
+/*
+ * Datatypes already known to be valid, with their sizes. RATIONALE: a data call's
+ * success does not prove its datatype valid (MPICH returns MPI_SUCCESS when a user error
+ * handler returns), and a query on an invalid one aborts, so each datatype is first
+ * asked about quietly (six MPI calls); after that, its size comes from here. Freeing any
+ * datatype (MPI_Type_free, wrapped) empties every thread's cache, so a handle is never
+ * trusted after it was freed.
+ */
+enum { KNOWN_TYPES = 8 };
+static _Thread_local struct {
+    MPI_Datatype type;
+    MPI_Count size;
+} known_types[KNOWN_TYPES];
+static _Thread_local int known_count, known_next;
+static _Thread_local unsigned known_generation;
+static unsigned type_generation; /* bumped (atomically) by every MPI_Type_free */
+
+void iot__types_forget(void) {
+    __atomic_add_fetch(&type_generation, 1, __ATOMIC_RELEASE);
+}
+
+uint64_t iot__type_size(MPI_Count count, MPI_Datatype datatype) {
+    if (count <= 0 || datatype == MPI_DATATYPE_NULL)
+        return 0;
+    unsigned generation = __atomic_load_n(&type_generation, __ATOMIC_ACQUIRE);
+    if (generation != known_generation) {
+        known_count = known_next = 0;
+        known_generation = generation;
+    }
+    for (int i = 0; i < known_count; i++)
+        if (known_types[i].type == datatype)
+            return (uint64_t)count * (uint64_t)known_types[i].size;
+    struct comm_quiet q;
+    if (comm_quiet_begin(&q) != 0)
+        return 0;
     MPI_Count size = 0;
     int rc = PMPI_Type_size_x(datatype, &size);
-    PMPI_Comm_set_errhandler(MPI_COMM_SELF, self);
-    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, world);
-    PMPI_Errhandler_free(&self);
-    PMPI_Errhandler_free(&world);
-    return rc == MPI_SUCCESS && size > 0 ? (uint64_t)count * (uint64_t)size : 0;
+    comm_quiet_end(&q);
+    if (rc != MPI_SUCCESS || size < 0)
+        return 0;
+    known_types[known_next].type = datatype;
+    known_types[known_next].size = size;
+    known_next = (known_next + 1) % KNOWN_TYPES;
+    if (known_count < KNOWN_TYPES)
+        known_count++;
+    return (uint64_t)count * (uint64_t)size;
+}
+
+int iot__type_has_holes(MPI_Datatype datatype, int *holes) {
+    struct comm_quiet q;
+    if (datatype == MPI_DATATYPE_NULL || comm_quiet_begin(&q) != 0)
+        return -1;
+    MPI_Count size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+    int ok = PMPI_Type_size_x(datatype, &size) == MPI_SUCCESS &&
+             PMPI_Type_get_extent_x(datatype, &lb, &extent) == MPI_SUCCESS &&
+             PMPI_Type_get_true_extent_x(datatype, &true_lb, &true_extent) == MPI_SUCCESS;
+    comm_quiet_end(&q);
+    *holes = !(size == extent && size == true_extent);
+    return ok ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------- time */
@@ -322,13 +395,17 @@ static int core_settings(const char *mode, int mode_bad, int tune, char *err, si
 }
 
 /* Test switch IOTUNER_FAULT_ALLOC=RANK:N: on that world rank, the N-th allocation from
- * here on and all later ones fail (alloc.c). */
+ * here on and all later ones fail (alloc.c); N = 0 only counts them, and MPI_Finalize
+ * prints the count, so a test can spread its N over the whole run. */
+static int fault_rank = -1;
 static void core_fault_switch(void) {
     const char *fault = getenv("IOTUNER_FAULT_ALLOC");
     int rank = -1;
     unsigned long n = 0;
-    if (fault && sscanf(fault, "%d:%lu", &rank, &n) == 2 && rank == iot__state.world_rank)
+    if (fault && sscanf(fault, "%d:%lu", &rank, &n) == 2 && rank == iot__state.world_rank) {
+        fault_rank = rank;
         iot__alloc_fail_from(n);
+    }
 }
 
 /*
@@ -471,6 +548,9 @@ void iot__stop(void) {
         return;
     if (s->trace)
         iot__log_finish();
+    if (fault_rank >= 0)
+        fprintf(stderr, "iotuner: test: rank %d made %lu allocations\n", fault_rank,
+                iot__alloc_count());
     s->active = 0;
     iot__table_free(&s->table);
     iot__buf_free(&s->out);

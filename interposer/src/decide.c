@@ -188,6 +188,8 @@ static void decide_apply(struct iot_file *f, const struct iot_entry *e, const ch
             stop_tuning(f, "MPI_File_set_info failed on a rank");
         else
             iot__record_hints(f, at, &want, &table, &held, 0);
+    } else if (held.n > 0) {
+        iot__record_hints(f, at, &want, &table, &held, 0); /* nothing set; say why */
     }
     if (info != MPI_INFO_NULL)
         PMPI_Info_free(&info);

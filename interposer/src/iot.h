@@ -211,11 +211,14 @@ void iot__quiet_end(MPI_File fh, MPI_Errhandler saved);
 
 /*
  * iot__type_size returns count * the size of datatype in bytes, or 0 when the datatype
- * is not valid; it never fires an error handler (the handlers MPI uses for such errors
- * are set to MPI_ERRORS_RETURN around the query). Only where the size is needed before
- * MPI has checked the arguments: at a decision.
+ * is not valid; it never fires an error handler (see core.c for how).
  */
 uint64_t iot__type_size(MPI_Count count, MPI_Datatype datatype);
+/* iot__types_forget drops what iot__type_size knows (a datatype was freed). */
+void iot__types_forget(void);
+/* iot__type_has_holes sets *holes (size differs from extent); 0, or -1 when datatype is
+ * not valid. Quiet, like iot__type_size. */
+int iot__type_has_holes(MPI_Datatype datatype, int *holes);
 
 /* iot__file_find returns the state of fh, or NULL when iotuner does not follow it. */
 struct iot_file *iot__file_find(MPI_File fh);
@@ -273,6 +276,7 @@ struct iot_file *iot__file_find(MPI_File fh);
     X(File_read_ordered_end)    \
     X(File_write_ordered_begin) \
     X(File_write_ordered_end)   \
+    X(Type_free)                \
     IOT_REAL_ROUTINES_C(X)
 
 #if MPI_VERSION >= 4

@@ -31,13 +31,15 @@ enum {
 /*
  * Every allocation of the interposer goes through these. After
  * iot__alloc_fail_from(n), the n-th allocation from then on and every later one fail
- * (n = 1: the next one); n = 0 turns failures off.
+ * (n = 1: the next one); n = 0 turns failures off and only counts.
  */
 void *iot__malloc(size_t size);
 void *iot__calloc(size_t count, size_t size);
 void *iot__realloc(void *ptr, size_t size);
 char *iot__strdup(const char *s);
 void iot__alloc_fail_from(unsigned long n);
+/* iot__alloc_count returns the allocations made since iot__alloc_fail_from was called. */
+unsigned long iot__alloc_count(void);
 
 /* ------------------------------------------------------------ key/values */
 

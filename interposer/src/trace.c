@@ -180,14 +180,11 @@ int64_t iot__trace_offset_before(struct iot_file *f, int op, MPI_Offset offset) 
 }
 
 void iot__trace_view(struct iot_file *f, MPI_Datatype filetype) {
-    /* Called after MPI_File_set_view succeeded, so filetype is valid. */
-    MPI_Count size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
-    if (PMPI_Type_size_x(filetype, &size) != MPI_SUCCESS ||
-        PMPI_Type_get_extent_x(filetype, &lb, &extent) != MPI_SUCCESS ||
-        PMPI_Type_get_true_extent_x(filetype, &true_lb, &true_extent) != MPI_SUCCESS)
+    int holes = 0;
+    if (iot__type_has_holes(filetype, &holes) != 0)
         return;
-    f->view_contiguous = size == extent && size == true_extent;
-    if (!f->view_contiguous)
+    f->view_contiguous = !holes;
+    if (holes)
         f->contiguous = 0;
 }
 
@@ -455,7 +452,8 @@ void iot__file_close_state(struct iot_file *f, double close_start, double close_
 
 /* ------------------------------------------------------------ job log */
 
-static void log_write_job(FILE *fp) {
+/* Writes the job record; 0, or -1 when it could not be made (no memory) or written. */
+static int log_write_job(FILE *fp) {
     struct iot_state *s = &iot__state;
     struct iot_buf b = {0};
     iot__buf_printf(&b, "{\"record\": \"job\", \"format\": \"iotuner-trace\", \"version\": 1, "
@@ -473,9 +471,9 @@ static void log_write_job(FILE *fp) {
     iot__buf_printf(&b, ", \"start_time\": %.3f, \"job_tag\": ", s->start_wall);
     iot__buf_json_string(&b, s->job_tag);
     iot__buf_printf(&b, "}\n");
-    if (b.data)
-        fputs(b.data, fp);
+    int ok = b.data && !b.failed && fputs(b.data, fp) >= 0;
     iot__buf_free(&b);
+    return ok ? 0 : -1;
 }
 
 static size_t count_lines(const char *data, size_t len) {
@@ -530,7 +528,8 @@ void iot__log_finish(void) {
         }
         chunk = fp ? iot__malloc(piece) : NULL;
         sizes = fp ? iot__calloc((size_t)s->world_size, sizeof *sizes) : NULL;
-        if (fp && (!chunk || !sizes)) {
+        /* The job record first: a log without it would be no log at all. */
+        if (fp && (!chunk || !sizes || log_write_job(fp) != 0)) {
             iot__warn(1, "out of memory writing the trace log");
             fclose(fp);
             unlink(tmp);
@@ -555,7 +554,6 @@ void iot__log_finish(void) {
         return;
     }
 
-    log_write_job(fp);
     if (mine)
         fwrite(s->out.data, 1, (size_t)mine, fp);
     size_t rows = count_lines(s->out.data, (size_t)mine);

@@ -60,12 +60,7 @@ static int call_end(struct call *c, int result) {
     if (!c->f)
         return result;
     double seconds = iot__now() - c->start;
-    /* MPI accepted the arguments, so the datatype may be asked about now. */
-    MPI_Count type_size = 0;
-    uint64_t bytes = 0;
-    if (result == MPI_SUCCESS && c->count > 0 &&
-        PMPI_Type_size_x(c->datatype, &type_size) == MPI_SUCCESS && type_size > 0)
-        bytes = (uint64_t)c->count * (uint64_t)type_size;
+    uint64_t bytes = result == MPI_SUCCESS ? iot__type_size(c->count, c->datatype) : 0;
     if (bytes > 0 && c->offset_before >= 0 && c->f->first_offset < 0)
         c->f->first_offset = c->offset_before;
     int split = c->op == IOT_OP_READ_AT_ALL_SPLIT || c->op == IOT_OP_WRITE_AT_ALL_SPLIT ||
@@ -259,7 +254,11 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     else
         result = open_tuned(comm, filename, amode, info, use, fh, &untuned);
     double seconds = iot__now() - start;
-    if (untuned > 0 && result == MPI_SUCCESS)
+    /* MPICH returns MPI_SUCCESS from a failed open whose user handler returned, with
+     * *fh left MPI_FILE_NULL: only a handle says the file is open. */
+    int opened = result == MPI_SUCCESS && *fh != MPI_FILE_NULL;
+    opened = iot__agree(comm, opened);
+    if (untuned > 0 && opened)
         iot__warn(rank == 0, "MPI_File_open of %s failed with the table's hints; opened untuned",
                   filename);
     if (untuned < 0)
@@ -272,7 +271,7 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     if (iot__kv_from_info(&requested, untuned ? info : use) != 0)
         iot__kv_clear(&requested); /* only the hints record shows it */
     iot__info_release(use, info);
-    if (result != MPI_SUCCESS || untuned < 0) {
+    if (!opened || untuned < 0) {
         if (rank == 0)
             iot__trace_local_meta("MPI_File_open", filename, start, seconds, result);
     } else {
@@ -373,6 +372,14 @@ IOT_BOTH_NAMES(File_set_info, (MPI_File fh, MPI_Info info), (fh, info))
 IOT_TIMED(File_set_size, IOT_OP_SET_SIZE, (MPI_File fh, MPI_Offset size), (fh, size))
 IOT_TIMED(File_preallocate, IOT_OP_PREALLOCATE, (MPI_File fh, MPI_Offset size), (fh, size))
 IOT_TIMED(File_sync, IOT_OP_SYNC, (MPI_File fh), (fh))
+
+/* ------------------------------------------------------------ datatypes */
+
+static int wrap_Type_free(MPI_Datatype *datatype) {
+    iot__types_forget(); /* before the handle can be reused by a new datatype */
+    return iot__real.Type_free(datatype);
+}
+IOT_BOTH_NAMES(Type_free, (MPI_Datatype * datatype), (datatype))
 
 /* ------------------------------------------------------ init, finalize */
 
