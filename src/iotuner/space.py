@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from iotuner.errors import IotunerError
+from iotuner.formats import hint_vocabulary
 
 __all__ = [
     "Configuration",
@@ -179,6 +180,8 @@ def _parameter(kind: str, name: str, spec: Any, where: str) -> Parameter:
     env = spec.get("env")
     if env is not None and (kind != "app" or not isinstance(env, str) or not env):
         raise SpaceError(f"{where}: 'env' must be a variable name, for app parameters only")
+    if kind == "hint":
+        _check_vocabulary(name, [v for v in values if v != default], with_keys, where)
     return Parameter(
         name=name,
         kind=kind,
@@ -187,6 +190,23 @@ def _parameter(kind: str, name: str, spec: Any, where: str) -> Parameter:
         with_keys={k: str(v) for k, v in with_keys.items()},
         env=env,
     )
+
+
+def _check_vocabulary(name: str, passed: list[Any], with_keys: dict[str, Any], where: str) -> None:
+    """A hint parameter may only pass what the hint vocabulary (formats/hints.def) allows:
+    the values other than its default (which is never passed) and its `with` keys."""
+    vocabulary = hint_vocabulary()
+    for key, values in [(name, passed), *((k, [v]) for k, v in with_keys.items())]:
+        hint = vocabulary.get(key)
+        if hint is None:
+            raise SpaceError(
+                f"{where}: hint {key!r} is not in the hint vocabulary (formats/hints.def: "
+                f"{', '.join(vocabulary)})"
+            )
+        for value in values:
+            problem = hint.problem(str(value))
+            if problem is not None:
+                raise SpaceError(f"{where}: hints.{name}: {problem}")
 
 
 def parse_space(text: str, where: str, source: Path | None = None) -> Space:

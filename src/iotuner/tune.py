@@ -34,7 +34,7 @@ from rich.table import Table
 
 from iotuner.bench import configurations_for
 from iotuner.errors import ConfigError
-from iotuner.formats import size_groups
+from iotuner.formats import hint_vocabulary, size_groups
 from iotuner.measurement import CONFIG_PREFIX, Workload
 from iotuner.space import Configuration, Space, config_key
 from iotuner.table import TableEntry
@@ -49,14 +49,8 @@ __all__ = [
     "tune",
 ]
 
-OPEN_ONLY_KEYS = (
-    "cb_nodes",
-    "cb_config_list",
-    "striping_factor",
-    "striping_unit",
-    "start_iodevice",
-)
-"""Hints ROMIO reads when a file is opened (striping: when it is created) and never later."""
+OPEN_ONLY_KEYS = tuple(key for key, hint in hint_vocabulary().items() if hint.when == "OPEN")
+"""Hints MPI reads only when a file is opened (formats/hints.def: OPEN): open entries only."""
 
 
 class Predictor(Protocol):

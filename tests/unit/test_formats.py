@@ -72,7 +72,7 @@ def test_table_fields_keep_commas_and_parentheses_of_strings() -> None:
     group = next(f for f in formats.table_fields() if f.name == "group")
     assert group.int_range == (1, 56)
     nprocs = next(f for f in formats.table_fields() if f.name == "nprocs")
-    assert nprocs.int_range == (1, None)
+    assert nprocs.int_range == (1, 16777216)
 
 
 def test_table_entry_has_the_keys_of_table_fields_def() -> None:
@@ -123,13 +123,13 @@ def test_parse_size_groups_says_what_is_wrong(
 
 def test_parse_table_fields_checks_types_and_ranges(tmp_path: Path) -> None:
     path = tmp_path / "table_fields.def"
-    path.write_text('IOT_TABLE_FIELD(x, FLOAT, "", "d")\n')
+    path.write_text('IOT_TABLE_FIELD(x, FLOAT, "", 0, "d")\n')
     with pytest.raises(FormatError, match=r"type of 'x' must be one of .*, got FLOAT"):
         formats.parse_table_fields(path)
-    path.write_text('IOT_TABLE_FIELD(x, INT, "many", "d")\n')
+    path.write_text('IOT_TABLE_FIELD(x, INT, "many", 0, "d")\n')
     with pytest.raises(FormatError, match='needs a range like "1-" or "1-56", got "many"'):
         formats.parse_table_fields(path)
-    path.write_text('IOT_TABLE_FIELD(x, TEXT, "", "a")\nIOT_TABLE_FIELD(x, TEXT, "", "b")\n')
+    path.write_text('IOT_TABLE_FIELD(x, TEXT, "", 0, "a")\nIOT_TABLE_FIELD(x, TEXT, "", 0, "b")\n')
     with pytest.raises(FormatError, match="'x' is defined twice"):
         formats.parse_table_fields(path)
 
@@ -137,10 +137,39 @@ def test_parse_table_fields_checks_types_and_ranges(tmp_path: Path) -> None:
 def test_formats_dir_follows_the_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for name in ("size_groups.def", "trace_op_fields.def", "table_fields.def"):
+    for name in formats._DEF_FILES:
         shutil.copy(formats.formats_dir() / name, tmp_path / name)
     monkeypatch.setenv("IOTUNER_FORMATS_DIR", str(tmp_path))
     assert formats.formats_dir() == tmp_path
     (tmp_path / "table_fields.def").unlink()
     with pytest.raises(FormatError, match="not found; looked in"):
         formats.formats_dir()
+
+
+def test_hint_vocabulary_is_read_whole() -> None:
+    vocabulary = formats.hint_vocabulary()
+    cb_buffer_size = vocabulary["cb_buffer_size"]
+    assert (cb_buffer_size.type, cb_buffer_size.when) == ("SIZE", "LOWER")
+    assert cb_buffer_size.range == (65536, 1073741824)
+    assert cb_buffer_size.problem("16777216") is None
+    assert "decimal digits only" in (cb_buffer_size.problem(" 4096") or "")
+    assert vocabulary["striping_unit"].problem("65537") is not None  # not a multiple of 64 KiB
+    assert vocabulary["romio_no_indep_rw"].choices == ("false",)
+    assert vocabulary["cb_nodes"].when == "OPEN"
+    assert [r.name for r in formats.table_rules()][:4] == [
+        "unreadable",
+        "not_regular",
+        "too_large",
+        "header",
+    ]
+    assert formats.limits()["JSON_MAX_DEPTH"] == 16
+
+
+def test_parse_hints_refuses_what_the_readers_cannot_apply(tmp_path: Path) -> None:
+    path = tmp_path / "hints.def"
+    path.write_text('IOT_HINT(k, SIZE, "many", 1, ANY, "romio", "d")\n')
+    with pytest.raises(FormatError, match="needs a range"):
+        formats.parse_hints(path)
+    path.write_text('IOT_HINT(k, ENUM, "a|b", 1, SOMETIMES, "romio", "d")\n')
+    with pytest.raises(FormatError, match="SOMETIMES"):
+        formats.parse_hints(path)

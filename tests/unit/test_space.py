@@ -79,3 +79,30 @@ def test_bad_space_files_are_explained(text: str, message: str) -> None:
 def test_unknown_space_name_lists_the_shipped_ones() -> None:
     with pytest.raises(SpaceError, match="shipped: demo-small"):
         load_space("no-such-space")
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ('[hints.cb_buffer_size]\nvalues = ["abc", 16777216]\ndefault = 16777216\n',
+         "hint cb_buffer_size must be a byte count 65536-1073741824"),
+        ('[hints.ind_rd_buffer_size]\nvalues = [0, 4194304]\ndefault = 4194304\n',
+         "hint ind_rd_buffer_size must be a byte count"),
+        ('[hints.romio_no_indep_rw]\nvalues = ["false", "true"]\ndefault = "false"\n',
+         "hint romio_no_indep_rw must be one of false"),
+        ('[hints.romio_go_faster]\nvalues = ["yes", "no"]\ndefault = "no"\n',
+         "'romio_go_faster' is not in the hint vocabulary"),
+        ('[hints.cb_nodes]\nvalues = ["default", 2]\ndefault = "default"\n'
+         'with = { cb_config_list = "*:*;rm -rf" }\n',
+         "hint cb_config_list must be 1-255 of the characters"),
+    ],
+)  # fmt: skip
+def test_a_space_may_only_pass_what_the_hint_vocabulary_allows(spec: str, message: str) -> None:
+    with pytest.raises(SpaceError) as info:
+        parse_space(f'name = "bad"\n{spec}', "bad.toml")
+    assert message in str(info.value)
+
+
+def test_the_shipped_spaces_keep_to_the_hint_vocabulary() -> None:
+    for name in shipped_spaces():
+        load_space(name)  # raises SpaceError for any value hints.def forbids
