@@ -46,10 +46,55 @@ install: all
 	install -m 755 $(BUILD)/libiotuner.so $(PREFIX)/lib/iotuner/
 	install -m 755 $(PROGRAMS) $(BENCH_PROGRAMS) $(BUILD)/table_check $(PREFIX)/libexec/iotuner/
 
+# Sanitizers (`make sanitize`): the interposer and the checker built with AddressSanitizer
+# and UndefinedBehaviorSanitizer (gcc through $(MPICC)). The library is loaded into
+# programs that are not instrumented, so the ASan runtime must come first in LD_PRELOAD:
+#   LD_PRELOAD=$$(gcc -print-file-name=libasan.so):build/asan/libiotuner.so
+# (the tests do this with IOTUNER_TEST_LIBRARY and IOTUNER_TEST_PRELOAD).
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
+
+sanitize: $(BUILD)/asan/libiotuner.so $(BUILD)/asan/table_check
+
+$(BUILD)/asan/libiotuner.so: $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(MPICC) $(SAN_FLAGS) $(WARN) -Wno-format-truncation -fPIC -shared -fvisibility=hidden -Iformats -o $@ $(LIB_SRC) -ldl -lpthread
+
+$(BUILD)/asan/table_check: interposer/tools/table_check.c $(READER_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(SAN_FLAGS) $(WARN) -Iformats -Iinterposer/src -o $@ interposer/tools/table_check.c $(READER_SRC)
+
+# Fuzzing (`make fuzz`, `make fuzz-run FUZZ_SECONDS=60`): the reader under libFuzzer, with
+# clang. fuzz-run seeds a temporary corpus with tests/data/tables (committed and generated
+# tables, see generate.py --fuzz-seeds), so the repository is not modified; an input that
+# crashes is kept as $(BUILD)/fuzz/crash-* (add it to tests/data/tables once it is fixed).
+CLANG ?= clang
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_SECONDS ?= 60
+FUZZ_MAX_LEN ?= 80000
+PYTHON ?= $(if $(wildcard .venv/bin/python),.venv/bin/python,python3)
+
+fuzz: $(BUILD)/fuzz/table_fuzz
+
+$(BUILD)/fuzz/table_fuzz: interposer/tools/table_fuzz.c $(READER_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_FLAGS) $(WARN) -Iformats -Iinterposer/src -o $@ interposer/tools/table_fuzz.c $(READER_SRC)
+
+fuzz-run: $(BUILD)/fuzz/table_fuzz
+	@set -e; work=$$(mktemp -d "$${TMPDIR:-/tmp}/iotuner-fuzz.XXXXXX"); trap 'rm -rf "$$work"' EXIT; \
+	mkdir "$$work/corpus"; $(PYTHON) tests/data/tables/generate.py --fuzz-seeds "$$work/seeds" >/dev/null; \
+	echo "fuzz: $(BUILD)/fuzz/table_fuzz for $(FUZZ_SECONDS) s, $$(ls "$$work/seeds" | wc -l) seeds"; \
+	status=0; $(BUILD)/fuzz/table_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) \
+		-timeout=30 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/ \
+		"$$work/corpus" "$$work/seeds" >"$$work/log" 2>&1 || status=$$?; \
+	if [ $$status != 0 ]; then tail -n 60 "$$work/log"; fi; \
+	runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' "$$work/log"); \
+	echo "fuzz: $${runs:-?} executions in $(FUZZ_SECONDS) s, exit status $$status"; \
+	exit $$status
+
 format:
 	clang-format -i interposer/src/*.c interposer/src/*.h interposer/tools/*.c programs/*.c bench/*.c
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all install format clean
+.PHONY: all install format clean sanitize fuzz fuzz-run

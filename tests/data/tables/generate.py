@@ -3,6 +3,12 @@ keep as they are (NUL, invalid UTF-8, a BOM, lone carriage returns, form feeds) 
 too large to commit sensibly (a 5 MB table, 70 KB lines, 100000 nested brackets).
 
     python tests/data/tables/generate.py OUTDIR
+    python tests/data/tables/generate.py --fuzz-seeds OUTDIR
+
+--fuzz-seeds writes the seeds of `make fuzz-run` instead: every table of the corpus
+(committed and generated) and, for the small ones, inputs for the fuzz target's other
+modes (interposer/tools/table_fuzz.c): each line alone behind the byte 0x01 (the JSON
+parser), the whole table behind 0x02 and a count (allocations failing).
 
 Like the committed files, each file says what both readers must do with it: a comment
 `# expect: VERDICT` (ok or a rule of formats/table_rules.def) before an entry line, or
@@ -322,8 +328,30 @@ def generate(directory: Path) -> list[Path]:
     return paths
 
 
+def fuzz_seeds(directory: Path) -> list[Path]:
+    """Write the seeds of the fuzz target into `directory`; their paths."""
+    paths = generate(directory)
+    for table in sorted(Path(__file__).parent.glob("*.jsonl")):
+        paths.append(directory / table.name)
+        paths[-1].write_bytes(table.read_bytes())
+    for path in list(paths):
+        data = path.read_bytes()
+        if len(data) > 4096:
+            continue
+        for number, line in enumerate(data.split(b"\n"), start=1):
+            if line and not line.startswith(b"#"):
+                paths.append(directory / f"json-{number}-{path.name}")
+                paths[-1].write_bytes(b"\x01" + line)
+        for fail_from in (1, 3, 7, 20):
+            paths.append(directory / f"alloc-{fail_from}-{path.name}")
+            paths[-1].write_bytes(b"\x02" + bytes([fail_from - 1]) + data)
+    return paths
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: generate.py OUTDIR")
-    for path in generate(Path(sys.argv[1])):
+    args = sys.argv[1:]
+    make = fuzz_seeds if args[:1] == ["--fuzz-seeds"] else generate
+    if len(args) != (2 if make is fuzz_seeds else 1):
+        sys.exit("usage: generate.py [--fuzz-seeds] OUTDIR")
+    for path in make(Path(args[-1])):
         print(path)
