@@ -19,6 +19,7 @@ __all__ = [
     "NUM_SIZE_GROUPS",
     "HintDef",
     "OpField",
+    "RecordKey",
     "SizeGroup",
     "TableField",
     "TableRule",
@@ -32,10 +33,12 @@ __all__ = [
     "parse_size_groups",
     "parse_table_fields",
     "parse_table_rules",
+    "parse_trace_records",
     "size_group",
     "size_groups",
     "table_fields",
     "table_rules",
+    "trace_records",
 ]
 
 NUM_SIZE_GROUPS = 56
@@ -48,6 +51,7 @@ _DEF_FILES = (
     "hints.def",
     "limits.def",
     "table_rules.def",
+    "trace_records.def",
 )
 _OP_TYPES = frozenset({"INT", "REAL", "TEXT"})
 _TABLE_TYPES = frozenset({"INT", "TEXT", "ENUM", "HINTS"})
@@ -55,6 +59,8 @@ _INT_RANGE = re.compile(r"(-?\d+)-(\d+)?")
 _HINT_TYPES = frozenset({"ENUM", "SIZE", "COUNT", "TEXT"})
 _HINT_WHEN = frozenset({"OPEN", "ANY", "LOWER"})
 _RULE_SCOPES = frozenset({"FILE", "LINE"})
+_RECORD_TYPES = frozenset({"INT", "NUMBER", "TEXT", "OBJECT", "LIST", "BOOL", "NULL"})
+_PRESENCE = frozenset({"ALWAYS", "OPTIONAL"})
 
 
 @dataclass(frozen=True)
@@ -180,6 +186,17 @@ class TableRule:
     description: str
 
 
+@dataclass(frozen=True)
+class RecordKey:
+    """One key of a trace-log record other than `op` (trace_records.def)."""
+
+    record: str
+    key: str
+    types: tuple[str, ...]
+    optional: bool
+    description: str
+
+
 def formats_dir() -> Path:
     """The directory holding the .def files.
 
@@ -233,6 +250,12 @@ def limits() -> dict[str, int]:
 def table_rules() -> tuple[TableRule, ...]:
     """The rules of table_rules.def, in the order both readers check them."""
     return parse_table_rules(formats_dir() / "table_rules.def")
+
+
+@functools.cache
+def trace_records() -> tuple[RecordKey, ...]:
+    """The keys of the trace log's records but `op` (trace_records.def), in order."""
+    return parse_trace_records(formats_dir() / "trace_records.def")
 
 
 @functools.cache
@@ -359,6 +382,21 @@ def parse_table_rules(path: Path) -> tuple[TableRule, ...]:
     return tuple(rules)
 
 
+def parse_trace_records(path: Path) -> tuple[RecordKey, ...]:
+    """Parse and check a trace_records.def file (known types and presence, unique keys)."""
+    keys = []
+    for line, args in _invocations(path, "IOT_RECORD_KEY", "wwtws"):
+        record, key, types, presence, description = (str(a) for a in args)
+        for type_ in types.split("|"):
+            _check_type(path, line, key, type_, _RECORD_TYPES)
+        _check_type(path, line, key, presence, _PRESENCE)
+        keys.append(
+            RecordKey(record, key, tuple(types.split("|")), presence == "OPTIONAL", description)
+        )
+    _check_unique(path, [f"{k.record}.{k.key}" for k in keys])
+    return tuple(keys)
+
+
 def _check_type(path: Path, line: int, name: str, type_: str, known: frozenset[str]) -> None:
     if type_ not in known:
         raise FormatError(
@@ -379,8 +417,14 @@ def _check_unique(path: Path, names: list[str]) -> None:
 # are integers, identifiers or string literals (which may hold commas and parentheses).
 _SKIP = re.compile(r"\s+|/\*.*?\*/|//[^\n]*", re.S)
 _CALL = re.compile(r"(\w+)\s*\(")
-_ARG = re.compile(r'\s*(?:"((?:[^"\\\n]|\\.)*)"|(-?\w+))\s*([,)])')
-_ARG_KINDS = {"i": "an integer", "w": "a word", "s": "a string literal"}
+_ARG = re.compile(r'\s*(?:"((?:[^"\\\n]|\\.)*)"|(-?\w+(?:\|\w+)*))\s*([,)])')
+_WORD_PATTERNS = {"w": r"[A-Za-z_]\w*", "t": r"[A-Za-z_]\w*(\|\w+)*"}
+_ARG_KINDS = {
+    "i": "an integer",
+    "w": "a word",
+    "t": "words joined by '|'",
+    "s": "a string literal",
+}
 
 
 def _invocations(path: Path, macro: str, kinds: str) -> list[tuple[int, list[int | str]]]:
@@ -419,7 +463,7 @@ def _invocations(path: Path, macro: str, kinds: str) -> list[tuple[int, list[int
                 args.append(re.sub(r'\\(["\\])', r"\1", literal))
             elif kind == "i" and word is not None and re.fullmatch(r"-?\d+", word):
                 args.append(int(word))
-            elif kind == "w" and word is not None and re.fullmatch(r"[A-Za-z_]\w*", word):
+            elif kind in _WORD_PATTERNS and word and re.fullmatch(_WORD_PATTERNS[kind], word):
                 args.append(word)
             else:
                 raise FormatError(

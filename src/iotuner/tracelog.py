@@ -16,7 +16,7 @@ from typing import Any
 
 from iotuner._safejson import loads_json
 from iotuner.errors import TraceLogError
-from iotuner.formats import op_fields
+from iotuner.formats import op_fields, trace_records
 
 __all__ = [
     "EMPTY_STALE_AFTER_SECONDS",
@@ -58,60 +58,30 @@ takes no space meanwhile).
 _NUMBER = (int, float)
 _NONE = type(None)
 
-# The keys of each record but `op` (whose columns are in trace_op_fields.def) and the
-# types their values may have. bool is never accepted where int is.
-_RECORD_KEYS: dict[str, dict[str, tuple[type, ...]]] = {
-    "job": {
-        "format": (str,),
-        "version": (int,),
-        "program": (str,),
-        "nprocs": (int,),
-        "nodes": (int,),
-        "ranks_per_node": _NUMBER,
-        "mode": (str,),
-        "table": (str, _NONE),
-        "policy": (str,),
-        "host": (str,),
-        "mpi_library": (str,),
-        "start_time": _NUMBER,
-        "job_tag": (str,),
-    },
-    "hints": {
-        "file": (str,),
-        "seq": (int,),
-        "at": (str,),
-        "time_stamp": _NUMBER,
-        "requested": (dict,),
-        "table": (dict,),
-        "app": (dict,),
-        "effective": (dict,),
-        "driver": (str, _NONE),
-        "unhonoured": (list,),
-    },
-    "file": {
-        "file": (str,),
-        "nprocs": (int,),
-        "opened_at": _NUMBER,
-        "closed_at": (*_NUMBER, _NONE),
-        "bytes_read": (int,),
-        "bytes_written": (int,),
-        "pattern": (dict, _NONE),
-        "reduced": (bool,),
-        "complete": (bool,),
-    },
-    "meta": {
-        "operation": (str,),
-        "file": (str,),
-        "time_stamp": _NUMBER,
-        "duration": _NUMBER,
-        "result": (int,),
-    },
-    "end": {"rows": (int,), "dropped_rows": (int,), "warnings": (list,)},
+_TYPES: dict[str, tuple[type, ...]] = {
+    "INT": (int,),
+    "NUMBER": _NUMBER,
+    "TEXT": (str,),
+    "OBJECT": (dict,),
+    "LIST": (list,),
+    "BOOL": (bool,),
+    "NULL": (_NONE,),
 }
-# Keys a record may have besides those above (formats/README.md says when).
-_OPTIONAL_KEYS: dict[str, dict[str, tuple[type, ...]]] = {
-    "meta": {"calls": (int,), "rank": (int,)},
-}
+
+
+def _schema(optional: bool) -> dict[str, dict[str, tuple[type, ...]]]:
+    """Record -> key -> the Python types its value may have (formats/trace_records.def).
+    bool is never accepted where int is."""
+    schema: dict[str, dict[str, tuple[type, ...]]] = {}
+    for spec in trace_records():
+        keys = schema.setdefault(spec.record, {})
+        if spec.optional == optional:
+            keys[spec.key] = tuple(t for name in spec.types for t in _TYPES[name])
+    return schema
+
+
+_RECORD_KEYS = _schema(optional=False)
+_OPTIONAL_KEYS = _schema(optional=True)
 _OP_TYPES: dict[str, tuple[type, ...]] = {"INT": (int,), "REAL": _NUMBER, "TEXT": (str,)}
 _TYPE_NAMES = {
     int: "an integer",
