@@ -378,6 +378,7 @@ HARMLESS_TABLE = [
 ]
 
 
+@pytest.mark.never_harm
 @pytest.mark.parametrize("nprocs", NPROCS)
 @pytest.mark.parametrize("workload", sorted(WORKLOADS))
 def test_files_identical_in_every_mode(
@@ -395,6 +396,7 @@ def test_files_identical_in_every_mode(
         assert written_bytes(produced, holes) == written_bytes(reference, holes), mode
 
 
+@pytest.mark.never_harm
 @pytest.mark.parametrize("nprocs", NPROCS)
 def test_every_routine_passes_through(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
     table = write_table(tmp_path / "table.jsonl", *HARMLESS_TABLE)
@@ -409,6 +411,7 @@ def test_every_routine_passes_through(mpi: Mpi, tmp_path: Path, nprocs: int) -> 
         assert warnings_in(result.stderr) == []
 
 
+@pytest.mark.never_harm
 @pytest.mark.parametrize("nprocs", [2, 4])
 @pytest.mark.parametrize("mode", MODES)
 def test_rank_zero_alone_writing_finishes(mpi: Mpi, tmp_path: Path, nprocs: int, mode: str) -> None:
@@ -441,6 +444,7 @@ def open_errors(stdout: str) -> list[str]:
     ]
 
 
+@pytest.mark.never_harm
 @pytest.mark.parametrize("nprocs", NPROCS)
 def test_error_codes_unchanged(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
     table = write_table(tmp_path / "table.jsonl", *HARMLESS_TABLE)
@@ -475,6 +479,7 @@ BAD_LINES = {
 }
 
 
+@pytest.mark.never_harm
 @pytest.mark.parametrize("nprocs", [1, 4])
 @pytest.mark.parametrize("bad", sorted(BAD_LINES))
 def test_a_bad_line_is_dropped_with_one_warning_and_the_rest_applies(
@@ -502,6 +507,7 @@ REFUSED_TABLES = {
 }
 
 
+@pytest.mark.never_harm
 @pytest.mark.parametrize("nprocs", [1, 4])
 @pytest.mark.parametrize("bad", [*sorted(REFUSED_TABLES), "dev-zero", "fifo", "directory", "5mb"])
 def test_a_refused_table_runs_untuned_with_one_warning(
@@ -529,6 +535,7 @@ def test_a_refused_table_runs_untuned_with_one_warning(
     assert not list((tmp_path / "logs").glob("*.iotrace.jsonl"))  # untraced too
 
 
+@pytest.mark.never_harm
 @pytest.mark.parametrize("nprocs", [1, 4])
 def test_unwritable_log_dir_runs_with_one_warning(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
     blocker = tmp_path / "a-file"
@@ -541,12 +548,14 @@ def test_unwritable_log_dir_runs_with_one_warning(mpi: Mpi, tmp_path: Path, npro
     assert "log directory" in warning
 
 
+@pytest.mark.never_harm
 def test_off_writes_no_log_and_no_warning(mpi: Mpi, tmp_path: Path) -> None:
     result = mpi.run(2, "iokernel", "--file", str(tmp_path / "data"), mode="off")
     assert result.logs == [] and warnings_in(result.stderr) == []
     assert not (tmp_path / "logs").exists() or not any((tmp_path / "logs").iterdir())
 
 
+@pytest.mark.never_harm
 def test_bad_mode_is_one_warning(mpi: Mpi, tmp_path: Path) -> None:
     env = interposer_env("trace", None, tmp_path / "logs", "table", "mode")
     env["IOTUNER_MODE"] = "fast"
