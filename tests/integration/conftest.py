@@ -13,9 +13,10 @@ set). Runs without the interposer (run_plain) stay without it.
 import json
 import os
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,6 +60,18 @@ def with_library_under_test(env: dict[str, str]) -> dict[str, str]:
     return {**env, **_preload_with(library, [p for p in preload if p not in interposers])}
 
 
+def run_interposed(
+    command: Sequence[str], *, extra_env: Mapping[str, str] | None = None, **options: Any
+) -> RunResult:
+    """iotuner.runner.run, under library_under_test() when set: what tests that need any
+    exit status call instead of run, so the sanitizer runs cover them too."""
+    library = library_under_test()
+    if library is not None:
+        preload = [p for p in os.environ.get("LD_PRELOAD", "").split(":") if p]
+        extra_env = {**_preload_with(library, preload), **(extra_env or {})}
+    return run(command, library=library, extra_env=extra_env, **options)
+
+
 @dataclass
 class Mpi:
     """Runs our MPI programs, with or without the interposer, in a test's directory."""
@@ -85,17 +98,12 @@ class Mpi:
     ) -> RunResult:
         """Run under the interposer (library_under_test() when set); fail the test on a
         non-zero exit."""
-        library = library_under_test()
-        if library is not None:
-            preload = [p for p in os.environ.get("LD_PRELOAD", "").split(":") if p]
-            extra_env = {**_preload_with(library, preload), **(extra_env or {})}
-        result = run(
+        result = run_interposed(
             self.command(nprocs, name, *args),
             mode=mode,
             table=table,
             policy=policy,
             log_dir=log_dir or self.workdir / "logs",
-            library=library,
             capture=True,
             extra_env=extra_env,
             timeout=TIMEOUT,

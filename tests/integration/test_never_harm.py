@@ -62,6 +62,7 @@ def written_bytes(path: Path, holes: tuple[int, int] | None) -> str:
 HOLES = {"collective": None, "collective-strided": (4096, 8192), "independent-strided": (512, 1024)}
 
 
+@pytest.mark.never_harm
 @pytest.mark.parametrize(
     ("nprocs", "workload"),
     [
@@ -122,6 +123,7 @@ FAULT_POINTS = 14
 """Allocations to fail at, spread over one run (each run fails that one and all later)."""
 
 
+@pytest.mark.never_harm
 @pytest.mark.parametrize(("nprocs", "rank"), [(2, 1), (2, 0), (4, 3)])
 def test_allocation_failing_on_one_rank_neither_hangs_nor_harms(
     mpi: Mpi, tmp_path: Path, nprocs: int, rank: int
@@ -162,6 +164,7 @@ def test_allocation_failing_on_one_rank_neither_hangs_nor_harms(
     assert warned > 0, "no injected failure was noticed: the switch did nothing"
 
 
+@pytest.mark.never_harm
 def test_a_job_tag_that_is_not_a_plain_name_is_refused(mpi: Mpi, tmp_path: Path) -> None:
     env = interposer_env("trace", None, tmp_path / "logs", "table", "ok")
     env["IOTUNER_JOB_TAG"] = "../../escaped"  # by hand: `iotuner run` refuses it too
@@ -171,6 +174,7 @@ def test_a_job_tag_that_is_not_a_plain_name_is_refused(mpi: Mpi, tmp_path: Path)
     assert not list(tmp_path.rglob("*.iotrace.jsonl"))
 
 
+@pytest.mark.never_harm
 def test_an_overlong_table_path_is_refused_not_cut(mpi: Mpi, tmp_path: Path) -> None:
     long_dir = tmp_path / ("d" * 200)
     long_dir.mkdir()
@@ -184,6 +188,7 @@ def test_an_overlong_table_path_is_refused_not_cut(mpi: Mpi, tmp_path: Path) -> 
     assert "IOTUNER_TABLE is longer than" in warning
 
 
+@pytest.mark.never_harm
 @pytest.mark.parametrize("nprocs", [1, 2])
 def test_logs_are_private_whoever_makes_the_directory(
     mpi: Mpi, tmp_path: Path, nprocs: int
@@ -206,6 +211,7 @@ def test_logs_are_private_whoever_makes_the_directory(
     assert stat.S_IMODE(other.stat().st_mode) == 0o700
 
 
+@pytest.mark.never_harm
 def test_the_mpi_library_is_named_whole_in_the_log(mpi: Mpi, tmp_path: Path) -> None:
     log = one_log(mpi.run(2, "iokernel", "--file", str(tmp_path / "data")))
     # The first line of MPI_Get_library_version, never cut into the log directory's name.

@@ -154,6 +154,7 @@ def test_errcases_provokes_every_scenario(
 # ------------------------------------------------------------- under the interposer
 
 
+@pytest.mark.never_harm
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize(("nprocs", "handler"), CASES, ids=[f"n{n}-{h}" for n, h in CASES])
 def test_errors_answer_as_without_iotuner(
@@ -171,6 +172,7 @@ def test_errors_answer_as_without_iotuner(
 RETRY_CASES = [(1, "user"), (2, "return"), (2, "user"), (2, "fatal"), (4, "user")]
 
 
+@pytest.mark.never_harm
 @pytest.mark.parametrize("mode", ["tune", "tune,trace"])
 @pytest.mark.parametrize(
     ("nprocs", "handler"), RETRY_CASES, ids=[f"n{n}-{h}" for n, h in RETRY_CASES]
