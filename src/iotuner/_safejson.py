@@ -8,11 +8,10 @@ MAX_JSON_DEPTH with a json.JSONDecodeError: the error the readers already turn i
 """
 
 import json
-import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["MAX_JSON_DEPTH", "JsonTooDeepError", "loads_json"]
+__all__ = ["MAX_JSON_DEPTH", "JsonTooDeepError", "loads_json", "too_deep"]
 
 MAX_JSON_DEPTH = 64
 """The most levels of arrays and objects inside one another that loads_json accepts.
@@ -22,10 +21,6 @@ leaves room for other tools' files and stays far below Python's recursion limit 
 frames, shared with the caller's stack and with whatever walks the value later, such as
 json.dumps in an error message).
 """
-
-# A JSON string (brackets inside it are text; an unterminated one runs to the end of the
-# text) or a bracket. Strings come first so their brackets are never counted.
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
 
 
 class JsonTooDeepError(json.JSONDecodeError):
@@ -47,19 +42,41 @@ def loads_json(
 
 
 def _check_depth(text: str) -> None:
+    position = _too_deep_at(text, MAX_JSON_DEPTH)
+    if position is not None:
+        raise JsonTooDeepError(
+            f"expected at most {MAX_JSON_DEPTH} nested levels, got more", text, position
+        )
+
+
+def too_deep(text: str, max_depth: int) -> bool:
+    """Whether objects and arrays nest deeper than max_depth, counting brackets outside
+    strings exactly as the interposer's C reader does (iot__json_too_deep), so the table
+    readers call the same lines too deep whether or not they are otherwise valid JSON."""
+    return _too_deep_at(text, max_depth) is not None
+
+
+def _too_deep_at(text: str, max_depth: int) -> int | None:
+    """Where the first level too many opens, or None."""
     # Cheap bound first: text with few brackets cannot nest deep, and that is nearly every
-    # line of a trace log or results file, so the token scan below rarely runs.
-    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
-        return
-    depth = 0
-    for token in _TOKEN.finditer(text):
-        if token.group() in ("[", "{"):
+    # line of a log or table, so the scan below rarely runs.
+    if text.count("[") + text.count("{") <= max_depth:
+        return None
+    depth, in_string, i = 0, False, 0
+    while i < len(text):
+        c = text[i]
+        if in_string:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
             depth += 1
-            if depth > MAX_JSON_DEPTH:
-                raise JsonTooDeepError(
-                    f"expected at most {MAX_JSON_DEPTH} nested levels, got more",
-                    text,
-                    token.start(),
-                )
-        elif token.group() in ("]", "}"):
+            if depth > max_depth:
+                return i
+        elif c in "]}" and depth > 0:
             depth -= 1
+        i += 1
+    return None

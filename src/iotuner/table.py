@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from iotuner._fileio import atomic_write_text
+from iotuner._safejson import too_deep
 from iotuner.errors import TableError
 from iotuner.formats import TableField, hint_vocabulary, limits, table_fields
 
@@ -280,7 +281,7 @@ def _decode_line(raw: bytes) -> Any:
     if len(raw) > max_line:
         raise _LineProblem("line_too_long", f"the line is longer than {max_line} bytes")
     max_depth = limits()["JSON_MAX_DEPTH"]
-    if _too_deep(text, max_depth):
+    if too_deep(text, max_depth):
         raise _LineProblem("json", f"JSON nested deeper than {max_depth} levels")
     # A repeated key is only noted: a line that is not valid JSON is dropped for json (the
     # earlier rule) wherever the repeat is, as the C reader does.
@@ -299,32 +300,6 @@ def _decode_line(raw: bytes) -> Any:
     if repeats.keys:
         raise _LineProblem("duplicate_key", "an object names the same key twice")
     return value
-
-
-def _too_deep(text: str, max_depth: int) -> bool:
-    """Whether objects and arrays nest deeper than max_depth, counting brackets outside
-    strings exactly as the C reader's iot__json_too_deep does (so both call the same
-    lines too deep, whether or not they are otherwise valid JSON)."""
-    if text.count("[") + text.count("{") <= max_depth:
-        return False
-    depth, in_string, i = 0, False, 0
-    while i < len(text):
-        c = text[i]
-        if in_string:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in "[{":
-            depth += 1
-            if depth > max_depth:
-                return True
-        elif c in "]}" and depth > 0:
-            depth -= 1
-        i += 1
-    return False
 
 
 def _refuse_constant(name: str) -> Any:
