@@ -42,7 +42,7 @@ from iotuner.measurement import (
     measurement_from_json,
     measurement_to_json,
 )
-from iotuner.runner import build_config, find_program, interposer_env
+from iotuner.runner import build_config, find_program, interposer_env, make_log_dir
 from iotuner.space import Configuration, Parameter, Space, config_key
 from iotuner.tracelog import read_tracelog
 
@@ -283,7 +283,7 @@ def run_bench(
     work = data_dir / f"iotuner-bench-{plan.sweep_id}"
     log_dir = results.parent / f"{results.stem}-logs"
     work.mkdir(exist_ok=True)
-    log_dir.mkdir(parents=True, exist_ok=True)
+    make_log_dir(log_dir)  # private, like every trace log directory
     done = _done_uids(results)
     system = probe_system(work, log_dir)
     order = list(plan.workloads)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from iotuner.errors import ConfigError, TraceLogError
 from iotuner.measurement import Workload
-from iotuner.runner import find_library, run
+from iotuner.runner import find_library, make_log_dir, run
 from iotuner.search._common import DIRECTIONS, SearchError, TrialOutcome
 from iotuner.search._launchers import Launcher, LocalLauncher
 from iotuner.search._offline import OfflineTable
@@ -210,9 +210,9 @@ class RunObjective(Objective):
         self._check_command()
         find_library()
         try:
-            (self.log_dir / "tables").mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise SearchError(f"cannot create the log directory {self.log_dir}: {exc}") from None
+            make_log_dir(self.log_dir / "tables")  # private, like every trace log directory
+        except ConfigError as exc:
+            raise SearchError(str(exc)) from None
 
     def _check_command(self) -> None:
         """Placeholders name application parameters (or `trial`); every application
