@@ -134,7 +134,7 @@ def test_reads_the_readme_example(sample_table: Path) -> None:
             "hint_value",
             "and a multiple of 65536",
         ),
-        ('{"at": "open", "hints": {"cb_config_list": "*:* "}}', "hint_value", "of the characters"),
+        ('{"hints": {"romio_cb_read": "enable "}}', "hint_value", "got 'enable '"),
         ('{"hints": {"cb_nodes": "2"}}', "hint_when", 'put it in an "at": "open" entry'),
         ('{"group": 3, "group": 4, "hints": {}}', "duplicate_key", "same key twice"),
         ('{"hints": {"cb_nodes": "1", "cb_nodes": "2"}}', "duplicate_key", "same key twice"),

@@ -1,6 +1,8 @@
 """Writes the tables of the corpus that are not committed: bytes an editor or git would not
-keep as they are (NUL, invalid UTF-8, a BOM, lone carriage returns, form feeds) and files
-too large to commit sensibly (a 5 MB table, 70 KB lines, 100000 nested brackets).
+keep as they are (NUL, invalid UTF-8, a BOM, lone carriage returns, form feeds), files
+too large to commit sensibly (a 5 MB table, 70 KB lines, 100000 nested brackets), and
+tables derived from formats/hints.def, so they follow the vocabulary (every key with a
+good value, the boundaries of its values, keys read only at open in access entries).
 
     python tests/data/tables/generate.py OUTDIR
     python tests/data/tables/generate.py --fuzz-seeds OUTDIR
@@ -19,7 +21,7 @@ import json
 import sys
 from pathlib import Path
 
-from iotuner.formats import limits
+from iotuner.formats import HintDef, hint_vocabulary, limits
 
 HEADER = b'{"format": "iotuner-table", "version": 1}'
 
@@ -43,6 +45,83 @@ def _spaced(size: int) -> bytes:
 def _padded(prefix: bytes, size: int) -> bytes:
     """prefix, then one comment line that makes the file exactly `size` bytes long."""
     return prefix + b"#" + b"p" * (size - len(prefix) - 2) + b"\n"
+
+
+def _hints(at: str, hints: dict[str, object]) -> bytes:
+    return json.dumps({"at": at, "hints": hints}, ensure_ascii=False).encode()
+
+
+def _text_key(chars: str) -> HintDef | None:
+    """A TEXT key of the vocabulary that allows all of `chars`, if there is one."""
+    for hint in hint_vocabulary().values():
+        if hint.type == "TEXT" and all(c in hint.allowed for c in chars):
+            return hint
+    return None
+
+
+def _good(hint: HintDef) -> str:
+    """A value the key allows."""
+    if hint.type == "ENUM":
+        return hint.choices[0]
+    if hint.type == "TEXT":
+        return hint.allowed[0]
+    low = hint.range[0]
+    return str(low if low % hint.multiple == 0 else low + hint.multiple - low % hint.multiple)
+
+
+def _values(hint: HintDef, max_value: int) -> list[tuple[str, object]]:
+    """(verdict, value) pairs at and just past the boundaries of a key's values."""
+    bad: list[object] = ["", None, True, 1.5, [], {}, "x" * (max_value + 1), "9" * 10000]
+    if hint.type == "ENUM":
+        good: list[object] = list(hint.choices)
+        for word in hint.choices:
+            bad += [word + " ", " " + word, word.upper(), word[:-1], word + "\t"]
+        bad = [v for v in bad if v not in hint.choices]
+    elif hint.type == "TEXT":
+        good = [hint.allowed[:max_value], hint.allowed[0] * max_value]
+        outside = next(c for c in " \t/;\u00e9\"'" if c not in hint.allowed)
+        bad += [hint.allowed[0] * (max_value + 1), hint.allowed[0] + outside, outside]
+    else:
+        high = hint.range[1]
+        step = hint.multiple
+        first, last = int(_good(hint)), high - high % step
+        good = [str(first), str(last), first, last]
+        bad += [str(first - 1) if first else "-1", str(last + 1), str(last + step), float(first)]
+        bad += ["0" + str(first), "+" + str(first), " " + str(first), str(first) + " "]
+        bad += [str(first) + ".0", str(first) + "k", hex(first), -first if first else -1]
+        bad += [str(2**64), str(10**19 - 1), 2**64]
+        if step > 1 and first + step <= high:
+            good.append(str(first + step))
+            bad.append(str(first + step // 2))
+    return [("ok", v) for v in good] + [("hint_value", v) for v in bad]
+
+
+def _vocabulary_tables(max_value: int) -> dict[str, bytes]:
+    """Tables derived from formats/hints.def, so they follow the vocabulary: every key with
+    a good value wherever it may be, the boundaries of its values, and keys read only at
+    open in access entries."""
+    vocabulary = hint_vocabulary()
+    anywhere = [h for h in vocabulary.values() if h.when != "OPEN"]
+    every, bounds, when = [HEADER], [HEADER], [HEADER]
+    for hint in vocabulary.values():
+        places = ("open",) if hint.when == "OPEN" else ("open", "access")
+        every += [_expect("ok", _hints(at, {hint.key: _good(hint)})) for at in places]
+        for verdict, value in _values(hint, max_value):
+            bounds.append(_expect(verdict, _hints(places[-1], {hint.key: value})))
+        if hint.when == "OPEN":
+            also = {anywhere[0].key: _good(anywhere[0])} if anywhere else {}
+            when.append(_expect("hint_when", _hints("access", {hint.key: _good(hint)})))
+            default = json.dumps({"hints": {hint.key: _good(hint)}}).encode()
+            when.append(_expect("hint_when", default, "access is the default"))
+            when.append(_expect("hint_when", _hints("access", {**also, hint.key: _good(hint)})))
+            when.append(_expect("ok", _hints("open", {**also, hint.key: _good(hint)})))
+    every.append(_expect("ok", _hints("open", {h.key: _good(h) for h in vocabulary.values()})))
+    every.append(_expect("ok", _hints("access", {h.key: _good(h) for h in anywhere})))
+    return {
+        "gen-hints-every-key.jsonl": b"\n".join(every) + b"\n",
+        "gen-hints-boundaries.jsonl": b"\n".join(bounds) + b"\n",
+        "gen-hints-open-only.jsonl": b"\n".join(when) + b"\n",
+    }
 
 
 def tables() -> dict[str, bytes]:
@@ -218,9 +297,14 @@ def tables() -> dict[str, bytes]:
     def number(raw: str, key: str = "nprocs") -> bytes:
         return b'{"' + key.encode() + b'": ' + raw.encode() + b', "hints": {}}'
 
-    def hint(raw: str, key: str = "cb_config_list") -> bytes:
+    def hint(raw: str, key: str) -> bytes:
         return b'{"at": "open", "hints": {"' + key.encode() + b'": ' + raw.encode() + b"}}"
 
+    # An integer hint value is its decimal text, as long as it has at most 30 characters
+    # (both readers); only a TEXT key of digits and '-' can accept such long ones.
+    text = _text_key("-0123456789")
+    digit_text = text.key if text else "cb_buffer_size"
+    long_ok = "ok" if text else "hint_value"
     out["gen-big-numbers.jsonl"] = b"\n".join(
         [
             HEADER,
@@ -235,18 +319,18 @@ def tables() -> dict[str, bytes]:
             _expect("field_value", number("-0")),
             _expect("field_value", number("-0", "group")),
             _expect("hint_value", hint(digits, "cb_buffer_size")),
-            _expect("hint_value", hint(digits)),
-            _expect("hint_value", hint("-" + digits)),
+            _expect("hint_value", hint(digits, digit_text)),
+            _expect("hint_value", hint("-" + digits, digit_text)),
             _expect("hint_value", hint("1e400", "cb_nodes")),
-            _expect("ok", hint("9" * 19), "an integer hint value is its decimal text"),
-            _expect("ok", hint("9" * 20)),
-            _expect("ok", hint("9" * 30), "the longest integer both readers keep: 30 characters"),
-            _expect("ok", hint("-" + "9" * 29)),
-            _expect("hint_value", hint("9" * 31), "longer integers are out of every range"),
-            _expect("hint_value", hint("-" + "9" * 30)),
-            _expect("hint_value", hint("9" * 32)),
-            _expect("hint_value", hint("9" * 33)),
-            _expect("ok", hint('"' + "9" * 31 + '"'), "the same as a string is text"),
+            _expect(long_ok, hint("9" * 19, digit_text), "an integer is its decimal text"),
+            _expect(long_ok, hint("9" * 20, digit_text)),
+            _expect(long_ok, hint("9" * 30, digit_text), "the longest integer read: 30 chars"),
+            _expect(long_ok, hint("-" + "9" * 29, digit_text)),
+            _expect("hint_value", hint("9" * 31, digit_text), "longer ones are out of range"),
+            _expect("hint_value", hint("-" + "9" * 30, digit_text)),
+            _expect("hint_value", hint("9" * 32, digit_text)),
+            _expect("hint_value", hint("9" * 33, digit_text)),
+            _expect(long_ok, hint('"' + "9" * 31 + '"', digit_text), "as a string it is text"),
             _expect("hint_value", hint("18446744073709551616", "striping_factor")),
             _expect("hint_value", hint("9" * 19, "striping_unit")),
             _expect("unknown_field", b'{"x": [' + digits.encode() + b'], "hints": {}}'),
@@ -284,20 +368,7 @@ def tables() -> dict[str, bytes]:
         ]
     )
 
-    def value(key: str, text: str, at: str = "open") -> bytes:
-        return json.dumps({"at": at, "hints": {key: text}}).encode()
-
-    out["gen-hint-value-length.jsonl"] = b"\n".join(
-        [
-            HEADER,
-            _expect("ok", value("cb_config_list", "*" * max_value), "HINT_VALUE_MAX_CHARS"),
-            _expect("hint_value", value("cb_config_list", "*" * (max_value + 1)), "one more"),
-            _expect("hint_value", value("cb_config_list", "a" * 10000)),
-            _expect("hint_value", value("romio_cb_write", "e" * (max_value + 1), "access")),
-            _expect("hint_value", value("cb_buffer_size", "9" * (max_value + 1), "access")),
-            _expect("hint_value", value("cb_config_list", e_acute * 128), "not its characters"),
-        ]
-    )
+    out.update(_vocabulary_tables(max_value))
 
     lines = [HEADER]
     kinds = [
