@@ -143,7 +143,8 @@ def assert_readers_agree(path: Path) -> list[dict[str, Any]]:
             f"  C {_shown(r)}: {r.get('message', '')[:200]}" for r in c if r["verdict"] != "ok"
         ] + [f"  Python {_shown(r)}: {r.get('message', '')[:200]}" for r in py if "rule" in r]
         pytest.fail(
-            f"the readers disagree on {path}:\n"
+            f"the readers disagree on {path} (checker: {checker()}, built from the formats/ "
+            "of its time: run ./setup.sh after changing them):\n"
             + "\n".join(line[:300] for line in diff)
             + "\nmessages:\n"
             + "\n".join(messages[:40])
