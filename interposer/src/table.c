@@ -35,7 +35,7 @@ static const struct field fields[] = {
 };
 enum { NFIELDS = sizeof fields / sizeof fields[0] };
 
-enum hint_type { HINT_ENUM, HINT_SIZE, HINT_COUNT, HINT_TEXT };
+enum hint_type { HINT_ENUM, HINT_SIZE, HINT_COUNT };
 
 struct hint_def {
     const char *key;
@@ -144,12 +144,6 @@ static int hint_value_problem(const struct hint_def *d, const char *value, char 
                  d->type == HINT_SIZE ? "a byte count" : "a count", d->allowed, multiple, value);
         return 1;
     }
-    case HINT_TEXT:
-        if (*value && strspn(value, d->allowed) == strlen(value))
-            return 0;
-        snprintf(msg, msglen, "hint %s must be 1-%d of the characters %s, got '%.64s'", d->key,
-                 IOT_HINT_VALUE_MAX_CHARS, d->allowed, value);
-        return 1;
     }
     return 0;
 }

@@ -56,7 +56,7 @@ _DEF_FILES = (
 _OP_TYPES = frozenset({"INT", "REAL", "TEXT"})
 _TABLE_TYPES = frozenset({"INT", "TEXT", "ENUM", "HINTS"})
 _INT_RANGE = re.compile(r"(-?\d+)-(\d+)?")
-_HINT_TYPES = frozenset({"ENUM", "SIZE", "COUNT", "TEXT"})
+_HINT_TYPES = frozenset({"ENUM", "SIZE", "COUNT"})
 _HINT_WHEN = frozenset({"OPEN", "ANY", "LOWER"})
 _RULE_SCOPES = frozenset({"FILE", "LINE"})
 _RECORD_TYPES = frozenset({"INT", "NUMBER", "TEXT", "OBJECT", "LIST", "BOOL", "NULL"})
@@ -117,8 +117,8 @@ class TableField:
 class HintDef:
     """One key of the hint vocabulary (hints.def): what a tuning table may set, and when.
 
-    `type` is ENUM, SIZE, COUNT or TEXT; `allowed` the words of an ENUM ("a|b"), the range
-    of a SIZE or COUNT ("lo-hi") or the characters a TEXT may use; `multiple` what a SIZE
+    `type` is ENUM, SIZE or COUNT; `allowed` the words of an ENUM ("a|b") or the range
+    of a SIZE or COUNT ("lo-hi"); `multiple` what a SIZE
     or COUNT must be a multiple of; `when` OPEN, ANY or LOWER; `implementations` the
     MPI-IO layers that honour the key.
     """
@@ -153,23 +153,16 @@ class HintDef:
             if value in self.choices:
                 return None
             return f"hint {self.key} must be one of {self.allowed}, got {value[:64]!r}"
-        if self.type in ("SIZE", "COUNT"):
-            low, high = self.range
-            # Decimal digits only, no sign, space, suffix or leading zero (the C reader's rule).
-            digits = re.fullmatch(r"0|[1-9][0-9]{0,18}", value) is not None
-            if digits and low <= int(value) <= high and int(value) % self.multiple == 0:
-                return None
-            multiple = f" and a multiple of {self.multiple}" if self.multiple > 1 else ""
-            kind = "a byte count" if self.type == "SIZE" else "a count"
-            return (
-                f"hint {self.key} must be {kind} {self.allowed}{multiple} (decimal digits "
-                f"only), got {value[:64]!r}"
-            )
-        if value and all(c in self.allowed for c in value):
+        low, high = self.range  # SIZE or COUNT
+        # Decimal digits only, no sign, space, suffix or leading zero (the C reader's rule).
+        digits = re.fullmatch(r"0|[1-9][0-9]{0,18}", value) is not None
+        if digits and low <= int(value) <= high and int(value) % self.multiple == 0:
             return None
+        multiple = f" and a multiple of {self.multiple}" if self.multiple > 1 else ""
+        kind = "a byte count" if self.type == "SIZE" else "a count"
         return (
-            f"hint {self.key} must be 1-{max_chars} of the characters {self.allowed}, "
-            f"got {value[:64]!r}"
+            f"hint {self.key} must be {kind} {self.allowed}{multiple} (decimal digits "
+            f"only), got {value[:64]!r}"
         )
 
 
