@@ -398,7 +398,25 @@ static int core_settings(const char *mode, int mode_bad, int tune, char *err, si
  * here on and all later ones fail (alloc.c); N = 0 only counts them, and MPI_Finalize
  * prints the count, so a test can spread its N over the whole run. */
 static int fault_rank = -1;
+/* Test switch IOTUNER_FAULT_OPEN=KEY=VALUE: a hint added to every tuned open attempt, so
+ * the tests can make the table's open fail (no value hints.def allows does) and watch the
+ * retry. */
+static char fault_open_key[MPI_MAX_INFO_KEY + 1], fault_open_value[MPI_MAX_INFO_VAL + 1];
+
+int iot__fault_open_hint(const char **key, const char **value) {
+    *key = fault_open_key;
+    *value = fault_open_value;
+    return fault_open_key[0] != '\0';
+}
+
 static void core_fault_switch(void) {
+    const char *open_hint = getenv("IOTUNER_FAULT_OPEN");
+    const char *eq = open_hint ? strchr(open_hint, '=') : NULL;
+    if (eq && eq > open_hint && (size_t)(eq - open_hint) <= MPI_MAX_INFO_KEY &&
+        strlen(eq + 1) <= MPI_MAX_INFO_VAL) {
+        snprintf(fault_open_key, sizeof fault_open_key, "%.*s", (int)(eq - open_hint), open_hint);
+        snprintf(fault_open_value, sizeof fault_open_value, "%s", eq + 1);
+    }
     const char *fault = getenv("IOTUNER_FAULT_ALLOC");
     int rank = -1;
     unsigned long n = 0;

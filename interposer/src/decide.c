@@ -59,6 +59,9 @@ MPI_Info iot__decide_open(MPI_Comm comm, const char *filename, MPI_Info app_info
             ok = PMPI_Info_set(info, key, e->hints.vals[i]) == MPI_SUCCESS &&
                  iot__kv_set(table_hints, key, e->hints.vals[i]) == 0;
         }
+        const char *fault_key, *fault_value;
+        if (ok && iot__fault_open_hint(&fault_key, &fault_value))
+            ok = PMPI_Info_set(info, fault_key, fault_value) == MPI_SUCCESS;
         iot__kv_clear(&app);
     }
     /* Every rank must pass the same hints: agree on the entry (its line; ranks of an MPMD

@@ -214,6 +214,8 @@ void iot__quiet_end(MPI_File fh, MPI_Errhandler saved);
  * is not valid; it never fires an error handler (see core.c for how).
  */
 uint64_t iot__type_size(MPI_Count count, MPI_Datatype datatype);
+/* iot__fault_open_hint gives the test switch IOTUNER_FAULT_OPEN's hint; 1 when set. */
+int iot__fault_open_hint(const char **key, const char **value);
 /* iot__types_forget drops what iot__type_size knows (a datatype was freed). */
 void iot__types_forget(void);
 /* iot__type_has_holes sets *holes (size differs from extent); 0, or -1 when datatype is
