@@ -217,35 +217,37 @@ static int is_digit(char ch) {
     return ch >= '0' && ch <= '9';
 }
 
+/* Skips one or more digits; -1 when there is none. */
+static int skip_digits(struct cursor *c) {
+    if (c->p >= c->end || !is_digit(*c->p))
+        return -1;
+    while (c->p < c->end && is_digit(*c->p))
+        c->p++;
+    return 0;
+}
+
 /* Reads a number; keeps its text and whether it is an integer. */
 static int parse_number(struct cursor *c, struct iot_json *v) {
     const char *start = c->p;
     if (c->p < c->end && *c->p == '-')
         c->p++;
-    if (c->p >= c->end || !is_digit(*c->p))
+    if (c->p < c->end && *c->p == '0')
+        c->p++; /* no leading zeros: "01" stops after the 0 and fails later */
+    else if (skip_digits(c) != 0)
         return IOT_JSON_SYNTAX;
-    if (*c->p == '0')
-        c->p++;
-    else
-        while (c->p < c->end && is_digit(*c->p))
-            c->p++;
     v->integer = 1;
     if (c->p < c->end && *c->p == '.') {
         c->p++;
-        if (c->p >= c->end || !is_digit(*c->p))
+        if (skip_digits(c) != 0)
             return IOT_JSON_SYNTAX;
-        while (c->p < c->end && is_digit(*c->p))
-            c->p++;
         v->integer = 0;
     }
     if (c->p < c->end && (*c->p == 'e' || *c->p == 'E')) {
         c->p++;
         if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
             c->p++;
-        if (c->p >= c->end || !is_digit(*c->p))
+        if (skip_digits(c) != 0)
             return IOT_JSON_SYNTAX;
-        while (c->p < c->end && is_digit(*c->p))
-            c->p++;
         v->integer = 0;
     }
     size_t n = (size_t)(c->p - start);
