@@ -639,6 +639,20 @@ static void open_missing(const char *name, const char *path, struct result *r) {
     later_file(r, name);
 }
 
+/* No communicator at all: MPI answers MPI_ERR_COMM (iotuner must not ask about it first). */
+static void open_comm_null(const char *name, const char *path, struct result *r) {
+    (void)name;
+    MPI_File fh = MPI_FILE_NULL;
+    if (mode == MODE_USER) {
+        MPI_Errhandler reference;
+        MPI_File_get_errhandler(MPI_FILE_NULL, &reference);
+    }
+    int rc =
+        MPI_File_open(MPI_COMM_NULL, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+    tested(r, rc);
+    add_extra(r, "fh_null=%d", fh == MPI_FILE_NULL);
+}
+
 /* An access mode MPI rejects: MPI_MODE_SEQUENTIAL with MPI_MODE_RDWR. */
 static void open_bad_amode(const char *name, const char *path, struct result *r) {
     MPI_File fh;
@@ -767,6 +781,7 @@ static const struct scenario {
     {"write_at_read_only", 0, write_at_read_only},
     {"write_at_all_read_only", 0, write_at_all_read_only},
     {"open_missing", 0, open_missing},
+    {"open_comm_null", 0, open_comm_null},
     {"open_bad_amode", 0, open_bad_amode},
     {"open_then_error", 0, open_then_error},
     {"delete_missing", 0, delete_missing},

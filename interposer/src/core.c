@@ -223,6 +223,17 @@ uint64_t iot__type_size(MPI_Count count, MPI_Datatype datatype) {
     return (uint64_t)count * (uint64_t)size;
 }
 
+int iot__comm_usable(MPI_Comm comm, int *rank, int *size) {
+    struct comm_quiet q;
+    if (comm == MPI_COMM_NULL || comm_quiet_begin(&q) != 0)
+        return 0;
+    int inter = 1;
+    int ok = PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter &&
+             PMPI_Comm_rank(comm, rank) == MPI_SUCCESS && PMPI_Comm_size(comm, size) == MPI_SUCCESS;
+    comm_quiet_end(&q);
+    return ok;
+}
+
 int iot__type_has_holes(MPI_Datatype datatype, int *holes) {
     struct comm_quiet q;
     if (datatype == MPI_DATATYPE_NULL || comm_quiet_begin(&q) != 0)

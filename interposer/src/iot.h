@@ -216,6 +216,12 @@ void iot__quiet_end(MPI_File fh, MPI_Errhandler saved);
 uint64_t iot__type_size(MPI_Count count, MPI_Datatype datatype);
 /* iot__fault_open_hint gives the test switch IOTUNER_FAULT_OPEN's hint; 1 when set. */
 int iot__fault_open_hint(const char **key, const char **value);
+/*
+ * iot__comm_usable reports whether comm is a valid intracommunicator (1, with *rank and
+ * *size) or not (0), quietly: MPI_File_open answers a bad communicator with an error, and
+ * iotuner's own query must not turn that into an abort.
+ */
+int iot__comm_usable(MPI_Comm comm, int *rank, int *size);
 /* iot__types_forget drops what iot__type_size knows (a datatype was freed). */
 void iot__types_forget(void);
 /* iot__type_has_holes sets *holes (size differs from extent); 0, or -1 when datatype is

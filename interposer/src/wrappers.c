@@ -237,12 +237,11 @@ static int open_tuned(MPI_Comm comm, const char *filename, int amode, MPI_Info i
 
 static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
                           MPI_File *fh) {
-    if (!iot__state.active || depth > 0)
+    int rank = 0, size = 0;
+    if (!iot__state.active || depth > 0 || !iot__comm_usable(comm, &rank, &size))
         return iot__real.File_open(comm, filename, amode, info, fh);
     depth++;
-    int rank = 0;
     struct stat st;
-    PMPI_Comm_rank(comm, &rank);
     /* Only for the hints record: striping applies to files created here. */
     int existed = rank == 0 && stat(filename, &st) == 0;
     struct iot_kv table = {0}, requested = {0};
