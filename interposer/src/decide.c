@@ -12,30 +12,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The hints worth showing in every hints record, besides the requested ones. */
-static const char *const tuning_keys[] = {
-    "cb_buffer_size",     "cb_nodes",        "cb_config_list", "romio_cb_read",
-    "romio_cb_write",     "romio_ds_read",   "romio_ds_write", "ind_rd_buffer_size",
-    "ind_wr_buffer_size", "striping_factor", "striping_unit",
+/* The keys of the hint vocabulary (formats/hints.def): every hints record shows what MPI
+ * reports for them, besides the requested ones. */
+static const char *const vocabulary_keys[] = {
+#define IOT_HINT(key, type, allowed, multiple, when, implementations, description) #key,
+#include "hints.def"
+#undef IOT_HINT
 };
+enum { NVOCABULARY = sizeof vocabulary_keys / sizeof vocabulary_keys[0] };
 
 static int is_striping_key(const char *key) {
     return strcmp(key, "striping_factor") == 0 || strcmp(key, "striping_unit") == 0 ||
            strcmp(key, "start_iodevice") == 0;
 }
 
-static int is_open_only_key(const char *key) {
-    return is_striping_key(key) || strcmp(key, "cb_nodes") == 0 ||
-           strcmp(key, "cb_config_list") == 0;
-}
-
-MPI_Info iot__decide_open(MPI_Comm comm, const char *filename, MPI_Info app_info,
-                          struct iot_kv *table_hints) {
+MPI_Info iot__decide_open(MPI_Comm comm, int rank, int size, const char *filename,
+                          MPI_Info app_info, struct iot_kv *table_hints) {
     struct iot_state *s = &iot__state;
     if (!s->tune)
         return app_info;
-    int size = 0;
-    PMPI_Comm_size(comm, &size);
     struct iot_query q = {.at = IOT_AT_OPEN,
                           .program = s->program,
                           .file = filename,
@@ -72,14 +67,11 @@ MPI_Info iot__decide_open(MPI_Comm comm, const char *filename, MPI_Info app_info
                  all[0] == -all[1] && all[0] > 0;
     if (agreed)
         return info;
-    if (all[0] != -all[1] || all[0] < 0) {
-        int rank = 0;
-        PMPI_Comm_rank(comm, &rank);
+    if (all[0] != -all[1] || all[0] < 0)
         iot__warn(rank == 0,
                   "the ranks opening %s could not agree on its open hints (out of memory, or "
                   "different programs or file names); opened untuned",
                   filename);
-    }
     if (info != MPI_INFO_NULL)
         PMPI_Info_free(&info);
     iot__kv_clear(table_hints);
@@ -108,20 +100,14 @@ static int file_values(MPI_File fh, const char *const *keys, int nkeys, struct i
     return ok ? 0 : -1;
 }
 
-/* The keys hints.def marks LOWER: sized at open, never raised after it. */
-static const char *const lower_keys[] = {
-#define IOT_HINT(key, type, allowed, multiple, when, implementations, description)                 \
-    IOT_WHEN_##when == IOT_WHEN_LOWER ? #key : NULL,
-#include "hints.def"
-#undef IOT_HINT
-};
-enum { NLOWER_SLOTS = sizeof lower_keys / sizeof lower_keys[0] };
-
 int iot__note_open_values(struct iot_file *f) {
-    for (int i = 0; i < NLOWER_SLOTS; i++)
-        if (lower_keys[i] && file_values(f->fh, &lower_keys[i], 1, &f->at_open) != 0)
-            return -1;
-    return 0;
+    /* The keys hints.def marks LOWER: sized at open, never raised after it. */
+    const char *lower[NVOCABULARY];
+    int n = 0;
+    for (int i = 0; i < NVOCABULARY; i++)
+        if (iot__hint_when(vocabulary_keys[i]) == IOT_WHEN_LOWER)
+            lower[n++] = vocabulary_keys[i];
+    return file_values(f->fh, lower, n, &f->at_open);
 }
 
 /*
@@ -302,7 +288,7 @@ static const char *unhonoured_reason(const char *key, const char *want, const ch
                "was applied";
     if (is_striping_key(key) && (strcmp(at, "open") != 0 || file_existed))
         return "striping is only set when a file is created";
-    if (is_open_only_key(key) && strcmp(at, "open") != 0)
+    if (iot__hint_when(key) == IOT_WHEN_OPEN && strcmp(at, "open") != 0)
         return "ROMIO reads this key at open only; it is ignored here";
     if (s->is_openmpi && strncmp(key, "romio_", 6) == 0)
         return "Open MPI's OMPIO ignores romio_* keys";
@@ -335,11 +321,9 @@ void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *
     iot__quiet_end(f->fh, saved);
     if (have_info) {
         driver_name(info, driver, sizeof driver);
-        for (size_t i = 0; i < sizeof tuning_keys / sizeof tuning_keys[0] + (size_t)requested->n;
-             i++) {
-            const char *key = i < sizeof tuning_keys / sizeof tuning_keys[0]
-                                  ? tuning_keys[i]
-                                  : requested->keys[i - sizeof tuning_keys / sizeof tuning_keys[0]];
+        for (int i = 0; i < NVOCABULARY + requested->n; i++) {
+            const char *key =
+                i < NVOCABULARY ? vocabulary_keys[i] : requested->keys[i - NVOCABULARY];
             char val[MPI_MAX_INFO_VAL + 1];
             int flag = 0;
             if (PMPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag) == MPI_SUCCESS && flag)

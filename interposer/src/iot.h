@@ -333,12 +333,12 @@ extern struct iot_real iot__real;
 
 /*
  * iot__decide_open merges the application's info with the table's open-time
- * hints. Returns the info to pass to the real open: either app_info itself
- * (nothing to add) or a new info that the caller frees with
+ * hints (collective over comm, of which the caller is rank of size). Returns the info to pass to
+ * the real open: either app_info itself (nothing to add) or a new info that the caller frees with
  * iot__info_release. Fills table_hints with the keys the table asked for.
  */
-MPI_Info iot__decide_open(MPI_Comm comm, const char *filename, MPI_Info app_info,
-                          struct iot_kv *table_hints);
+MPI_Info iot__decide_open(MPI_Comm comm, int rank, int size, const char *filename,
+                          MPI_Info app_info, struct iot_kv *table_hints);
 void iot__info_release(MPI_Info info, MPI_Info app_info);
 
 /*
@@ -378,7 +378,8 @@ int iot__note_open_values(struct iot_file *f);
  * iot__file_open_state creates the state of a newly opened file. Collective over comm:
  * every rank follows the file, or (when one cannot) none does and NULL comes back.
  */
-struct iot_file *iot__file_open_state(MPI_Comm comm, const char *filename, MPI_File fh, int amode);
+struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, const char *filename, MPI_File fh,
+                                      int amode);
 /* iot__file_close_state reduces the file's records and frees its state (collective). */
 void iot__file_close_state(struct iot_file *f, double close_start, double close_seconds,
                            int result);

@@ -225,9 +225,6 @@ static int entry_field(struct iot_entry *e, const struct field *f, const struct 
     return 0;
 }
 
-/* The longest integer hint value (with its sign) read as a number, in both readers. */
-enum { INTEGER_MAX_CHARS = 30 };
-
 /* Checks the hints of an entry against the vocabulary and stores them; 0 or -1. */
 static int entry_hints(struct iot_entry *e, const struct iot_json *hints, struct verdict *v) {
     for (int i = 0; i < hints->n; i++) {
@@ -237,18 +234,12 @@ static int entry_hints(struct iot_entry *e, const struct iot_json *hints, struct
         if (!d)
             return fail(v, IOT_RULE_hint_unknown,
                         "hint '%.64s' is not in the hint vocabulary (formats/hints.def)", key);
-        char text[32];
         const char *shown = NULL;
         if (value->type == IOT_JSON_STRING) {
             shown = value->text;
         } else if (value->type == IOT_JSON_NUMBER && value->integer) {
-            /* An integer is its decimal text; "-0" is 0, as Python reads it. One longer
-             * than INTEGER_MAX_CHARS is out of every range (the Python reader's rule). */
+            /* An integer is its decimal text; "-0" is 0, as Python reads it. */
             shown = strcmp(value->text, "-0") == 0 ? "0" : value->text;
-            if (strlen(shown) > INTEGER_MAX_CHARS)
-                shown = "(a very long integer)";
-            snprintf(text, sizeof text, "%s", shown);
-            shown = text;
         } else {
             return fail(v, IOT_RULE_hint_value, "hint %s must be a string or an integer", key);
         }
@@ -314,8 +305,8 @@ static void entry_free(struct iot_entry *e) {
 
 /* ------------------------------------------------------------------ lines */
 
-/* Length of the valid UTF-8 prefix of s (strict: no overlong forms, no surrogates). */
-static size_t utf8_valid_prefix(const unsigned char *s, size_t len) {
+/* Whether s is valid UTF-8 (strict: no overlong forms, no surrogates), as Python decodes. */
+static int utf8_valid(const unsigned char *s, size_t len) {
     size_t i = 0;
     while (i < len) {
         unsigned char c = s[i];
@@ -339,23 +330,23 @@ static size_t utf8_valid_prefix(const unsigned char *s, size_t len) {
             if (c == 0xF4)
                 hi = 0x8F;
         } else {
-            return i;
+            return 0;
         }
         if (i + n >= len)
-            return i; /* the sequence is cut off by the end of the line */
+            return 0; /* the sequence is cut off by the end of the line */
         if (s[i + 1] < lo || s[i + 1] > hi)
-            return i;
+            return 0;
         for (size_t k = 2; k <= n; k++)
             if (s[i + k] < 0x80 || s[i + k] > 0xBF)
-                return i;
+                return 0;
         i += n + 1;
     }
-    return len;
+    return 1;
 }
 
 /* Checks the line-level rules and parses the line; 0 with *out, or -1 with a verdict. */
 static int line_parse(const char *p, size_t len, struct iot_json *out, struct verdict *v) {
-    if (utf8_valid_prefix((const unsigned char *)p, len) != len)
+    if (!utf8_valid((const unsigned char *)p, len))
         return fail(v, IOT_RULE_encoding, "the line is not valid UTF-8");
     if (len > IOT_TABLE_MAX_LINE_BYTES)
         return fail(v, IOT_RULE_line_too_long, "the line is longer than %d bytes",

@@ -26,7 +26,8 @@ enum { NCELLS = IOT_NOPS * IOT_NGROUPS };
 
 /* ------------------------------------------------------------ open/close */
 
-struct iot_file *iot__file_open_state(MPI_Comm comm, const char *filename, MPI_File fh, int amode) {
+struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, const char *filename, MPI_File fh,
+                                      int amode) {
     struct iot_state *s = &iot__state;
     struct iot_file *f = iot__calloc(1, sizeof *f);
     MPI_Comm dup = MPI_COMM_NULL;
@@ -55,8 +56,6 @@ struct iot_file *iot__file_open_state(MPI_Comm comm, const char *filename, MPI_F
     /* A rank that cannot follow the file would skip the reductions the others make at
      * its decisions and its close: all follow it, or none does. */
     if (!iot__agree(comm, ok)) {
-        int rank = 0;
-        PMPI_Comm_rank(comm, &rank);
         iot__warn(rank == 0,
                   "a rank could not follow %s (no memory or no communicator); it runs untuned "
                   "and untraced",

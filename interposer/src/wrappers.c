@@ -26,8 +26,11 @@ struct call {
     double start;
     MPI_Count count;
     MPI_Datatype datatype;
+    uint64_t bytes;        /* this rank's bytes, once known (UNKNOWN_BYTES before) */
     int64_t offset_before; /* byte offset the call starts at, -1 when not looked up */
 };
+
+#define UNKNOWN_BYTES UINT64_MAX
 
 /*
  * RATIONALE: nothing here asks MPI about the arguments before MPI has checked them
@@ -48,10 +51,15 @@ static void call_begin(struct call *c, MPI_File fh, int op, MPI_Count count, MPI
     c->op = op;
     c->count = count;
     c->datatype = datatype;
+    c->bytes = UNKNOWN_BYTES;
     c->offset_before = -1;
-    if (iot__ops[op].blocking_collective && f->tuned)
-        iot__decide_access(f, op, iot__type_size(count, datatype));
-    if (f->traced && f->first_offset < 0 && count > 0)
+    if (iot__ops[op].blocking_collective && f->tuned) {
+        c->bytes = iot__type_size(count, datatype);
+        iot__decide_access(f, op, c->bytes);
+    }
+    if (!f->traced)
+        return;
+    if (f->first_offset < 0 && count > 0)
         c->offset_before = iot__trace_offset_before(f, op, offset);
     c->start = iot__now();
 }
@@ -59,20 +67,24 @@ static void call_begin(struct call *c, MPI_File fh, int op, MPI_Count count, MPI
 static int call_end(struct call *c, int result) {
     if (!c->f)
         return result;
-    double seconds = iot__now() - c->start;
-    uint64_t bytes = result == MPI_SUCCESS ? iot__type_size(c->count, c->datatype) : 0;
-    if (bytes > 0 && c->offset_before >= 0 && c->f->first_offset < 0)
-        c->f->first_offset = c->offset_before;
-    int split = c->op == IOT_OP_READ_AT_ALL_SPLIT || c->op == IOT_OP_WRITE_AT_ALL_SPLIT ||
-                c->op == IOT_OP_READ_ALL_SPLIT || c->op == IOT_OP_WRITE_ALL_SPLIT ||
-                c->op == IOT_OP_READ_ORDERED_SPLIT || c->op == IOT_OP_WRITE_ORDERED_SPLIT;
-    if (split && result == MPI_SUCCESS) {
-        /* Counted at the matching end call, from begin to end. */
-        c->f->split_op = c->op;
-        c->f->split_start = c->start;
-        c->f->split_bytes = bytes;
-    } else {
-        iot__trace_call(c->f, c->op, c->start, seconds, bytes, result);
+    if (c->f->traced) {
+        double seconds = iot__now() - c->start;
+        uint64_t bytes = result != MPI_SUCCESS       ? 0
+                         : c->bytes != UNKNOWN_BYTES ? c->bytes
+                                                     : iot__type_size(c->count, c->datatype);
+        if (bytes > 0 && c->offset_before >= 0 && c->f->first_offset < 0)
+            c->f->first_offset = c->offset_before;
+        int split = c->op == IOT_OP_READ_AT_ALL_SPLIT || c->op == IOT_OP_WRITE_AT_ALL_SPLIT ||
+                    c->op == IOT_OP_READ_ALL_SPLIT || c->op == IOT_OP_WRITE_ALL_SPLIT ||
+                    c->op == IOT_OP_READ_ORDERED_SPLIT || c->op == IOT_OP_WRITE_ORDERED_SPLIT;
+        if (split && result == MPI_SUCCESS) {
+            /* Counted at the matching end call, from begin to end. */
+            c->f->split_op = c->op;
+            c->f->split_start = c->start;
+            c->f->split_bytes = bytes;
+        } else {
+            iot__trace_call(c->f, c->op, c->start, seconds, bytes, result);
+        }
     }
     depth--;
     return result;
@@ -245,7 +257,7 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     /* Only for the hints record: striping applies to files created here. */
     int existed = rank == 0 && stat(filename, &st) == 0;
     struct iot_kv table = {0}, requested = {0};
-    MPI_Info use = iot__decide_open(comm, filename, info, &table);
+    MPI_Info use = iot__decide_open(comm, rank, size, filename, info, &table);
     double start = iot__now();
     int result, untuned = 0;
     if (use == info)
@@ -274,7 +286,7 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
         if (rank == 0)
             iot__trace_local_meta("MPI_File_open", filename, start, seconds, result);
     } else {
-        struct iot_file *f = iot__file_open_state(comm, filename, *fh, amode);
+        struct iot_file *f = iot__file_open_state(comm, rank, filename, *fh, amode);
         if (f) {
             iot__kv_from_info(&f->app, info);
             iot__record_hints(f, "open", &requested, &table, NULL, existed);
