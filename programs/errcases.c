@@ -411,16 +411,6 @@ static void sequential(const char *path, struct result *r, int ordered) {
     close_file(r, &fh);
 }
 
-static void sequential_shared(const char *name, const char *path, struct result *r) {
-    (void)name;
-    sequential(path, r, 0);
-}
-
-static void sequential_ordered(const char *name, const char *path, struct result *r) {
-    (void)name;
-    sequential(path, r, 1);
-}
-
 /* ---- error scenarios -------------------------------------------------------------- */
 
 /* Opens DIR/NAME.dat for an error scenario; 0 when it could not (reported in extra). */
@@ -472,36 +462,6 @@ static void type_null(const char *path, struct result *r, int routine) {
     }
     tested(r, rc);
     close_file(r, &fh);
-}
-
-static void write_at_type_null(const char *name, const char *path, struct result *r) {
-    (void)name;
-    type_null(path, r, T_WRITE_AT);
-}
-
-static void write_at_all_type_null(const char *name, const char *path, struct result *r) {
-    (void)name;
-    type_null(path, r, T_WRITE_AT_ALL);
-}
-
-static void iwrite_at_type_null(const char *name, const char *path, struct result *r) {
-    (void)name;
-    type_null(path, r, T_IWRITE_AT);
-}
-
-static void read_at_all_type_null(const char *name, const char *path, struct result *r) {
-    (void)name;
-    type_null(path, r, T_READ_AT_ALL);
-}
-
-static void write_ordered_type_null(const char *name, const char *path, struct result *r) {
-    (void)name;
-    type_null(path, r, T_WRITE_ORDERED);
-}
-
-static void write_at_c_type_null(const char *name, const char *path, struct result *r) {
-    (void)name;
-    type_null(path, r, T_WRITE_AT_C);
 }
 
 /* A split collective begun with an invalid datatype; then a valid begin/end pair on the same
@@ -562,21 +522,6 @@ static void negative_offset(const char *path, struct result *r, int routine) {
     close_file(r, &fh);
 }
 
-static void write_at_negative_offset(const char *name, const char *path, struct result *r) {
-    (void)name;
-    negative_offset(path, r, NEG_WRITE_AT);
-}
-
-static void read_at_negative_offset(const char *name, const char *path, struct result *r) {
-    (void)name;
-    negative_offset(path, r, NEG_READ_AT);
-}
-
-static void write_at_all_negative_offset(const char *name, const char *path, struct result *r) {
-    (void)name;
-    negative_offset(path, r, NEG_WRITE_AT_ALL);
-}
-
 static void count_negative(const char *path, struct result *r, int collective) {
     MPI_File fh;
     MPI_Status st;
@@ -585,16 +530,6 @@ static void count_negative(const char *path, struct result *r, int collective) {
     tested(r, collective ? MPI_File_write_at_all(fh, 0, wbuf, -1, MPI_BYTE, &st)
                          : MPI_File_write_at(fh, 0, wbuf, -1, MPI_BYTE, &st));
     close_file(r, &fh);
-}
-
-static void write_at_count_negative(const char *name, const char *path, struct result *r) {
-    (void)name;
-    count_negative(path, r, 0);
-}
-
-static void write_at_all_count_negative(const char *name, const char *path, struct result *r) {
-    (void)name;
-    count_negative(path, r, 1);
 }
 
 /* Create the file, then reopen it read-only and write to it. */
@@ -614,16 +549,6 @@ static void write_read_only(const char *path, struct result *r, int collective) 
     tested(r, collective ? MPI_File_write_at_all(fh, (MPI_Offset)rank * 8, wbuf, 8, MPI_BYTE, &st)
                          : MPI_File_write_at(fh, (MPI_Offset)rank * 8, wbuf, 8, MPI_BYTE, &st));
     close_file(r, &fh);
-}
-
-static void write_at_read_only(const char *name, const char *path, struct result *r) {
-    (void)name;
-    write_read_only(path, r, 0);
-}
-
-static void write_at_all_read_only(const char *name, const char *path, struct result *r) {
-    (void)name;
-    write_read_only(path, r, 1);
 }
 
 /* Opening a file that does not exist, read-only; then a file opened afterwards. */
@@ -734,61 +659,50 @@ static void sequential_error(const char *path, struct result *r, int routine) {
     close_file(r, &fh);
 }
 
-static void sequential_get_position(const char *name, const char *path, struct result *r) {
-    (void)name;
-    sequential_error(path, r, SEQ_GET_POSITION);
-}
-
-static void sequential_write(const char *name, const char *path, struct result *r) {
-    (void)name;
-    sequential_error(path, r, SEQ_WRITE);
-}
-
-static void sequential_write_all(const char *name, const char *path, struct result *r) {
-    (void)name;
-    sequential_error(path, r, SEQ_WRITE_ALL);
-}
-
 /* ---- the table -------------------------------------------------------------------- */
 
 typedef void scenario_fn(const char *name, const char *path, struct result *r);
+/* One routine of a family of scenarios that differ only in the call they make. */
+typedef void family_fn(const char *path, struct result *r, int variant);
 
 static const struct scenario {
     const char *name;
-    int succeeds; /* runs under MPI_ERRORS_ARE_FATAL too */
-    scenario_fn *run;
+    int succeeds;     /* runs under MPI_ERRORS_ARE_FATAL too */
+    scenario_fn *run; /* or, for a family: */
+    family_fn *family;
+    int variant;
 } scenarios[] = {
-    {"collective_write", 1, collective_write},
-    {"set_view_write_all", 1, set_view_write_all},
-    {"read_past_eof", 1, read_past_eof},
-    {"set_info_null", 1, set_info_null},
-    {"sequential_shared", 1, sequential_shared},
-    {"sequential_ordered", 1, sequential_ordered},
-    {"write_at_type_null", 0, write_at_type_null},
-    {"write_at_all_type_null", 0, write_at_all_type_null},
-    {"iwrite_at_type_null", 0, iwrite_at_type_null},
-    {"read_at_all_type_null", 0, read_at_all_type_null},
-    {"write_ordered_type_null", 0, write_ordered_type_null},
-    {"write_at_c_type_null", 0, write_at_c_type_null},
-    {"write_all_begin_type_null", 0, write_all_begin_type_null},
-    {"set_view_type_null", 0, set_view_type_null},
-    {"set_view_negative_disp", 0, set_view_negative_disp},
-    {"write_at_negative_offset", 0, write_at_negative_offset},
-    {"read_at_negative_offset", 0, read_at_negative_offset},
-    {"write_at_all_negative_offset", 0, write_at_all_negative_offset},
-    {"write_at_count_negative", 0, write_at_count_negative},
-    {"write_at_all_count_negative", 0, write_at_all_count_negative},
-    {"write_at_read_only", 0, write_at_read_only},
-    {"write_at_all_read_only", 0, write_at_all_read_only},
-    {"open_missing", 0, open_missing},
-    {"open_comm_null", 0, open_comm_null},
-    {"open_bad_amode", 0, open_bad_amode},
-    {"open_then_error", 0, open_then_error},
-    {"delete_missing", 0, delete_missing},
-    {"closed_handle", 0, closed_handle},
-    {"sequential_get_position", 0, sequential_get_position},
-    {"sequential_write", 0, sequential_write},
-    {"sequential_write_all", 0, sequential_write_all},
+    {"collective_write", 1, collective_write, NULL, 0},
+    {"set_view_write_all", 1, set_view_write_all, NULL, 0},
+    {"read_past_eof", 1, read_past_eof, NULL, 0},
+    {"set_info_null", 1, set_info_null, NULL, 0},
+    {"sequential_shared", 1, NULL, sequential, 0},
+    {"sequential_ordered", 1, NULL, sequential, 1},
+    {"write_at_type_null", 0, NULL, type_null, T_WRITE_AT},
+    {"write_at_all_type_null", 0, NULL, type_null, T_WRITE_AT_ALL},
+    {"iwrite_at_type_null", 0, NULL, type_null, T_IWRITE_AT},
+    {"read_at_all_type_null", 0, NULL, type_null, T_READ_AT_ALL},
+    {"write_ordered_type_null", 0, NULL, type_null, T_WRITE_ORDERED},
+    {"write_at_c_type_null", 0, NULL, type_null, T_WRITE_AT_C},
+    {"write_all_begin_type_null", 0, write_all_begin_type_null, NULL, 0},
+    {"set_view_type_null", 0, set_view_type_null, NULL, 0},
+    {"set_view_negative_disp", 0, set_view_negative_disp, NULL, 0},
+    {"write_at_negative_offset", 0, NULL, negative_offset, NEG_WRITE_AT},
+    {"read_at_negative_offset", 0, NULL, negative_offset, NEG_READ_AT},
+    {"write_at_all_negative_offset", 0, NULL, negative_offset, NEG_WRITE_AT_ALL},
+    {"write_at_count_negative", 0, NULL, count_negative, 0},
+    {"write_at_all_count_negative", 0, NULL, count_negative, 1},
+    {"write_at_read_only", 0, NULL, write_read_only, 0},
+    {"write_at_all_read_only", 0, NULL, write_read_only, 1},
+    {"open_missing", 0, open_missing, NULL, 0},
+    {"open_comm_null", 0, open_comm_null, NULL, 0},
+    {"open_bad_amode", 0, open_bad_amode, NULL, 0},
+    {"open_then_error", 0, open_then_error, NULL, 0},
+    {"delete_missing", 0, delete_missing, NULL, 0},
+    {"closed_handle", 0, closed_handle, NULL, 0},
+    {"sequential_get_position", 0, NULL, sequential_error, SEQ_GET_POSITION},
+    {"sequential_write", 0, NULL, sequential_error, SEQ_WRITE},
+    {"sequential_write_all", 0, NULL, sequential_error, SEQ_WRITE_ALL},
 };
 enum { NSCENARIOS = sizeof scenarios / sizeof scenarios[0] };
 
@@ -827,7 +741,10 @@ static void run_scenario(const struct scenario *s) {
     MPI_Barrier(MPI_COMM_WORLD);
     handler_calls = 0;
     struct result r = {.rc = MPI_SUCCESS};
-    s->run(s->name, path, &r);
+    if (s->run)
+        s->run(s->name, path, &r);
+    else
+        s->family(path, &r, s->variant);
     MPI_Barrier(MPI_COMM_WORLD);
 
     char mine[NFIELDS][FIELD];
