@@ -105,6 +105,7 @@ class TableCheck:
         if self.refused is not None:
             return [{"verdict": "refused", "rule": self.refused[0], "message": self.refused[1]}]
         records: list[dict[str, Any]] = []
+        order = [f.name for f in table_fields()] + ["specificity"]
         for v in self.verdicts:
             if v.entry is None:
                 records.append(
@@ -115,7 +116,6 @@ class TableCheck:
             shown["at"] = v.entry.at
             shown["hints"] = {k: str(val) for k, val in v.entry.hints.items()}
             shown["specificity"] = specificity(v.entry)
-            order = [f.name for f in table_fields()] + ["specificity"]
             ordered = {k: shown[k] for k in order if k in shown}
             records.append({"line": v.line, "verdict": "ok", "entry": ordered})
         return records
@@ -307,12 +307,13 @@ def _refuse_constant(name: str) -> Any:
 
 
 _INTEGER_MAX_CHARS = 30
-"""The longest integer (with its sign) read as a number; the C reader has the same."""
+"""The longest integer (with its sign) read as a number. RATIONALE: every longer one is out
+of every range of table_fields.def and hints.def (whose largest fits in 19 digits), and
+int() of more than 4,300 digits raises; the C reader needs no such bound."""
 
 
 def _bounded_int(text: str) -> int | float:
-    # A longer integer is out of every range; a float says so without Python's own limit
-    # on integer conversion (4300 digits) raising.
+    # A float says "not an integer in range" without int() raising on a huge one.
     return int(text) if len(text) <= _INTEGER_MAX_CHARS else float("inf")
 
 
