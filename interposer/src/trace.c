@@ -26,6 +26,8 @@ enum { NCELLS = IOT_NOPS * IOT_NGROUPS };
 
 /* ------------------------------------------------------------ open/close */
 
+static void file_free(struct iot_file *f);
+
 struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, const char *filename, MPI_File fh,
                                       int amode) {
     struct iot_state *s = &iot__state;
@@ -62,12 +64,8 @@ struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, const char *filen
                   filename);
         if (dup_ok)
             PMPI_Comm_free(&dup);
-        if (f) {
-            iot__kv_clear(&f->at_open);
-            free(f->agg);
-            free(f->name);
-            free(f);
-        }
+        if (f)
+            file_free(f);
         return NULL;
     }
     pthread_mutex_lock(&s->lock);

@@ -211,39 +211,31 @@ IOT_END(File_write_ordered_end, const void *)
  */
 static int open_tuned(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_Info use,
                       MPI_File *fh, int *untuned) {
-    MPI_Errhandler program = MPI_ERRHANDLER_NULL;
-    int quiet = PMPI_File_get_errhandler(MPI_FILE_NULL, &program) == MPI_SUCCESS &&
-                PMPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN) == MPI_SUCCESS;
-    if (!iot__agree(comm, quiet)) {
-        if (quiet)
-            PMPI_File_set_errhandler(MPI_FILE_NULL, program);
-        if (program != MPI_ERRHANDLER_NULL)
-            PMPI_Errhandler_free(&program);
+    MPI_Errhandler program = iot__quiet_begin(MPI_FILE_NULL);
+    if (!iot__agree(comm, program != MPI_ERRHANDLER_NULL)) {
+        iot__quiet_end(MPI_FILE_NULL, program);
         *untuned = 1;
         return iot__real.File_open(comm, filename, amode, info, fh);
     }
     int result = iot__real.File_open(comm, filename, amode, use, fh);
     int mine[2] = {result == MPI_SUCCESS, result != MPI_SUCCESS}, all[2] = {0, 0};
     PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, comm);
-    PMPI_File_set_errhandler(MPI_FILE_NULL, program);
-    if (all[0]) {
-        /* Opened everywhere: the file gets the handler it would have inherited. */
+    /* Where the file opened, it gets the handler it would have inherited. */
+    if (result == MPI_SUCCESS)
         PMPI_File_set_errhandler(*fh, program);
-    } else if (all[1]) {
+    iot__quiet_end(MPI_FILE_NULL, program);
+    if (all[1]) {
         /* Failed everywhere: the table's hints may be the cause. */
         result = iot__real.File_open(comm, filename, amode, info, fh);
         *untuned = 1;
-    } else {
+    } else if (!all[0]) {
         /* Some ranks opened, some did not: a retry would need the open ranks to close,
          * a collective the others cannot join. Leave it as MPI left it, and let the
          * program's handler see the failure where there was one. */
-        if (result == MPI_SUCCESS)
-            PMPI_File_set_errhandler(*fh, program);
-        else
+        if (result != MPI_SUCCESS)
             PMPI_File_call_errhandler(MPI_FILE_NULL, result);
         *untuned = -1;
     }
-    PMPI_Errhandler_free(&program);
     return result;
 }
 
