@@ -15,7 +15,7 @@
 /* The keys of the hint vocabulary (formats/hints.def): every hints record shows what MPI
  * reports for them, besides the requested ones. */
 static const char *const vocabulary_keys[] = {
-#define IOT_HINT(key, type, allowed, multiple, when, implementations, description) #key,
+#define IOT_HINT(key, type, allowed, multiple, when, implementations, description, ops) #key,
 #include "hints.def"
 #undef IOT_HINT
 };

@@ -46,7 +46,7 @@ struct hint_def {
 };
 
 static const struct hint_def vocabulary[] = {
-#define IOT_HINT(key, type, allowed, multiple, when, implementations, description)                 \
+#define IOT_HINT(key, type, allowed, multiple, when, implementations, description, ops)            \
     {#key, HINT_##type, allowed, multiple, IOT_WHEN_##when},
 #include "hints.def"
 #undef IOT_HINT

@@ -16,6 +16,7 @@ from pathlib import Path
 from iotuner.errors import FormatError
 
 __all__ = [
+    "HINT_OPS",
     "NUM_SIZE_GROUPS",
     "HintDef",
     "OpField",
@@ -58,6 +59,8 @@ _TABLE_TYPES = frozenset({"INT", "TEXT", "ENUM", "HINTS"})
 _INT_RANGE = re.compile(r"(-?\d+)-(\d+)?")
 _HINT_TYPES = frozenset({"ENUM", "SIZE", "COUNT"})
 _HINT_WHEN = frozenset({"OPEN", "ANY", "LOWER"})
+HINT_OPS = frozenset({"COLL_WRITE", "COLL_READ", "INDEP_WRITE", "INDEP_READ"})
+"""The data accesses a hint may act on (hints.def's last column)."""
 _RULE_SCOPES = frozenset({"FILE", "LINE"})
 _RECORD_TYPES = frozenset({"INT", "NUMBER", "TEXT", "OBJECT", "LIST", "BOOL", "NULL"})
 _PRESENCE = frozenset({"ALWAYS", "OPTIONAL"})
@@ -120,7 +123,8 @@ class HintDef:
     `type` is ENUM, SIZE or COUNT; `allowed` the words of an ENUM ("a|b") or the range
     of a SIZE or COUNT ("lo-hi"); `multiple` what a SIZE
     or COUNT must be a multiple of; `when` OPEN, ANY or LOWER; `implementations` the
-    MPI-IO layers that honour the key.
+    MPI-IO layers that honour the key; `ops` the data accesses whose behaviour it can
+    change (HINT_OPS: COLL_WRITE, COLL_READ, INDEP_WRITE, INDEP_READ).
     """
 
     key: str
@@ -130,6 +134,13 @@ class HintDef:
     when: str
     implementations: tuple[str, ...]
     description: str
+    ops: frozenset[str]
+
+    def acts_on(self, pattern: str, kind: str) -> bool:
+        """Whether the key can change an access of a trace `op` row: `pattern`
+        collective or independent, `kind` read or write."""
+        prefix = {"collective": "COLL", "independent": "INDEP"}.get(pattern)
+        return prefix is not None and f"{prefix}_{kind.upper()}" in self.ops
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -330,13 +341,22 @@ def parse_table_fields(path: Path) -> tuple[TableField, ...]:
 def parse_hints(path: Path) -> tuple[HintDef, ...]:
     """Parse and check a hints.def file (unique keys, known types and times, valid ranges)."""
     hints = []
-    for line, args in _invocations(path, "IOT_HINT", "wwsiwss"):
-        key, type_, allowed, _, when, implementations, description = (str(a) for a in args)
+    for line, args in _invocations(path, "IOT_HINT", "wwsiwsst"):
+        key, type_, allowed, _, when, implementations, description, ops = (str(a) for a in args)
         _check_type(path, line, key, type_, _HINT_TYPES)
         _check_type(path, line, key, when, _HINT_WHEN)
+        for op in ops.split("|"):
+            _check_type(path, line, key, op, HINT_OPS)
         multiple = int(args[3])
         hint = HintDef(
-            key, type_, allowed, multiple, when, tuple(implementations.split("|")), description
+            key,
+            type_,
+            allowed,
+            multiple,
+            when,
+            tuple(implementations.split("|")),
+            description,
+            frozenset(ops.split("|")),
         )
         if multiple < 1:
             raise FormatError(f"{path} line {line}: hint '{key}' needs a multiple >= 1")

@@ -167,9 +167,9 @@ def test_hint_vocabulary_is_read_whole() -> None:
 
 def test_parse_hints_refuses_what_the_readers_cannot_apply(tmp_path: Path) -> None:
     path = tmp_path / "hints.def"
-    path.write_text('IOT_HINT(k, SIZE, "many", 1, ANY, "romio", "d")\n')
+    path.write_text('IOT_HINT(k, SIZE, "many", 1, ANY, "romio", "d", COLL_WRITE)\n')
     with pytest.raises(FormatError, match="needs a range"):
         formats.parse_hints(path)
-    path.write_text('IOT_HINT(k, ENUM, "a|b", 1, SOMETIMES, "romio", "d")\n')
+    path.write_text('IOT_HINT(k, ENUM, "a|b", 1, SOMETIMES, "romio", "d", COLL_WRITE)\n')
     with pytest.raises(FormatError, match="SOMETIMES"):
         formats.parse_hints(path)
