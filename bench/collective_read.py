@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""What the interposer costs on collective reads served from the page cache.
+
+Runs bench/collective_read.c (MPI_File_read_at_all of --size bytes per rank, over a file
+written once and kept in the page cache) in five configurations, and prints for each the
+median, min and max MiB/s and the overhead against running without the interposer:
+
+    baseline    no LD_PRELOAD
+    off         LD_PRELOAD=libiotuner.so, IOTUNER_MODE=off
+    trace       IOTUNER_MODE=trace
+    tune        IOTUNER_MODE=tune with a one-entry table whose access entry matches
+                every collective read, so the decision runs on the read path
+    tune,trace  IOTUNER_MODE=tune,trace with the same table
+
+The overhead is a share of the program's own time: (seconds - baseline seconds) / baseline
+seconds of the timed loop, from the medians, with the range of the same figure taken repeat
+by repeat (each repeat runs every configuration once). The configurations are interleaved
+in a rotating order, so a machine that gets busier or quieter during the benchmark affects
+all of them alike. Standard library only:
+    python bench/collective_read.py [--sizes 16384 1048576] [--repeats R] [--np 2]
+It reports figures and never judges them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CONFIGS = ("baseline", "off", "trace", "tune", "tune,trace")
+TABLE = '{"format": "iotuner-table", "version": 1}\n{"hints": {"romio_ds_read": "disable"}}\n'
+RESULT = re.compile(
+    r"^collective_read: calls=(\d+) bytes=(\d+) seconds=([0-9.eE+-]+) mib_per_s=([0-9.eE+-]+)$",
+    re.M,
+)
+
+
+class BenchError(Exception):
+    """A problem that ends the benchmark with a message instead of a traceback."""
+
+
+def find_library(given: str | None) -> Path:
+    if given:
+        return Path(given)
+    env = os.environ.get("IOTUNER_LIB")
+    return Path(env) if env else REPO / ".venv/lib/iotuner/libiotuner.so"
+
+
+def find_mpiexec(given: str | None) -> str:
+    if given:
+        return given
+    local = REPO / ".venv/bin/mpiexec"
+    if local.is_file() and os.access(local, os.X_OK):
+        return str(local)
+    found = shutil.which("mpiexec")
+    if found is None:
+        raise BenchError(
+            "collective_read.py: no mpiexec: neither "
+            f"{local} nor one on PATH (run ./setup.sh, or pass --mpiexec)"
+        )
+    return found
+
+
+def find_program() -> Path:
+    for candidate in (
+        REPO / ".venv/libexec/iotuner/collective_read",
+        REPO / "build/bench/collective_read",
+    ):
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    raise BenchError(
+        "collective_read.py: the benchmark program was not found in .venv/libexec/iotuner/ "
+        "or build/bench/ (run ./setup.sh, or make MPICC=... build/bench/collective_read)"
+    )
+
+
+def env_flag(mpiexec: str) -> list[str]:
+    """How this mpiexec sets a variable for the ranks only (so mpiexec itself is not preloaded)."""
+    try:
+        out = subprocess.run(
+            [mpiexec, "--version"], capture_output=True, text=True, timeout=60
+        ).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        out = ""
+    if "Open MPI" in out or "OpenRTE" in out:
+        return ["-x", "{name}={value}"]
+    return ["-genv", "{name}", "{value}"]  # MPICH's Hydra, Intel MPI
+
+
+def clean_environment() -> dict[str, str]:
+    """The caller's environment without anything that would load or steer the interposer."""
+    return {
+        k: v for k, v in os.environ.items() if k != "LD_PRELOAD" and not k.startswith("IOTUNER_")
+    }
+
+
+def run(cmd: list[str], env: dict[str, str], what: str, timeout: float) -> str:
+    try:
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise BenchError(
+            f"collective_read.py: {what}: no result within {timeout} s: {' '.join(cmd)}"
+        ) from None
+    if proc.returncode != 0:
+        raise BenchError(
+            f"collective_read.py: {what}: the run failed (exit {proc.returncode}): "
+            f"{' '.join(cmd)}\n{proc.stdout}{proc.stderr}"
+        )
+    return proc.stdout
+
+
+class Runner:
+    """Runs the program in one configuration; returns the timed loop's seconds."""
+
+    def __init__(self, args: argparse.Namespace, program: Path, library: Path, work: Path):
+        self.args = args
+        self.program = program
+        self.library = library
+        self.work = work
+        self.mpiexec = find_mpiexec(args.mpiexec)
+        needs_library = any(c != "baseline" for c in args.configs)
+        self.flag = env_flag(self.mpiexec) if needs_library else []
+
+    def command(self, config: str, extra: list[str]) -> tuple[list[str], dict[str, str]]:
+        env = clean_environment()
+        cmd = [self.mpiexec, "-n", str(self.args.np)]
+        if config != "baseline":
+            cmd += [part.format(name="LD_PRELOAD", value=self.library) for part in self.flag]
+            env["IOTUNER_MODE"] = config
+            env["IOTUNER_LOG_DIR"] = str(self.work / "logs")
+            if "tune" in config:
+                env["IOTUNER_TABLE"] = str(self.work / "table.jsonl")
+        return [*cmd, str(self.program), str(self.work / "data"), *extra], env
+
+    def write_file(self) -> None:
+        cmd, env = self.command("baseline", ["--write", "--file-bytes", str(self.args.file_bytes)])
+        run(cmd, env, "writing the file", self.args.timeout)
+
+    def read(self, config: str, size: int, calls: int) -> float:
+        extra = ["--size", str(size), "--calls", str(calls)]
+        cmd, env = self.command(config, [*extra, "--file-bytes", str(self.args.file_bytes)])
+        out = run(cmd, env, f"{config} size {size}", self.args.timeout)
+        match = RESULT.search(out)
+        if match is None:
+            raise BenchError(
+                f"collective_read.py: {config}: no result line in the output of "
+                f"{' '.join(cmd)}\n{out}"
+            )
+        return float(match.group(3))
+
+
+def calls_for(size: int, args: argparse.Namespace) -> int:
+    if args.calls:
+        return int(args.calls)
+    # About 1 GiB read per run (all ranks), and never fewer than 1000 calls.
+    return max(1000, (1 << 30) // (size * args.np))
+
+
+def print_table(size: int, calls: int, np: int, results: dict[str, list[float]]) -> None:
+    """One table per size: bandwidth figures, and the overhead as a share of program time."""
+    moved = size * calls * np / (1024 * 1024)
+    base = results.get("baseline")
+    base_median = statistics.median(base) if base else None
+    header = (
+        "configuration",
+        "median MiB/s",
+        "min",
+        "max",
+        "overhead % of time",
+        "per-repeat range %",
+    )
+    rows = []
+    for config, seconds in results.items():
+        mibs = [moved / s if s > 0 else 0.0 for s in seconds]
+        cells = [config, f"{statistics.median(mibs):.1f}", f"{min(mibs):.1f}", f"{max(mibs):.1f}"]
+        if base is None or base_median is None or config == "baseline" or base_median <= 0:
+            cells += ["-", "-"]
+        else:
+            median = statistics.median(seconds)
+            paired = [(s - b) / b * 100 for s, b in zip(seconds, base, strict=True) if b > 0]
+            cells.append(f"{(median - base_median) / base_median * 100:+.1f}")
+            cells.append(f"{min(paired):+.1f} .. {max(paired):+.1f}" if paired else "-")
+        rows.append(tuple(cells))
+    print(
+        f"collective_read: size={size} bytes per rank per call, calls={calls}, np={np}, "
+        f"{len(next(iter(results.values())))} repeats"
+    )
+    widths = [max(len(r[i]) for r in [*rows, header]) for i in range(len(header))]
+    for row in [header, *rows]:
+        cells = [row[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        ]
+        print("  ".join(cells))
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument(
+        "--sizes",
+        type=int,
+        nargs="+",
+        default=[16384, 1048576],
+        metavar="BYTES",
+        help="bytes per rank per call, multiples of 8 (default 16384 1048576)",
+    )
+    p.add_argument(
+        "--calls", type=int, help="calls per run (default: about 1 GiB read, at least 1000)"
+    )
+    p.add_argument("--repeats", type=int, default=5, help="runs per configuration (default 5)")
+    p.add_argument("--np", type=int, default=2, help="MPI ranks (default 2)")
+    p.add_argument(
+        "--file-bytes",
+        type=int,
+        default=64 << 20,
+        help="size of the file read over and over (default 64 MiB)",
+    )
+    p.add_argument(
+        "--dir", help="where the file goes (a temporary folder inside it; default: TMPDIR)"
+    )
+    p.add_argument(
+        "--configs",
+        nargs="+",
+        choices=CONFIGS,
+        default=list(CONFIGS),
+        metavar="NAME",
+        help=f"configurations to run, from: {' '.join(CONFIGS)} (default all)",
+    )
+    p.add_argument("--library", help="interposer to preload (default IOTUNER_LIB, then .venv's)")
+    p.add_argument("--mpiexec", help="mpiexec to use (default .venv/bin/mpiexec, then PATH)")
+    p.add_argument("--timeout", type=float, default=600, help="seconds per run (default 600)")
+    args = p.parse_args(argv)
+    for name in ("repeats", "np", "file_bytes"):
+        if getattr(args, name) < 1:
+            p.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
+    if args.calls is not None and args.calls < 1:
+        p.error(f"--calls must be at least 1, got {args.calls}")
+    for size in args.sizes:
+        if size < 8 or size % 8 != 0 or size > 1 << 30:
+            p.error(f"--sizes must be multiples of 8 between 8 and 1 GiB, got {size}")
+    args.configs = [c for c in CONFIGS if c in args.configs]  # fixed order, no repeats
+    return args
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    try:
+        program = find_program()
+        library = find_library(args.library)
+        if any(c != "baseline" for c in args.configs) and not library.is_file():
+            raise BenchError(
+                f"collective_read.py: the interposer library {library} does not exist "
+                "(run ./setup.sh, or pass --library); --configs baseline measures without it"
+            )
+        if args.dir:
+            Path(args.dir).mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix="iotuner-collective-read-", dir=args.dir))
+        try:
+            (work / "logs").mkdir()
+            (work / "table.jsonl").write_text(TABLE)
+            runner = Runner(args, program, library, work)
+            print(
+                f"collective_read: np={args.np} file={args.file_bytes} bytes in {work} "
+                f"repeats={args.repeats}"
+            )
+            print(f"collective_read: program {program}")
+            if runner.flag:
+                print(f"collective_read: library {library}")
+            runner.write_file()
+            for size in args.sizes:
+                calls = calls_for(size, args)
+                results: dict[str, list[float]] = {c: [] for c in args.configs}
+                for r in range(args.repeats):
+                    k = r % len(args.configs)
+                    for config in args.configs[k:] + args.configs[:k]:
+                        results[config].append(runner.read(config, size, calls))
+                        # Logs of earlier runs are not needed; keep the folder small.
+                        for log in (work / "logs").iterdir():
+                            log.unlink()
+                print_table(size, calls, args.np, results)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    except BenchError as e:
+        print(e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
