@@ -145,9 +145,12 @@ static void decide_apply(struct iot_file *f, const struct iot_entry *e, const ch
         }
         ok = iot__kv_set(&want, key, val) == 0 && iot__kv_set(&table, key, val) == 0;
     }
-    /* Keys the previous entry set and this one does not go back to what they were. */
+    /* Keys the previous entry set and this one does not go back to what they were: the
+     * view entry's value, or else the value before iotuner first changed them. */
     for (int i = 0; ok && i < f->applied.n; i++) {
-        const char *old = iot__kv_get(&f->baseline, f->applied.keys[i]);
+        const char *old = iot__kv_get(&f->view_set, f->applied.keys[i]);
+        if (!old)
+            old = iot__kv_get(&f->baseline, f->applied.keys[i]);
         if (!iot__kv_get(&want, f->applied.keys[i]) && old)
             ok = iot__kv_set(&want, f->applied.keys[i], old) == 0;
     }
@@ -183,6 +186,7 @@ static void decide_apply(struct iot_file *f, const struct iot_entry *e, const ch
     if (info != MPI_INFO_NULL)
         PMPI_Info_free(&info);
     iot__kv_clear(&f->applied);
+    f->access_stale = 0;
     if (f->tuned) {
         f->applied = table;
         f->access_entry = e;
@@ -191,6 +195,51 @@ static void decide_apply(struct iot_file *f, const struct iot_entry *e, const ch
     }
     iot__kv_clear(&want);
     iot__kv_clear(&held);
+}
+
+/*
+ * RATIONALE: the decision's reduction is not paid on every collective call. Every rank
+ * makes the same collective calls on a file in the same order (MPI requires it), so a
+ * count of them is the same on every rank and a schedule of counts needs no message to
+ * stay agreed. A decision runs at the 1st, 2nd, 4th, ... DECIDE_EVERY-th blocking
+ * collective data call after open, set_view and set_info (the points where what the
+ * program does, or the hints in force, may change), then at every DECIDE_EVERY-th. Between
+ * two decisions the entry in force stays: a program whose call sizes change runs at most
+ * DECIDE_EVERY calls with the previous size group's hints, which cost only speed, never
+ * correctness (formats/README.md, "Decision points").
+ */
+enum { DECIDE_EVERY = 256 };
+
+int iot__access_decision_due(struct iot_file *f) {
+    struct iot_state *s = &iot__state;
+    if (!s->tune || !f->tuned || s->table.per_at[IOT_AT_ACCESS] == 0)
+        return 0;
+    uint64_t n = ++f->coll_calls;
+    return n <= DECIDE_EVERY ? (n & (n - 1)) == 0 : n % DECIDE_EVERY == 0;
+}
+
+/* A no_entry record (rank 0, once per file, size group, op and layout): the trace says
+ * where the table had nothing to apply. */
+static void record_no_entry(struct iot_file *f, const struct iot_query *q) {
+    struct iot_state *s = &iot__state;
+    int bit = 1 << (q->op * 2 + q->layout);
+    if (!s->trace || !f->traced || f->rank != 0 || q->group < 0 || q->group > IOT_NGROUPS ||
+        (f->no_entry_logged[q->group] & bit))
+        return;
+    f->no_entry_logged[q->group] |= (uint8_t)bit;
+    pthread_mutex_lock(&s->lock);
+    if (iot__log_reserve()) {
+        struct iot_buf *b = &s->out;
+        iot__buf_printf(b, "{\"record\": \"no_entry\", \"file\": ");
+        iot__buf_json_string(b, f->name);
+        iot__buf_printf(b,
+                        ", \"at\": \"access\", \"time_stamp\": %.6f, \"nprocs\": %d, "
+                        "\"group\": %ld, \"pattern\": \"collective\", \"op\": \"%s\", "
+                        "\"layout\": \"%s\"}\n",
+                        iot__now(), f->size, q->group, q->op == IOT_KIND_READ ? "read" : "write",
+                        q->layout == IOT_LAYOUT_CONTIGUOUS ? "contiguous" : "strided");
+    }
+    pthread_mutex_unlock(&s->lock);
 }
 
 void iot__decide_access(struct iot_file *f, int op, uint64_t my_bytes) {
@@ -215,51 +264,151 @@ void iot__decide_access(struct iot_file *f, int op, uint64_t my_bytes) {
         .layout = contiguous ? IOT_LAYOUT_CONTIGUOUS : IOT_LAYOUT_STRIDED,
     };
     const struct iot_entry *e = iot__table_match(&s->table, &q);
-    if (e != f->access_entry)
+    if (!e)
+        record_no_entry(f, &q);
+    if (e != f->access_entry || f->access_stale)
         decide_apply(f, e, "access");
 }
 
-MPI_Info iot__merge_app_info(struct iot_file *f, MPI_Info app_info, const char *at) {
+/*
+ * The info to pass to set_view or set_info: the program's keys; under the table policy the
+ * table's access keys in force laid over them; when deciding (set_view with view entries in
+ * the table), the view entry's keys, and the keys the previous view entry set and this one
+ * does not back at the values they had before. The file's state changes the same way on
+ * every rank whatever MPI then answers, so later decisions stay agreed.
+ */
+static MPI_Info merge(struct iot_file *f, MPI_Info app_info, int deciding,
+                      const struct iot_entry *view, struct iot_pending *p) {
     struct iot_state *s = &iot__state;
-    if (app_info == MPI_INFO_NULL)
-        return app_info;
-    struct iot_kv app = {0};
+    struct iot_kv app = {0}, overrides = {0}, view_now = {0}, held = {0};
+    f->coll_calls = 0; /* what the program does, or the hints in force, may change here */
     int ok = iot__kv_from_info(&app, app_info) == 0;
     for (int i = 0; ok && i < app.n; i++)
         ok = iot__kv_set(&f->app, app.keys[i], app.vals[i]) == 0;
 
     /* Under the table policy, the table's keys in force stay in force. */
-    struct iot_kv overrides = {0};
     int merging = s->tune && f->tuned && !s->policy_app && f->applied.n > 0;
     for (int i = 0; ok && merging && i < f->applied.n; i++) {
         const char *theirs = iot__kv_get(&app, f->applied.keys[i]);
         if (theirs && strcmp(theirs, f->applied.vals[i]) != 0)
             ok = iot__kv_set(&overrides, f->applied.keys[i], f->applied.vals[i]) == 0;
     }
+    for (int i = 0; ok && deciding && view && i < view->hints.n; i++) {
+        const char *key = view->hints.keys[i], *val = view->hints.vals[i];
+        if (s->policy_app && iot__kv_get(&app, key))
+            continue;
+        if (!lower_allowed(f, key, val)) {
+            ok = iot__kv_set(&held, key, val) == 0;
+            continue;
+        }
+        ok = iot__kv_set(&view_now, key, val) == 0 && iot__kv_set(&overrides, key, val) == 0;
+    }
+    for (int i = 0; ok && deciding && i < f->view_set.n; i++) {
+        const char *key = f->view_set.keys[i], *old = iot__kv_get(&f->baseline, key);
+        if (!iot__kv_get(&view_now, key) && !iot__kv_get(&app, key) && old)
+            ok = iot__kv_set(&overrides, key, old) == 0;
+    }
+    if (ok && deciding && view_now.n > 0) {
+        /* What each key was before iotuner first changed it, to go back to later. */
+        struct iot_kv current = {0};
+        ok = file_values(f->fh, (const char *const *)view_now.keys, view_now.n, &current) == 0;
+        for (int i = 0; ok && i < current.n; i++)
+            if (!iot__kv_get(&f->baseline, current.keys[i]))
+                ok = iot__kv_set(&f->baseline, current.keys[i], current.vals[i]) == 0;
+        iot__kv_clear(&current);
+    }
     MPI_Info info = app_info;
     if (ok && overrides.n > 0) {
-        ok = PMPI_Info_dup(app_info, &info) == MPI_SUCCESS;
+        ok = (app_info == MPI_INFO_NULL ? PMPI_Info_create(&info)
+                                        : PMPI_Info_dup(app_info, &info)) == MPI_SUCCESS;
         for (int i = 0; ok && i < overrides.n; i++)
             ok = PMPI_Info_set(info, overrides.keys[i], overrides.vals[i]) == MPI_SUCCESS &&
                  iot__kv_set(&app, overrides.keys[i], overrides.vals[i]) == 0;
     }
-    /* Only where the table's keys are in force can ranks come to pass different infos;
-     * elsewhere nothing is merged and no agreement is needed. */
-    if (merging && !iot__agree(f->comm, ok)) {
+    /* Only where the table's keys are in force or decided can ranks come to pass different
+     * infos; elsewhere nothing is merged and no agreement is needed. */
+    if ((merging || deciding) && !iot__agree(f->comm, ok)) {
         stop_tuning(f, "a rank ran out of memory merging the program's hints");
-        if (info != app_info && info != MPI_INFO_NULL)
-            PMPI_Info_free(&info);
-        info = app_info;
-    } else if (ok) {
-        iot__record_hints(f, at, &app, &overrides, NULL, 0);
+        ok = 0;
+    } else if (ok && deciding) {
+        if (view != f->view_entry)
+            f->access_stale = 1;
+        f->view_entry = view;
+        iot__kv_clear(&f->view_set);
+        f->view_set = view_now;
+        view_now = (struct iot_kv){0};
     }
-    if (!ok && info != app_info && info != MPI_INFO_NULL) {
+    if (!ok && info != app_info && info != MPI_INFO_NULL)
         PMPI_Info_free(&info);
+    if (!ok)
         info = app_info;
+    if (ok && (app_info != MPI_INFO_NULL || overrides.n > 0 || held.n > 0)) {
+        p->record = 1;
+        p->requested = app;
+        p->table = overrides;
+        p->held = held;
+    } else {
+        iot__kv_clear(&app);
+        iot__kv_clear(&overrides);
+        iot__kv_clear(&held);
     }
-    iot__kv_clear(&app);
-    iot__kv_clear(&overrides);
+    iot__kv_clear(&view_now);
     return info;
+}
+
+MPI_Info iot__merge_app_info(struct iot_file *f, MPI_Info app_info, struct iot_pending *p) {
+    *p = (struct iot_pending){0};
+    return merge(f, app_info, 0, NULL, p);
+}
+
+MPI_Info iot__decide_view(struct iot_file *f, MPI_Info app_info, MPI_Datatype filetype,
+                          struct iot_pending *p) {
+    struct iot_state *s = &iot__state;
+    *p = (struct iot_pending){0};
+    const struct iot_entry *view = NULL;
+    int deciding = 0;
+    if (s->tune && f->tuned && s->table.per_at[IOT_AT_VIEW] > 0) {
+        /* The layout is strided when the new view has holes on any rank. One reduction
+         * agrees on it and on the entry each layout would match (ranks of an MPMD job may
+         * match different ones: then no view decision). */
+        int holes = 1, valid = iot__type_has_holes(filetype, &holes) == 0;
+        struct iot_query q = {.at = IOT_AT_VIEW,
+                              .program = s->program,
+                              .file = f->name,
+                              .nprocs = f->size,
+                              .group = -1,
+                              .pattern = -1,
+                              .op = -1,
+                              .layout = IOT_LAYOUT_CONTIGUOUS};
+        const struct iot_entry *contiguous = iot__table_match(&s->table, &q);
+        q.layout = IOT_LAYOUT_STRIDED;
+        const struct iot_entry *strided = iot__table_match(&s->table, &q);
+        int lc = contiguous ? contiguous->line : 0, ls = strided ? strided->line : 0;
+        int mine[6] = {valid && holes, !valid, lc, -lc, ls, -ls}, all[6];
+        if (PMPI_Allreduce(mine, all, 6, MPI_INT, MPI_MAX, f->comm) == MPI_SUCCESS && !all[1]) {
+            int is_strided = all[0] > 0;
+            int agreed = is_strided ? all[4] == -all[5] : all[2] == -all[3];
+            if (agreed) {
+                deciding = 1;
+                view = is_strided ? strided : contiguous;
+            } else {
+                iot__warn(f->rank == 0,
+                          "the ranks of %s matched different view entries (different programs "
+                          "or file names); its view hints stay as they were",
+                          f->name);
+            }
+        }
+    }
+    return merge(f, app_info, deciding, view, p);
+}
+
+void iot__pending_finish(struct iot_file *f, const char *at, struct iot_pending *p, int result) {
+    if (p->record && result == MPI_SUCCESS)
+        iot__record_hints(f, at, &p->requested, &p->table, &p->held, 0);
+    iot__kv_clear(&p->requested);
+    iot__kv_clear(&p->table);
+    iot__kv_clear(&p->held);
+    p->record = 0;
 }
 
 /* The ROMIO driver name ("ufs", "nfs", "lustre", ...) from romio_filesystem_type. */

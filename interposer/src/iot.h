@@ -133,8 +133,13 @@ struct iot_file {
     struct iot_kv applied;  /* table keys in force (requested by iotuner) */
     struct iot_kv baseline; /* values of applied keys before iotuner changed them */
     struct iot_kv at_open;  /* values of LOWER keys (hints.def) in force after the open */
+    struct iot_kv view_set; /* keys the view entry in force set, and their values */
     const struct iot_entry *access_entry;
-    int hint_seq; /* seq of the last hints record, -1 when none */
+    const struct iot_entry *view_entry;
+    int access_stale;    /* a view decision changed keys: the next access decision applies */
+    uint64_t coll_calls; /* blocking collective data calls since open, set_view or set_info */
+    uint8_t no_entry_logged[IOT_NGROUPS + 1]; /* bit op*2+layout: a no_entry record was written */
+    int hint_seq;                             /* seq of the last hints record, -1 when none */
 
     /* trace */
     struct iot_coll_rec *coll;
@@ -348,15 +353,37 @@ void iot__info_release(MPI_Info info, MPI_Info app_info);
  * from the one in force.
  */
 void iot__decide_access(struct iot_file *f, int op, uint64_t my_bytes);
+/*
+ * iot__access_decision_due counts a blocking collective data call on f and reports whether
+ * a decision runs at it (the schedule in decide.c; never when the table has no access
+ * entries). The count is the same on every rank, so no message is needed.
+ */
+int iot__access_decision_due(struct iot_file *f);
+
+/* What a set_view or set_info passed to MPI, for the hints record written after it. */
+struct iot_pending {
+    int record;
+    struct iot_kv requested, table, held;
+};
 
 /*
- * iot__merge_app_info returns the info to pass to set_view or set_info: the
- * application's keys with the table's keys in force laid over them as the
- * policy says. Returns app_info when nothing changes; otherwise a new info
- * for iot__info_release. Records the application's keys in f->app and a
- * hints record; at: "set_view" or "set_info".
+ * iot__merge_app_info returns the info to pass to set_info: the application's keys with
+ * the table's keys in force laid over them as the policy says. Returns app_info when
+ * nothing changes; otherwise a new info for iot__info_release. Records the application's
+ * keys in f->app, restarts the access decision schedule, and fills *p for
+ * iot__pending_finish.
  */
-MPI_Info iot__merge_app_info(struct iot_file *f, MPI_Info app_info, const char *at);
+MPI_Info iot__merge_app_info(struct iot_file *f, MPI_Info app_info, struct iot_pending *p);
+/*
+ * iot__decide_view does the same for set_view, and when the table has view entries
+ * decides (collective: one MPI_Allreduce) which applies to the new view's layout and lays
+ * its keys over the info, so independent access runs with hints chosen for it.
+ */
+MPI_Info iot__decide_view(struct iot_file *f, MPI_Info app_info, MPI_Datatype filetype,
+                          struct iot_pending *p);
+/* iot__pending_finish writes the hints record of a set_view or set_info when it succeeded
+ * (at: "set_view" or "set_info") and frees *p. */
+void iot__pending_finish(struct iot_file *f, const char *at, struct iot_pending *p, int result);
 
 /*
  * iot__record_hints appends a hints record (rank 0 of the file only) with

@@ -116,7 +116,8 @@ void iot__json_free(struct iot_json *v);
 
 /* ----------------------------------------------------------------- table */
 
-enum { IOT_AT_OPEN = 0, IOT_AT_ACCESS = 1 };
+/* The words of table_fields.def's `at`, in its order. */
+enum { IOT_AT_OPEN = 0, IOT_AT_ACCESS = 1, IOT_AT_VIEW = 2 };
 enum { IOT_PATTERN_COLLECTIVE = 0, IOT_PATTERN_INDEPENDENT = 1 };
 enum { IOT_LAYOUT_CONTIGUOUS = 0, IOT_LAYOUT_STRIDED = 1 };
 enum { IOT_KIND_READ = 0, IOT_KIND_WRITE = 1 };
@@ -163,6 +164,7 @@ struct iot_dropped {
 struct iot_table {
     int n;
     struct iot_entry *entries;
+    int per_at[3]; /* entries of each decision point (IOT_AT_*): none means no decision there */
     int ndropped;
     struct iot_dropped *dropped;
 };

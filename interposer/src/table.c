@@ -247,7 +247,7 @@ static int entry_hints(struct iot_entry *e, const struct iot_json *hints, struct
             v->rule = IOT_RULE_hint_value;
             return -1;
         }
-        if (e->at == IOT_AT_ACCESS && d->when == IOT_WHEN_OPEN)
+        if (e->at != IOT_AT_OPEN && d->when == IOT_WHEN_OPEN)
             return fail(v, IOT_RULE_hint_when,
                         "hint %s is only read when a file is opened: put it in an "
                         "\"at\": \"open\" entry",
@@ -289,6 +289,14 @@ static int entry_from_json(struct iot_entry *e, const struct iot_json *j, struct
         return fail(v, IOT_RULE_open_with_access_field,
                     "an entry with \"at\": \"open\" cannot name group, pattern, op or layout "
                     "(they are not known at open)");
+    if (e->at == IOT_AT_VIEW && (e->group >= 0 || e->pattern >= 0 || e->op >= 0))
+        return fail(v, IOT_RULE_open_with_access_field,
+                    "an entry with \"at\": \"view\" cannot name group, pattern or op "
+                    "(they are not known at set_view)");
+    if (e->at == IOT_AT_ACCESS && e->pattern == IOT_PATTERN_INDEPENDENT)
+        return fail(v, IOT_RULE_unreachable,
+                    "independent calls make no decision, so no decision point reaches this "
+                    "entry: give its hints in an \"at\": \"open\" or \"view\" entry");
     if (entry_hints(e, hints, v) != 0)
         return -1;
     e->specificity = 0;
@@ -466,6 +474,7 @@ int iot__table_parse(const char *text, size_t len, struct iot_table *table, enum
             iot__json_free(&j);
         }
         if (ok) {
+            table->per_at[e->at]++;
             table->n++;
             continue;
         }

@@ -91,6 +91,7 @@ static void file_free(struct iot_file *f) {
     iot__kv_clear(&f->applied);
     iot__kv_clear(&f->baseline);
     iot__kv_clear(&f->at_open);
+    iot__kv_clear(&f->view_set);
     free(f->coll);
     free(f->agg);
     free(f->name);

@@ -53,7 +53,7 @@ static void call_begin(struct call *c, MPI_File fh, int op, MPI_Count count, MPI
     c->datatype = datatype;
     c->bytes = UNKNOWN_BYTES;
     c->offset_before = -1;
-    if (iot__ops[op].blocking_collective && f->tuned) {
+    if (iot__ops[op].blocking_collective && iot__access_decision_due(f)) {
         c->bytes = iot__type_size(count, datatype);
         iot__decide_access(f, op, c->bytes);
     }
@@ -327,12 +327,14 @@ static int wrap_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
     if (!f)
         return iot__real.File_set_view(fh, disp, etype, filetype, datarep, info);
     depth++;
-    MPI_Info use = iot__merge_app_info(f, info, "set_view");
+    struct iot_pending pending;
+    MPI_Info use = iot__decide_view(f, info, filetype, &pending);
     double start = iot__now();
     int result = iot__real.File_set_view(fh, disp, etype, filetype, datarep, use);
     if (result == MPI_SUCCESS)
         iot__trace_view(f, filetype);
     iot__trace_call(f, IOT_OP_SET_VIEW, start, iot__now() - start, 0, result);
+    iot__pending_finish(f, "set_view", &pending, result);
     iot__info_release(use, info);
     depth--;
     return result;
@@ -347,10 +349,12 @@ static int wrap_File_set_info(MPI_File fh, MPI_Info info) {
     if (!f)
         return iot__real.File_set_info(fh, info);
     depth++;
-    MPI_Info use = iot__merge_app_info(f, info, "set_info");
+    struct iot_pending pending;
+    MPI_Info use = iot__merge_app_info(f, info, &pending);
     double start = iot__now();
     int result = iot__real.File_set_info(fh, use);
     iot__trace_call(f, IOT_OP_SET_INFO, start, iot__now() - start, 0, result);
+    iot__pending_finish(f, "set_info", &pending, result);
     iot__info_release(use, info);
     depth--;
     return result;

@@ -17,7 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char *const at_names[] = {"open", "access"};
+/* The words of table_fields.def's enums, in its order (the IOT_AT_*, ... values). */
+static const char *const at_names[] = {"open", "access", "view"};
 static const char *const pattern_names[] = {"collective", "independent"};
 static const char *const op_names[] = {"read", "write"};
 static const char *const layout_names[] = {"contiguous", "strided"};

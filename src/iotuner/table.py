@@ -203,7 +203,7 @@ def match(
 ) -> TableEntry | None:
     """The entry the interposer applies at one decision point, or None when none applies.
 
-    `at` is "open" or "access"; `program` the program's file name (a path is reduced to it);
+    `at` is "open", "view" or "access"; `program` the program's file name (a path is reduced to it);
     `file` the name passed to MPI_File_open. An entry applies when every key it has matches:
     `program` and `file` as globs (`file` against the base name unless the glob has a '/'),
     the others by equality; a key the decision point does not know (None, e.g. `group` at
@@ -376,6 +376,16 @@ def _entry_problem(obj: object) -> tuple[str, str] | None:
             'an entry with "at": "open" cannot name group, pattern, op or layout '
             "(they are not known at open)"
         )
+    if obj.get("at") == "view" and any(key in obj for key in ("group", "pattern", "op")):
+        return "open_with_access_field", (
+            'an entry with "at": "view" cannot name group, pattern or op '
+            "(they are not known at set_view)"
+        )
+    if obj.get("at", "access") == "access" and obj.get("pattern") == "independent":
+        return "unreachable", (
+            "independent calls make no decision, so no decision point reaches this entry: "
+            'give its hints in an "at": "open" or "view" entry'
+        )
     vocabulary = hint_vocabulary()
     for key, value in obj["hints"].items():
         hint = vocabulary.get(key)
@@ -388,7 +398,7 @@ def _entry_problem(obj: object) -> tuple[str, str] | None:
         problem = hint.problem(str(value))
         if problem is not None:
             return "hint_value", problem
-        if obj.get("at", "access") == "access" and hint.when == "OPEN":
+        if obj.get("at", "access") != "open" and hint.when == "OPEN":
             return "hint_when", (
                 f'hint {key} is only read when a file is opened: put it in an "at": "open" entry'
             )

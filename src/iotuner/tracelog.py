@@ -10,7 +10,7 @@ import json
 import os
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +105,8 @@ class TraceLog:
     files: list[dict[str, Any]]
     metas: list[dict[str, Any]]
     end: dict[str, Any] | None
+    no_entries: list[dict[str, Any]] = field(default_factory=list)
+    """Where a tune mode's table had no entry (one per file, size group, op and layout)."""
 
     @functools.cached_property
     def _hints_by_set(self) -> dict[tuple[str, int], dict[str, Any]]:
@@ -172,6 +174,7 @@ def read_tracelog(path: Path | str, *, allow_incomplete: bool = False) -> TraceL
         files=records["file"],
         metas=records["meta"],
         end=records["end"][0] if records["end"] else None,
+        no_entries=records["no_entry"],
     )
     if log.end is None and not allow_incomplete:
         raise TraceLogError(f"{path}: incomplete log, expected an 'end' record on the last line")

@@ -97,6 +97,7 @@ def test_table_check(sample_table: Path, capsys: pytest.CaptureFixture[str]) -> 
         f"{sample_table}: valid, 3 entries",
         "  at open: 2",
         "  at access: 1",
+        "  at view: 0",
     ]
 
 

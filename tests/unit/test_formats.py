@@ -67,7 +67,7 @@ def test_op_fields_start_with_the_thesis_columns() -> None:
 
 def test_table_fields_keep_commas_and_parentheses_of_strings() -> None:
     at = next(f for f in formats.table_fields() if f.name == "at")
-    assert at.choices == ("open", "access")
+    assert at.choices == ("open", "access", "view")
     assert at.description.startswith("decision point: open (hints read at open: cb_nodes, ")
     group = next(f for f in formats.table_fields() if f.name == "group")
     assert group.int_range == (1, 56)

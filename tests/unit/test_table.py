@@ -73,7 +73,7 @@ def test_reads_the_readme_example(sample_table: Path) -> None:
         (
             '{"at": "close", "hints": {}}',
             "field_value",
-            "'at' must be one of open, access, got 'close'",
+            "'at' must be one of open, access, view, got 'close'",
         ),
         (
             '{"op": "Write", "hints": {}}',
@@ -108,6 +108,17 @@ def test_reads_the_readme_example(sample_table: Path) -> None:
             "open_with_access_field",
             "not known at open",
         ),
+        (
+            '{"at": "view", "group": 3, "hints": {}}',
+            "open_with_access_field",
+            "not known at set_view",
+        ),
+        (
+            '{"pattern": "independent", "hints": {"romio_ds_write": "disable"}}',
+            "unreachable",
+            'give its hints in an "at": "open" or "view" entry',
+        ),
+        ('{"at": "view", "hints": {"cb_nodes": "2"}}', "hint_when", 'an "at": "open" entry'),
         (
             '{"hints": {"cb_nodez": "2"}}',
             "hint_unknown",
@@ -162,6 +173,7 @@ def test_every_line_rule_is_tested_above() -> None:
         "unknown_field",
         "hints_missing",
         "open_with_access_field",
+        "unreachable",
         "hint_unknown",
         "hint_value",
         "hint_when",
