@@ -1,0 +1,624 @@
+"""Tuned against default against the best, on real MPI-IO programs built from public source.
+
+    .venv/bin/python bench/real_programs.py --table TABLE [--dirs /tmp,/dev/shm] [--repeats 5]
+    .venv/bin/python bench/real_programs.py --build-table        # README path into a temp KB
+    .venv/bin/python bench/real_programs.py --table TABLE --quick  # smoke run: 2 cells, 1 repeat
+
+The programs are vendored in third_party/ and built here into build/third_party/ with the
+mpicc setup.sh used (.venv/share/iotuner/build.json): IOR (github hpc/ior, its MPIIO
+backend) and pio_noncontig (github wkliao/mpi-io-examples). A cell is program x access
+pattern x read/write x directory, run with 2 ranks. In each cell, every repeat runs, in an
+order rotated by one per repeat:
+
+- default: the program as it is, no preload, no hints beyond its own;
+- tuned:   `iotuner run --mode tune --table TABLE -- ...` (the interposer applying the table);
+- grid:    configurations of a parameter space (default: `romio-ufs`, the default plus a
+           seeded sample of --max-configs - 1 others, knobs that cannot matter to the cell
+           fixed at their default) applied WITHOUT the interposer, through MPICH's
+           ROMIO_HINTS: a file of `key value` lines that ROMIO reads at every
+           MPI_File_open (romio/adio/common/system_hints.c). ROMIO adds a key from that
+           file only when the program's own info does not set it, so the program's hints
+           win there (pio_noncontig sets cb_buffer_size, cb_nodes and cb_config_list
+           itself; a grid value of those keys is ignored for it, while the interposer's
+           default policy `table` overrides them).
+
+The best is the configuration with the highest median among the default and the grid.
+Bandwidth is bytes moved / the program's wall time (mpiexec start to exit, measured by a
+small timer started under the same environment, so `iotuner run`'s own start-up is not
+counted but the interposer's work inside the program is). Writes reach storage: IOR syncs
+(-e, MPI_File_sync before close); pio_noncontig does not sync, so the timer fsyncs its file
+after it exits and the fsync counts in its time (the same for every variant). Reads read a
+file written once before the cell's repeats and are mostly served from the page cache (no
+root to drop it). IOR's own bandwidth figure is kept in --json as `own_mib_s`.
+
+Noise rule: tuned is "slower than default beyond noise" in a cell when every tuned run is
+slower than every default run (tuned max < default min); with one repeat that is a bare
+comparison. A benchmark: it prints the figures and asserts nothing.
+"""
+
+import argparse
+import fnmatch
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from iotuner.space import Configuration, Space, config_key, load_space
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = Path(sys.prefix) if (Path(sys.prefix) / "share/iotuner").is_dir() else ROOT / ".venv"
+BUILD = ROOT / "build" / "third_party"
+THIRD = ROOT / "third_party"
+NPROCS = 2
+MIB = 1 << 20
+RUN_TIMEOUT = 600
+
+
+def tools() -> dict[str, str]:
+    """The mpicc and mpiexec setup.sh built with, and the iotuner CLI."""
+    build = json.loads((VENV / "share/iotuner/build.json").read_text())
+    return {
+        "mpicc": build["mpicc"],
+        "mpiexec": build["mpiexec"],
+        "iotuner": str(VENV / "bin/iotuner"),
+    }
+
+
+# ---------------------------------------------------------------------------- building
+
+
+def _stale(target: Path, sources: Sequence[Path]) -> bool:
+    return not target.exists() or any(s.stat().st_mtime > target.stat().st_mtime for s in sources)
+
+
+def build_programs(mpicc: str, out: Path = BUILD) -> dict[str, Path]:
+    """Compile the vendored programs into `out` (only when a source is newer)."""
+    out.mkdir(parents=True, exist_ok=True)
+    ior_src = THIRD / "ior" / "src"
+    ior_cfg = THIRD / "ior" / "config"
+    ior_sources = sorted(ior_src.glob("*.c"))
+    recipes = {
+        "ior": (
+            [*ior_sources, *ior_src.glob("*.h"), ior_cfg / "config.h"],
+            ["-O2", "-DHAVE_CONFIG_H", f"-I{ior_cfg}", f"-I{ior_src}", *map(str, ior_sources)],
+            ["-lm"],
+        ),
+        "pio_noncontig": (
+            [THIRD / "mpi-io-examples" / "pio_noncontig.c"],
+            ["-O2", str(THIRD / "mpi-io-examples" / "pio_noncontig.c")],
+            [],
+        ),
+    }
+    built = {}
+    for name, (deps, args, libs) in recipes.items():
+        target = out / name
+        if _stale(target, deps):
+            tmp = out / f".{name}.tmp"
+            # -w: the vendored code is compiled as its authors wrote it; its warnings are
+            # theirs (README.md in each directory), not ours to fix.
+            cmd = [mpicc, *args, "-w", "-o", str(tmp), *libs]
+            done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                sys.exit(f"building {name} failed:\n{' '.join(cmd)}\n{done.stderr}")
+            tmp.replace(target)
+        built[name] = target
+    return built
+
+
+# ---------------------------------------------------------------------------- patterns
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One access pattern of one program, at full and smoke-run (quick) sizes."""
+
+    program: str
+    name: str
+    collective: bool
+    what: str
+    full: tuple[str, ...]
+    quick: tuple[str, ...]
+
+    def sizes(self, quick: bool) -> tuple[str, ...]:
+        return self.quick if quick else self.full
+
+    def command(self, binary: Path, target: Path, op: str, quick: bool) -> list[str]:
+        sizes = list(self.sizes(quick))
+        if self.program == "ior":
+            opts = ["-a", "MPIIO", *(["-c"] if self.collective else []), *sizes]
+            opts += ["-w", "-e"] if op == "write" else ["-r"]
+            return [str(binary), *opts, "-k", "-i", "1", "-o", str(target)]
+        return [str(binary), *sizes, "-w" if op == "write" else "-r", "-f", str(target)]
+
+    def nbytes(self, quick: bool, nprocs: int = NPROCS) -> int:
+        """Bytes all ranks move in one run, from the program's own size rules."""
+        opt = dict(zip(self.sizes(quick)[::2], self.sizes(quick)[1::2], strict=False))
+        if self.program == "ior":
+            return nprocs * _size(opt["-b"]) * int(opt.get("-s", "1"))
+        # pio_noncontig: each rank writes nrows of ncols_g/2048 bytes in nvars*2048/nprocs
+        # subarrays, plus one small variable of nrows bytes.
+        nvars, nrows, ncols = int(opt["-n"]), int(opt["-k"]), int(opt["-c"])
+        return nprocs * (nrows * (ncols // 2048) * (nvars * 2048 // nprocs) + nrows)
+
+
+def _size(text: str) -> int:
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    return int(text[:-1]) * units[text[-1].lower()] if text[-1].lower() in units else int(text)
+
+
+STRIDED = ("--mpiio.useFileView", "--mpiio.useStridedDatatype")
+PATTERNS = (
+    Pattern(
+        "ior",
+        "contig-16m-coll",
+        True,
+        "64 MiB/rank contiguous block, 16 MiB calls, collective",
+        ("-t", "16m", "-b", "64m", "-s", "1"),
+        ("-t", "1m", "-b", "4m", "-s", "1"),
+    ),
+    Pattern(
+        "ior",
+        "contig-16m-ind",
+        False,
+        "64 MiB/rank contiguous, 16 MiB calls, independent",
+        ("-t", "16m", "-b", "64m", "-s", "1"),
+        ("-t", "1m", "-b", "4m", "-s", "1"),
+    ),
+    Pattern(
+        "ior",
+        "interleaved-4k-coll",
+        True,
+        "4 KiB calls interleaved between ranks, collective",
+        ("-t", "4k", "-b", "4k", "-s", "4096"),
+        ("-t", "4k", "-b", "4k", "-s", "256"),
+    ),
+    Pattern(
+        "ior",
+        "interleaved-4k-ind",
+        False,
+        "4 KiB calls interleaved between ranks, independent",
+        ("-t", "4k", "-b", "4k", "-s", "4096"),
+        ("-t", "4k", "-b", "4k", "-s", "256"),
+    ),
+    Pattern(
+        "ior",
+        "strided-view-32k-coll",
+        True,
+        "one call per rank through a strided file view of 32 KiB pieces, collective",
+        (*STRIDED, "-t", "32k", "-b", "32k", "-s", "1024"),
+        (*STRIDED, "-t", "32k", "-b", "32k", "-s", "64"),
+    ),
+    Pattern(
+        "pio_noncontig",
+        "subarrays-512b-coll",
+        True,
+        "one call per rank, 512-byte subarray rows interleaved, own hints, collective",
+        ("-n", "1", "-k", "64", "-c", "1048576"),
+        ("-n", "1", "-k", "8", "-c", "1048576"),
+    ),
+)
+OPS = ("write", "read")
+
+
+def ran_ok(pattern: Pattern, op: str, out: str, target: Path, nbytes: int) -> str | None:
+    """Why a run does not look like the program did its I/O, or None when it does."""
+    if pattern.program == "ior":
+        if not any(line.split()[:1] == [op] for line in out.splitlines()):
+            return f"IOR printed no {op} result"
+    elif op == "read" and "Time of collective read" not in out:
+        return "pio_noncontig did not report a verified read"
+    elif op == "write" and "Time of collective write" not in out:
+        return "pio_noncontig did not report its write"
+    size = target.stat().st_size if target.exists() else -1
+    if size < nbytes:
+        return f"{target} holds {size} bytes, expected at least {nbytes}"
+    return None
+
+
+def own_figure(pattern: Pattern, op: str, out: str) -> float | None:
+    """IOR's own bandwidth (MiB/s, first result row); None for pio_noncontig."""
+    if pattern.program != "ior":
+        return None
+    for line in out.splitlines():
+        words = line.split()
+        if words[:1] == [op] and len(words) > 1:
+            try:
+                return float(words[1])
+            except ValueError:
+                continue
+    return None
+
+
+# ---------------------------------------------------------------------------- the grid
+
+
+def relevant(name: str, op: str, collective: bool) -> bool:
+    """Whether a knob can change a cell: read knobs for reads, write knobs for writes,
+    collective-buffering knobs only for collective access (as bench.relevant)."""
+    if op == "write" and ("read" in name or "_rd_" in name):
+        return False
+    if op == "read" and ("write" in name or "_wr_" in name):
+        return False
+    return collective or not name.startswith(("romio_cb_", "cb_"))
+
+
+def grid_for(
+    space: Space, op: str, collective: bool, max_configs: int, seed: str
+) -> list[Configuration]:
+    """The non-default configurations measured in a cell: a seeded sample."""
+    default = space.default()
+    fixed = {p.name for p in space.parameters if not relevant(p.name, op, collective)}
+    configs = [
+        c for c in space.configurations() if c != default and all(c[n] == default[n] for n in fixed)
+    ]
+    want = max(0, max_configs - 1)
+    if len(configs) > want:
+        configs = random.Random(seed).sample(configs, want)
+    return configs
+
+
+# ---------------------------------------------------------------------------- running
+
+
+@dataclass
+class Variant:
+    name: str  # "default", "tuned" or "grid:<config key>"
+    hints: dict[str, str] = field(default_factory=dict)
+    runs: list[dict[str, Any]] = field(default_factory=list)
+
+    def figures(self) -> list[float]:
+        return [r["mib_s"] for r in self.runs]
+
+
+def timed_main(argv: list[str]) -> int:
+    """`--timed OUT [--fsync PATH] -- COMMAND...`: run COMMAND, then fsync PATH, and write
+    the elapsed wall time of both to OUT. Started under the same environment as the
+    command, so what starts it (iotuner run) is outside the measured time."""
+    out = Path(argv[1])
+    rest = argv[2:]
+    sync_path = None
+    if rest[:1] == ["--fsync"]:
+        sync_path, rest = rest[1], rest[2:]
+    if rest[:1] == ["--"]:
+        rest = rest[1:]
+    start = time.perf_counter()
+    code = subprocess.run(rest, check=False).returncode
+    if code == 0 and sync_path is not None:
+        fd = os.open(sync_path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    out.write_text(f"{time.perf_counter() - start:.6f}\n")
+    return code
+
+
+def run_once(
+    variant: Variant,
+    pattern: Pattern,
+    op: str,
+    binary: Path,
+    target: Path,
+    work: Path,
+    args: argparse.Namespace,
+    tool: dict[str, str],
+) -> dict[str, Any]:
+    """One run of a variant; returns its record (or exits saying why the run failed)."""
+    if op == "write":
+        target.unlink(missing_ok=True)
+    seconds_file = work / "seconds"
+    seconds_file.unlink(missing_ok=True)
+    program = [tool["mpiexec"], "-n", str(NPROCS), *pattern.command(binary, target, op, args.quick)]
+    sync = ["--fsync", str(target)] if op == "write" and pattern.program != "ior" else []
+    timed = [sys.executable, str(Path(__file__).resolve()), "--timed", str(seconds_file), *sync]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("IOTUNER_", "ROMIO_"))}
+    env.pop("LD_PRELOAD", None)
+    if variant.name == "tuned":
+        command = [
+            tool["iotuner"], "run", "--mode", "tune", "--table", str(args.table),
+            "--log-dir", str(work / "logs"), "--", *timed, "--", *program,
+        ]  # fmt: skip
+    else:
+        command = [*timed, "--", *program]
+        if variant.hints:
+            hints_file = work / "romio-hints"
+            hints_file.write_text("".join(f"{k} {v}\n" for k, v in variant.hints.items()))
+            env["ROMIO_HINTS"] = str(hints_file)
+    try:
+        done = subprocess.run(
+            command, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False
+        )
+    except subprocess.TimeoutExpired:
+        sys.exit(f"{pattern.program} {pattern.name} {op} ({variant.name}): over {RUN_TIMEOUT} s")
+    nbytes = pattern.nbytes(args.quick)
+    problem = (
+        f"exit status {done.returncode}"
+        if done.returncode != 0
+        else ran_ok(pattern, op, done.stdout, target, nbytes)
+    )
+    if problem is not None:
+        sys.exit(
+            f"{pattern.program} {pattern.name} {op} ({variant.name}): {problem}\n"
+            f"command: {' '.join(command)}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        )
+    seconds = float(seconds_file.read_text())
+    return {
+        "seconds": seconds,
+        "bytes": nbytes,
+        "mib_s": nbytes / MIB / seconds,
+        "own_mib_s": own_figure(pattern, op, done.stdout),
+        "iotuner_warnings": [
+            line for line in done.stderr.splitlines() if line.startswith("iotuner: warning")
+        ],
+    }
+
+
+@dataclass
+class Cell:
+    directory: Path
+    pattern: Pattern
+    op: str
+    variants: list[Variant]
+
+    @property
+    def label(self) -> str:
+        return f"{self.pattern.program}/{self.pattern.name}/{self.op}"
+
+
+def run_cell(cell: Cell, binaries: dict[str, Path], args: argparse.Namespace, tool: dict) -> None:
+    work = Path(tempfile.mkdtemp(prefix="cell-", dir=cell.directory))
+    target = work / "data"
+    binary = binaries[cell.pattern.program]
+    try:
+        if cell.op == "read":
+            # The file every read run reads: written once, by the program, untuned.
+            writer = Variant("prewrite")
+            run_once(writer, cell.pattern, "write", binary, target, work, args, tool)
+        for repeat in range(args.repeats):
+            shift = repeat % len(cell.variants)
+            order = cell.variants[shift:] + cell.variants[:shift]
+            for position, variant in enumerate(order):
+                record = run_once(variant, cell.pattern, cell.op, binary, target, work, args, tool)
+                record.update(repeat=repeat, position=position)
+                variant.runs.append(record)
+            print(f"  {cell.label} on {cell.directory}: repeat {repeat + 1}/{args.repeats} done",
+                  file=sys.stderr, flush=True)  # fmt: skip
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------- reporting
+
+
+def summary(cell: Cell) -> dict[str, Any]:
+    by_name = {v.name: v for v in cell.variants}
+    default, tuned = by_name["default"], by_name["tuned"]
+    candidates = [v for v in cell.variants if v.name != "tuned"]
+    best = max(candidates, key=lambda v: statistics.median(v.figures()))
+    med = {v.name: statistics.median(v.figures()) for v in cell.variants}
+    return {
+        "cell": cell.label,
+        "dir": str(cell.directory),
+        "default": med["default"],
+        "tuned": med["tuned"],
+        "best": med[best.name],
+        "best_config": best.name,
+        "best_hints": best.hints,
+        "tuned_slower_beyond_noise": max(tuned.figures()) < min(default.figures()),
+        "tuned_over_default": med["tuned"] / med["default"],
+        "tuned_over_best": med["tuned"] / med[best.name],
+        "tuned_warnings": sorted({w for r in tuned.runs for w in r["iotuner_warnings"]}),
+        "own_tuned_over_default": _own_ratio(tuned, default),
+    }
+
+
+def _own_ratio(tuned: Variant, default: Variant) -> float | None:
+    """Tuned/default by the program's own figure (IOR's: open to close, no launch)."""
+    own_t = [r["own_mib_s"] for r in tuned.runs if r["own_mib_s"] is not None]
+    own_d = [r["own_mib_s"] for r in default.runs if r["own_mib_s"] is not None]
+    if not own_t or not own_d:
+        return None
+    return float(statistics.median(own_t) / statistics.median(own_d))
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):8.1f} ({min(values):.0f}-{max(values):.0f})"
+
+
+def report(cells: list[Cell], args: argparse.Namespace) -> None:
+    rows = [summary(c) for c in cells]
+    slower = sum(r["tuned_slower_beyond_noise"] for r in rows)
+    print(f"tuned slower than default beyond noise: {slower} of {len(rows)} cells")
+    print(
+        f"(noise rule: every tuned run slower than every default run; {args.repeats} repeat(s); "
+        f"MiB/s = bytes / program wall time, median (min-max); table {args.table})"
+    )
+    by_label = {(c.label, str(c.directory)): c for c in cells}
+    width = max(len(r["cell"]) for r in rows)
+    print(
+        f"{'cell':<{width}}  {'dir':<10} {'default':>19} {'tuned':>19} {'best':>19}"
+        f"  {'t/def':>5} {'t/best':>6} {'own t/def':>9}  best config"
+    )
+    for r in rows:
+        cell = by_label[(r["cell"], r["dir"])]
+        fig = {v.name: v.figures() for v in cell.variants}
+        mark = " <" if r["tuned_slower_beyond_noise"] else ""
+        own = "-" if r["own_tuned_over_default"] is None else f"{r['own_tuned_over_default']:.2f}"
+        print(
+            f"{r['cell']:<{width}}  {Path(r['dir']).name[:10]:<10} {spread(fig['default'])}"
+            f" {spread(fig['tuned'])} {spread(fig[r['best_config']])}"
+            f"  {r['tuned_over_default']:5.2f} {r['tuned_over_best']:6.2f} {own:>9}"
+            f"  {r['best_config']}{mark}"
+        )
+        for warning in r["tuned_warnings"]:
+            print(f"{'':<{width}}  tuned run said: {warning}")
+    print("own t/def: tuned/default medians of IOR's own figure (open to close; no launch)")
+    if slower:
+        print("< : tuned slower than default beyond noise")
+    if args.json:
+        raw = {
+            "table": str(args.table),
+            "repeats": args.repeats,
+            "nprocs": NPROCS,
+            "metric": "bytes / program wall time (MiB/s); own_mib_s is IOR's own figure",
+            "cells": [
+                {
+                    **r,
+                    "what": by_label[(r["cell"], r["dir"])].pattern.what,
+                    "variants": [
+                        {"name": v.name, "hints": v.hints, "runs": v.runs}
+                        for v in by_label[(r["cell"], r["dir"])].variants
+                    ],
+                }
+                for r in rows
+            ],
+        }
+        Path(args.json).write_text(json.dumps(raw, indent=1) + "\n")
+        print(f"raw figures: {args.json}")
+
+
+# ---------------------------------------------------------------------------- table
+
+
+def build_table(tool: dict[str, str], data_dir: Path, keep: Path) -> Path:
+    """The README path: bench (romio-ufs, --max-configs 16), train, tune, into `keep`."""
+    keep.mkdir(parents=True, exist_ok=True)
+    db = keep / "knowledge.sqlite"
+    sweep_dir = Path(tempfile.mkdtemp(prefix="sweep-", dir=data_dir))
+    steps = [
+        [tool["iotuner"], "bench", "--space", "romio-ufs", "--max-configs", "16",
+         "--dir", str(sweep_dir), "--results", str(keep / "bench.jsonl"), "--db", str(db)],
+        [tool["iotuner"], "train", "--db", str(db), "-o", str(keep / "model")],
+        [tool["iotuner"], "tune", "--db", str(db), "--model", str(keep / "model"),
+         "-o", str(keep / "table.jsonl")],
+    ]  # fmt: skip
+    try:
+        for step in steps:
+            print(f"$ {' '.join(step)}", file=sys.stderr, flush=True)
+            start = time.perf_counter()
+            if subprocess.run(step, check=False, stdout=sys.stderr).returncode != 0:
+                sys.exit(f"{step[1]} failed")
+            print(f"  ({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(sweep_dir, ignore_errors=True)
+    return keep / "table.jsonl"
+
+
+# ---------------------------------------------------------------------------- main
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--table", type=Path, help="tuning table (iotuner tune's output)")
+    parser.add_argument(
+        "--build-table",
+        action="store_true",
+        help="make the table the README's way (bench, train, tune) into a temp knowledge base",
+    )
+    parser.add_argument("--dir", type=Path, help="directory to measure (default: a temp dir)")
+    parser.add_argument("--dirs", help="comma-separated directories, e.g. /tmp,/dev/shm")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--space", default="romio-ufs", help="space of the grid")
+    parser.add_argument(
+        "--max-configs", type=int, help="grid size per cell, the default included (default 8)"
+    )
+    parser.add_argument(
+        "--configs",
+        type=Path,
+        help="explicit grid: a JSON-lines file of {hint: value} objects (instead of --space)",
+    )
+    parser.add_argument("--only", help="comma-separated globs over PROGRAM/PATTERN/OP")
+    parser.add_argument("--quick", action="store_true", help="smoke run: 2 small cells, 1 repeat")
+    parser.add_argument("--json", help="write the raw figures here")
+    parser.add_argument("--keep", type=Path, help="with --build-table: where to keep KB/table")
+    args = parser.parse_args(argv)
+    if args.table is None and not args.build_table:
+        parser.error("give --table TABLE or --build-table")
+    if args.quick:
+        args.repeats = 1
+        args.max_configs = args.max_configs or 2
+        args.only = args.only or "ior/interleaved-4k-coll/write,pio_noncontig/*/read"
+    args.max_configs = args.max_configs or 8
+    if args.repeats < 1 or args.max_configs < 1:
+        parser.error("--repeats and --max-configs must be at least 1")
+    return args
+
+
+def grid_variants(
+    args: argparse.Namespace, space: Space | None, pattern: Pattern, op: str
+) -> list[Variant]:
+    if args.configs is not None:
+        lines = [ln for ln in args.configs.read_text().splitlines() if ln.strip()]
+        hints = [{str(k): str(v) for k, v in json.loads(ln).items()} for ln in lines]
+        return [Variant("grid:" + ",".join(f"{k}={v}" for k, v in h.items()), h) for h in hints]
+    assert space is not None
+    seed = f"{pattern.program}/{pattern.name}/{op}"
+    configs = grid_for(space, op, pattern.collective, args.max_configs, seed)
+    variants = []
+    for config in configs:
+        hints = space.hints(config)
+        changed = {k: v for k, v in config.items() if v != space.default()[k]}
+        variants.append(Variant("grid:" + config_key(changed), hints))
+    return variants
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--timed"]:
+        return timed_main(["--timed", *argv[1:]])
+    args = parse_args(argv)
+    tool = tools()
+    binaries = build_programs(tool["mpicc"])
+    own_temp = None
+    if args.dirs:
+        dirs = [Path(d) for d in args.dirs.split(",") if d]
+    elif args.dir:
+        dirs = [args.dir]
+    else:
+        own_temp = Path(tempfile.mkdtemp(prefix="real-programs-"))
+        dirs = [own_temp]
+    bases = []
+    for d in dirs:
+        d.mkdir(parents=True, exist_ok=True)
+        bases.append(Path(tempfile.mkdtemp(prefix="real-programs-", dir=d)))
+    try:
+        if args.build_table:
+            keep = args.keep or Path(tempfile.mkdtemp(prefix="real-programs-kb-"))
+            args.table = build_table(tool, bases[0], keep)
+            print(f"table: {args.table}", file=sys.stderr)
+        args.table = args.table.absolute()
+        space = None if args.configs else load_space(args.space)
+        globs = args.only.split(",") if args.only else ["*"]
+        cells = []
+        for base in bases:
+            for pattern in PATTERNS:
+                for op in OPS:
+                    label = f"{pattern.program}/{pattern.name}/{op}"
+                    if not any(fnmatch.fnmatch(label, g) for g in globs):
+                        continue
+                    variants = [Variant("default"), Variant("tuned")]
+                    variants += grid_variants(args, space, pattern, op)
+                    cells.append(Cell(base, pattern, op, variants))
+        if not cells:
+            sys.exit(f"no cell matches --only {args.only}")
+        for cell in cells:
+            run_cell(cell, binaries, args, tool)
+        report(cells, args)
+    finally:
+        for base in bases:
+            shutil.rmtree(base, ignore_errors=True)
+        if own_temp is not None:
+            shutil.rmtree(own_temp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
