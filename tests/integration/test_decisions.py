@@ -1,0 +1,214 @@
+"""Where and when the interposer decides (formats/README.md, "Decision points"), seen through
+programs/steps, which places each collective access, independent access, set_view and
+set_info where a test wants it; the trace's op records say which hints were in force at
+every collective call."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from iotuner.formats import size_group
+from iotuner.tracelog import TraceLog
+
+from .conftest import Mpi, one_log, warnings_in, write_table
+
+SMALL, LARGE = 4096, 65536
+
+
+def hint_sets_of_collective_calls(log: TraceLog) -> list[int]:
+    return [
+        op["hint_set"]
+        for op in log.ops
+        if op["pattern"] == "collective" and op["operation"] != "MPI_File_open"
+    ]
+
+
+def hints_record(log: TraceLog, seq: int) -> dict[str, object]:
+    return next(h for h in log.hints if h["seq"] == seq)
+
+
+def size_tables(tmp_path: Path, *extra: dict[str, object]) -> Path:
+    return write_table(
+        tmp_path / "table.jsonl",
+        {"group": size_group(SMALL), "hints": {"romio_cb_write": "disable"}},
+        {"group": size_group(LARGE), "hints": {"romio_cb_write": "enable"}},
+        *extra,
+    )
+
+
+def test_collective_decisions_follow_the_call_count_schedule(mpi: Mpi, tmp_path: Path) -> None:
+    """Decisions at the 1st, 2nd, 4th, 8th ... collective call: the size change at call 6
+    takes effect at call 8, and a set_view starts the count again."""
+    table = size_tables(tmp_path)
+    steps = [f"coll={SMALL}x5", f"coll={LARGE}x10", "view=contiguous", f"coll={SMALL}x2"]
+    log = one_log(
+        mpi.run(2, "steps", str(tmp_path / "data"), *steps, mode="tune,trace", table=table)
+    )
+    sets = hint_sets_of_collective_calls(log)
+    assert len(sets) == 17
+    small, large = sets[0], sets[7]
+    assert hints_record(log, small)["table"] == {"romio_cb_write": "disable"}
+    assert hints_record(log, large)["table"] == {"romio_cb_write": "enable"}
+    assert sets[:7] == [small] * 7  # calls 6 and 7 are large but run on the small choice
+    assert sets[7:15] == [large] * 8
+    after_view = hints_record(log, sets[15])
+    assert after_view["at"] == "access" and after_view["table"] == {"romio_cb_write": "disable"}
+    assert after_view["effective"]["romio_cb_write"] == "disable"
+
+
+def test_a_table_without_access_entries_makes_no_access_decision(mpi: Mpi, tmp_path: Path) -> None:
+    table = write_table(
+        tmp_path / "table.jsonl", {"at": "open", "hints": {"romio_cb_write": "disable"}}
+    )
+    log = one_log(
+        mpi.run(
+            2, "steps", str(tmp_path / "data"), f"coll={SMALL}x4", mode="tune,trace", table=table
+        )
+    )
+    assert [h["at"] for h in log.hints] == ["open"]
+    assert log.no_entries == []  # no access entries: nothing was looked for
+    assert log.hints[0]["effective"]["romio_cb_write"] == "disable"
+
+
+def test_view_entries_tune_independent_access_by_layout(mpi: Mpi, tmp_path: Path) -> None:
+    """(At 2 ranks: at 1, steps' interleaved view has no holes, so it is contiguous.)"""
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"at": "view", "layout": "strided", "hints": {"romio_ds_write": "disable"}},
+        {"at": "view", "layout": "contiguous", "hints": {"ind_wr_buffer_size": "1048576"}},
+    )
+    steps = ["view=strided", f"ind={SMALL}x3", "view=contiguous", f"ind={SMALL}x2"]
+    log = one_log(
+        mpi.run(2, "steps", str(tmp_path / "data"), *steps, mode="tune,trace", table=table)
+    )
+    views = [h for h in log.hints if h["at"] == "set_view"]
+    assert [v["table"] for v in views] == [
+        {"romio_ds_write": "disable"},
+        # The strided entry's key goes back to its value before iotuner set it.
+        {"ind_wr_buffer_size": "1048576", "romio_ds_write": "automatic"},
+    ]
+    assert views[0]["effective"]["romio_ds_write"] == "disable"
+    assert views[1]["effective"]["romio_ds_write"] == "automatic"
+    assert views[1]["effective"]["ind_wr_buffer_size"] == "1048576"
+    independent = [op for op in log.ops if op["pattern"] == "independent"]
+    assert independent and all(op["hint_set"] >= 0 for op in independent)
+
+
+def test_an_access_entry_gives_way_to_the_view_entry_not_to_the_default(
+    mpi: Mpi, tmp_path: Path
+) -> None:
+    """Keys an access entry set and the next decision does not name go back to what the
+    view entry set, not to the library's default."""
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"at": "view", "layout": "strided", "hints": {"romio_cb_write": "disable"}},
+        {"group": size_group(SMALL), "hints": {"romio_cb_write": "enable"}},
+    )
+    steps = ["view=strided", f"coll={SMALL}x1", f"coll={LARGE}x1"]
+    log = one_log(
+        mpi.run(2, "steps", str(tmp_path / "data"), *steps, mode="tune,trace", table=table)
+    )
+    sets = hint_sets_of_collective_calls(log)
+    assert hints_record(log, sets[0])["effective"]["romio_cb_write"] == "enable"
+    second = hints_record(log, sets[1])
+    assert second["at"] == "access" and second["requested"] == {"romio_cb_write": "disable"}
+    assert second["effective"]["romio_cb_write"] == "disable"
+
+
+def test_a_view_entry_never_raises_a_buffer_sized_at_open(mpi: Mpi, tmp_path: Path) -> None:
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"at": "view", "layout": "strided", "hints": {"cb_buffer_size": str(1 << 30)}},
+    )
+    log = one_log(
+        mpi.run(
+            2,
+            "steps",
+            str(tmp_path / "data"),
+            "view=strided",
+            f"coll={SMALL}x2",
+            mode="tune,trace",
+            table=table,
+        )
+    )
+    view = next(h for h in log.hints if h["at"] == "set_view")
+    assert view["requested"] == {}
+    assert [u["key"] for u in view["unhonoured"]] == ["cb_buffer_size"]
+    assert view["effective"]["cb_buffer_size"] == log.hints[0]["effective"]["cb_buffer_size"]
+
+
+def test_sizes_without_an_entry_are_named_in_the_trace(mpi: Mpi, tmp_path: Path) -> None:
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"group": size_group(LARGE), "hints": {"romio_cb_write": "enable"}},
+    )
+    steps = [f"coll={SMALL}x3", f"coll={LARGE}x2", "view=strided", f"coll={SMALL}x2"]
+    log = one_log(
+        mpi.run(2, "steps", str(tmp_path / "data"), *steps, mode="tune,trace", table=table)
+    )
+    assert [(n["group"], n["op"], n["layout"]) for n in log.no_entries] == [
+        (size_group(SMALL), "write", "contiguous"),  # once, although decided twice
+        (size_group(SMALL), "write", "strided"),
+    ]
+    assert all(n["nprocs"] == 2 and n["pattern"] == "collective" for n in log.no_entries)
+
+
+def test_an_access_entry_for_independent_access_is_dropped_as_unreachable(
+    mpi: Mpi, tmp_path: Path
+) -> None:
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"pattern": "independent", "hints": {"romio_ds_write": "disable"}},
+        {"at": "view", "layout": "strided", "hints": {"romio_ds_write": "disable"}},
+    )
+    result = mpi.run(
+        2,
+        "steps",
+        str(tmp_path / "data"),
+        "view=strided",
+        f"ind={SMALL}x2",
+        mode="tune,trace",
+        table=table,
+    )
+    (warning,) = warnings_in(result.stderr)
+    assert "line 2" in warning and "unreachable" in warning
+    view = next(h for h in one_log(result).hints if h["at"] == "set_view")
+    assert view["effective"]["romio_ds_write"] == "disable"  # the rest of the table applies
+
+
+STEPS = [
+    f"coll={SMALL}x5",
+    f"ind={SMALL}x2",
+    "view=strided",
+    f"ind={SMALL}x3",
+    f"coll={LARGE}x3",
+    "info=romio_cb_write:automatic",
+    f"coll={SMALL}x2",
+    "view=contiguous",
+    f"coll={LARGE}x2",
+]
+
+
+@pytest.mark.never_harm
+@pytest.mark.parametrize("nprocs", [1, 2])
+@pytest.mark.parametrize("mode", ["tune", "tune,trace"])
+def test_every_decision_point_writes_the_same_bytes(
+    mpi: Mpi, tmp_path: Path, nprocs: int, mode: str
+) -> None:
+    table = size_tables(
+        tmp_path,
+        {"at": "open", "hints": {"cb_nodes": "1", "romio_ds_write": "enable"}},
+        {"at": "view", "layout": "strided", "hints": {"romio_ds_write": "disable"}},
+        {"at": "view", "layout": "contiguous", "hints": {"ind_wr_buffer_size": "65536"}},
+    )
+    reference, produced = tmp_path / "reference", tmp_path / "produced"
+    plain = mpi.run_plain(nprocs, "steps", str(reference), *STEPS)
+    tuned = mpi.run(nprocs, "steps", str(produced), *STEPS, mode=mode, table=table)
+    assert plain.stdout == tuned.stdout == "steps: ok 17\n"
+    assert warnings_in(tuned.stderr) == []
+    assert produced.read_bytes() == reference.read_bytes()
+    # Every byte is written (steps fills the file), each with its value.
+    offsets = np.arange(reference.stat().st_size, dtype=np.uint64)
+    expected = ((offsets * np.uint64(131) + np.uint64(7)) ^ (offsets >> np.uint64(9))) & 0xFF
+    assert np.array_equal(np.frombuffer(produced.read_bytes(), dtype=np.uint8), expected)
