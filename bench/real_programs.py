@@ -42,6 +42,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -489,14 +490,16 @@ def report(cells: list[Cell], args: argparse.Namespace) -> None:
 # ---------------------------------------------------------------------------- table
 
 
-def build_table(tool: dict[str, str], data_dir: Path, keep: Path) -> Path:
-    """The README path: bench (romio-ufs, --max-configs 16), train, tune, into `keep`."""
+def build_table(tool: dict[str, str], data_dir: Path, keep: Path, extra: list[str]) -> Path:
+    """The README path: bench (romio-ufs, --max-configs 16, `extra`), train, tune, into
+    `keep`."""
     keep.mkdir(parents=True, exist_ok=True)
     db = keep / "knowledge.sqlite"
     sweep_dir = Path(tempfile.mkdtemp(prefix="sweep-", dir=data_dir))
     steps = [
         [tool["iotuner"], "bench", "--space", "romio-ufs", "--max-configs", "16",
-         "--dir", str(sweep_dir), "--results", str(keep / "bench.jsonl"), "--db", str(db)],
+         "--dir", str(sweep_dir), "--results", str(keep / "bench.jsonl"), "--db", str(db),
+         *extra],
         [tool["iotuner"], "train", "--db", str(db), "-o", str(keep / "model")],
         [tool["iotuner"], "tune", "--db", str(db), "--model", str(keep / "model"),
          "-o", str(keep / "table.jsonl")],
@@ -539,8 +542,19 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--only", help="comma-separated globs over PROGRAM/PATTERN/OP")
     parser.add_argument("--quick", action="store_true", help="smoke run: 2 small cells, 1 repeat")
     parser.add_argument("--json", help="write the raw figures here")
+    parser.add_argument(
+        "--build-dir", type=Path, default=BUILD, help=f"where to build the programs ({BUILD})"
+    )
     parser.add_argument("--keep", type=Path, help="with --build-table: where to keep KB/table")
+    parser.add_argument(
+        "--bench-arg",
+        action="append",
+        help="with --build-table: an argument added to `iotuner bench` (repeat it; default: "
+        "--max-size 16m, the size range of issue 8's measurement, as bench's default now "
+        "reaches 1 GiB per call and 2 TB per sweep)",
+    )
     args = parser.parse_args(argv)
+    args.bench_arg = args.bench_arg if args.bench_arg is not None else ["--max-size", "16m"]
     if args.table is None and not args.build_table:
         parser.error("give --table TABLE or --build-table")
     if args.quick:
@@ -574,9 +588,12 @@ def grid_variants(
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--timed"]:
         return timed_main(["--timed", *argv[1:]])
+    # A TERM (e.g. a job's time limit) unwinds like ^C, so subprocess.run stops the MPI job
+    # it is waiting for instead of leaving it running.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     args = parse_args(argv)
     tool = tools()
-    binaries = build_programs(tool["mpicc"])
+    binaries = build_programs(tool["mpicc"], args.build_dir)
     own_temp = None
     if args.dirs:
         dirs = [Path(d) for d in args.dirs.split(",") if d]
@@ -592,7 +609,7 @@ def main(argv: list[str]) -> int:
     try:
         if args.build_table:
             keep = args.keep or Path(tempfile.mkdtemp(prefix="real-programs-kb-"))
-            args.table = build_table(tool, bases[0], keep)
+            args.table = build_table(tool, bases[0], keep, args.bench_arg)
             print(f"table: {args.table}", file=sys.stderr)
         args.table = args.table.absolute()
         space = None if args.configs else load_space(args.space)
