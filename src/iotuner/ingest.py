@@ -75,6 +75,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from iotuner._choices import INGEST_KINDS
 from iotuner._safejson import loads_json
 from iotuner.errors import IotunerError
 from iotuner.measurement import (
@@ -109,8 +110,9 @@ __all__ = [
     "mapping_from_dict",
 ]
 
-KINDS = ("trace", "bench", "csv")
-"""The kinds of file `iotuner ingest` reads."""
+KINDS = INGEST_KINDS
+"""The kinds of file `iotuner ingest` reads (kept in iotuner._choices, which the
+command line imports without importing this module)."""
 
 _SUFFIXES = {"trace": ".iotrace.jsonl", "bench": ".bench.jsonl", "csv": ".csv"}
 

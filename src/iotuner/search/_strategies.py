@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from optuna.samplers import BaseSampler, NSGAIISampler, RandomSampler, TPESampler
 from optuna.samplers.nsgaii import UniformCrossover
 
+from iotuner._choices import STRATEGIES  # defined there: the CLI parser needs no Optuna
 from iotuner.search._common import SearchError
 from iotuner.search._gp import GaussianProcessSampler
 from iotuner.search._guide import MAX_ENUMERATED, ModelGuide
@@ -58,8 +59,6 @@ from iotuner.search._samplers import OrderedSampler
 from iotuner.space import Configuration, Space
 
 __all__ = ["STRATEGIES", "Strategy", "StrategyOptions", "make_strategy"]
-
-STRATEGIES = ("ga", "random", "grid", "tpe", "gp", "model")
 
 _DEFAULT_BUDGET = 50
 
