@@ -1,28 +1,39 @@
 """`iotuner tune`: from a performance model to the tuning table the interposer reads.
 
 For every case the table can tell apart at run time (scale, size group, pattern, read or
-write, contiguous or strided), the model predicts every configuration of the space, and
-the table gets the one that stays good: the highest *lower* quantile of the prediction, not
-the highest point estimate, because a configuration that is best on average but sometimes
-poor is the wrong thing to apply blindly. (Since the default's own lower quantile is among
-those compared, the choice is never predicted to be worse than the default at that
-quantile.) When its predicted median does not beat the default's by more than the noise of
-the measurements (the median relative spread between the quartiles of the repeats the
-model learned from), the default is kept and the entry says so.
+write, contiguous or strided), the model predicts every configuration of the space. An entry
+changes what MPI does only with evidence: the chosen configuration's lower bound must beat
+the default's upper bound, both bands at least as wide as the noise of the training data's
+own repeats (the median relative spread between their quartiles), so a gain the model
+cannot tell from noise keeps the default. Among configurations the one with the highest
+lower bound is chosen, not the highest point estimate: a configuration that is best on
+average but sometimes poor is the wrong thing to apply blindly.
 
-Only size groups inside the range the model was trained on get entries: outside it the
-model extrapolates, and the interposer's fallback (no entry: the library's defaults) is
-the honest choice. A strided case is predicted for every strided shape (block size, fill
-level) seen in training and the predictions are averaged in log space, since the table
-cannot tell those shapes apart.
+Every entry written is reachable by a decision point of the interposer (formats/README.md):
 
-Hints that MPI reads only at open (cb_nodes, cb_config_list, striping) cannot change at a
-collective access; they go into one `"at": "open"` entry per scale: the value the access
-entries of that scale chose most often.
+* open (one entry per scale): the hints MPI reads only at open (cb_nodes, cb_config_list,
+  striping) cannot change per access, so one assignment of them serves every case of the
+  scale. It is the assignment with the highest summed predicted gain over the cases whose
+  choices, made within it, are predicted slower than the default in no case beyond the
+  noise; the access and view choices are then made within that assignment, so what runs is
+  a configuration the model predicted.
+* access (collective cases): the remaining keys per size group, op and layout; an entry
+  with no hints keeps the default explicitly.
+* view (independent access to a strided view): independent calls make no decision, so one
+  configuration serves all independent strided cases of a scale, set when the program sets
+  such a view. Independent access to a contiguous view gets nothing beyond the open entry:
+  ROMIO's other keys (data sieving, independent buffers) only act on non-contiguous access.
+
+Only size groups inside the range the model was trained on get entries from their own
+predictions. Beyond it, up to EXTRAPOLATE_FACTOR times larger or smaller, a collective case
+gets the nearest trained group's choice only when that choice still passes the evidence
+rule there, with the model's band there and a noise band widened for every doubling;
+elsewhere no entry is written and the interposer's trace names the size group it had nothing for (a `no_entry` record). A strided
+case is predicted for every strided shape (block size, fill level) seen in training and the
+predictions are averaged in log space, since the table cannot tell those shapes apart.
 """
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -79,6 +90,7 @@ class Choice:
     default_predicted: float
     default_low: float
     reason: str
+    extrapolated: int = 0  # doublings of the size beyond the trained range (0: inside it)
 
 
 @dataclass(frozen=True)
@@ -114,6 +126,54 @@ def _frame(workloads: Sequence[Workload], configs: Sequence[Configuration]) -> p
     return pd.DataFrame(rows)
 
 
+EXTRAPOLATE_FACTOR = 4
+"""How far beyond the trained sizes (a factor on bytes per rank) a size group may inherit
+the nearest trained group's choice."""
+
+WIDEN_PER_DOUBLING = 0.5
+"""How much wider (relative to the noise) the evidence band gets per doubling of the size
+beyond the trained range."""
+
+OpenKeys = tuple[tuple[str, str], ...]
+
+EVIDENCE = "lower bound beats the default's upper bound"
+
+
+@dataclass
+class _Case:
+    """One case the table can tell apart, with every configuration's prediction."""
+
+    workloads: list[Workload]
+    group: int
+    distance: int  # doublings of the size beyond the trained range, rounded up (0: inside)
+    configs: list[Configuration]
+    median: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+    @property
+    def first(self) -> Workload:
+        return self.workloads[0]
+
+
+def _open_keys(space: Space, config: Configuration) -> OpenKeys:
+    return tuple(sorted((k, str(v)) for k, v in space.hints(config).items() if k in OPEN_ONLY_KEYS))
+
+
+def _evidence(case: _Case, index: int, noise: float, versus: int = 0) -> bool:
+    """The configuration's lower bound beats the upper bound of `versus` (the default),
+    both bands at least the training noise wide (wider beyond the trained range)."""
+    band = noise * (1 + WIDEN_PER_DOUBLING * case.distance)
+    low = min(case.low[index], case.median[index] / (1 + band))
+    other_high = max(case.high[versus], case.median[versus] * (1 + band))
+    return bool(low > other_high)
+
+
+def _not_slower(case: _Case, index: int, noise: float) -> bool:
+    """The configuration is not predicted slower than the default beyond the noise."""
+    return bool(case.median[index] >= case.median[0] * (1 - noise))
+
+
 def tune(
     predictor: Predictor,
     space: Space,
@@ -127,15 +187,26 @@ def tune(
         raise ConfigError("no training data: nothing to tune from")
     noise = measurement_noise(summary)
     low_bytes, high_bytes = summary["bytes_per_rank"].min(), summary["bytes_per_rank"].max()
-    groups = [
+    trained = [
         g.number
         for g in size_groups()
         if g.first <= high_bytes and (g.end is None or g.end > low_bytes)
     ]
+    beyond = [
+        g.number
+        for g in size_groups()
+        if g.number not in trained
+        and low_bytes / EXTRAPOLATE_FACTOR
+        <= _representative_bytes(g.number)
+        <= high_bytes * EXTRAPOLATE_FACTOR
+    ]
     strided = summary[summary["layout"] == "strided"][["block", "fill"]].drop_duplicates()
     nodes = int(summary["nodes"].max())
+    calls = _calls_per_open(summary)
     choices: list[Choice] = []
+    entries: list[TableEntry] = []
     for nprocs in scales or sorted(summary["nprocs"].unique()):
+        cases: list[_Case] = []
         for pattern, op, layout in sorted(
             summary[["pattern", "op", "layout"]].drop_duplicates().itertuples(index=False)
         ):
@@ -144,28 +215,49 @@ def tune(
                 if layout == "contiguous"
                 else list(strided.itertuples(index=False, name=None))
             )
-            for group in groups:
+            groups = trained + (beyond if pattern == "collective" else [])
+            for group in sorted(groups):
                 size = _representative_bytes(group)
                 workloads = [
                     Workload(
-                        int(nprocs),
-                        nodes,
-                        pattern,
-                        op,
-                        layout,
-                        max(int(block), size - size % int(block)) if block else size,
-                        int(block),
-                        float(fill),
+                        nprocs=int(nprocs),
+                        nodes=nodes,
+                        pattern=pattern,
+                        op=op,
+                        layout=layout,
+                        bytes_per_rank=max(int(block), size - size % int(block)) if block else size,
+                        block=int(block),
+                        fill=float(fill),
+                        calls_per_open=calls,
                     )
                     for block, fill in shapes
                 ]
-                choices.append(_choose(predictor, space, workloads, group, noise))
-    return TuneResult(_entries(choices, space), choices, noise)
+                distance = (
+                    0
+                    if group in trained
+                    else math.ceil(
+                        abs(math.log2(size / (low_bytes if size < low_bytes else high_bytes)))
+                    )
+                )
+                cases.append(_predict(predictor, space, workloads, group, distance))
+        scale_entries, scale_choices = _tune_scale(cases, space, noise, trained)
+        entries += scale_entries
+        choices += scale_choices
+    return TuneResult(entries, choices, noise)
 
 
-def _choose(
-    predictor: Predictor, space: Space, workloads: list[Workload], group: int, noise: float
-) -> Choice:
+def _calls_per_open(summary: pd.DataFrame) -> int:
+    """The calls per open to predict for: the most the training data made (the steady
+    state of a program that writes many times per open), 1 for data from before the field."""
+    if "calls_per_open" not in summary:
+        return 1
+    values = pd.to_numeric(summary["calls_per_open"], errors="coerce").dropna()
+    return int(values.max()) if len(values) else 1
+
+
+def _predict(
+    predictor: Predictor, space: Space, workloads: list[Workload], group: int, distance: int
+) -> _Case:
     configs = configurations_for(space, workloads[0])
     median, low, high = (
         np.asarray(a, dtype=float) for a in predictor.predict_interval(_frame(workloads, configs))
@@ -176,74 +268,263 @@ def _choose(
         logs = np.log(np.clip(values, 1e-9, None)).reshape(len(workloads), len(configs))
         return np.asarray(np.exp(logs.mean(axis=0)), dtype=float)
 
-    median, low, high = per_config(median), per_config(low), per_config(high)
-    best = int(np.argmax(low))
-    gain = median[best] / median[0] - 1 if median[0] > 0 else math.inf
-    if best == 0:
-        reason = "the default has the best lower quantile"
-    elif gain <= noise:
-        reason = (
-            f"no configuration beats the default by more than the noise ({noise:.0%}): "
-            f"best predicted gain {gain:+.0%}"
-        )
-        best = 0
-    else:
-        reason = f"predicted gain {gain:+.0%}, and the best lower quantile"
-    w = workloads[0]
-    return Choice(
-        nprocs=w.nprocs,
-        group=group,
-        pattern=w.pattern,
-        op=w.op,
-        layout=w.layout,
-        config=configs[best],
-        hints=space.hints(configs[best]),
-        kept_default=best == 0,
-        predicted=float(median[best]),
-        low=float(low[best]),
-        high=float(high[best]),
-        default_predicted=float(median[0]),
-        default_low=float(low[0]),
-        reason=reason,
+    return _Case(
+        workloads, group, distance, configs, per_config(median), per_config(low), per_config(high)
     )
 
 
-def _entries(choices: list[Choice], space: Space) -> list[TableEntry]:
+def _within(case: _Case, space: Space, keys: OpenKeys) -> list[int]:
+    """The case's configurations that have these open keys. When the open keys cannot
+    matter to the case (bench.relevant fixed them at their defaults), all of them: it runs
+    with whatever the open entry sets, as predicted with the defaults."""
+    inside = [i for i, c in enumerate(case.configs) if _open_keys(space, c) == keys]
+    if not inside and len({_open_keys(space, c) for c in case.configs}) == 1:
+        return list(range(len(case.configs)))
+    return inside
+
+
+def _access_default(case: _Case, space: Space, keys: OpenKeys) -> int | None:
+    """The configuration with these open keys and every other key at its default."""
+    default_rest = {
+        k: v for k, v in space.hints(case.configs[0]).items() if k not in OPEN_ONLY_KEYS
+    }
+    for i in _within(case, space, keys):
+        rest = {k: v for k, v in space.hints(case.configs[i]).items() if k not in OPEN_ONLY_KEYS}
+        if rest == default_rest:
+            return i
+    return None
+
+
+def _decide_case(case: _Case, space: Space, keys: OpenKeys, noise: float) -> tuple[int, str] | None:
+    """What runs for a case under these open keys, and why; None when the nearest trained
+    choice (beyond the range) has no evidence there, or nothing under the keys is safe."""
+    inside = _within(case, space, keys)
+    if not inside:
+        return None
+    best = max(inside, key=lambda i: case.low[i])
+    if best != 0 and _evidence(case, best, noise):
+        gain = case.median[best] / max(case.median[0], 1e-9) - 1
+        return best, f"{EVIDENCE}: predicted gain {gain:+.0%}"
+    fallback = _access_default(case, space, keys)
+    if fallback is None or not _not_slower(case, fallback, noise):
+        return None
+    top = int(np.argmax(case.low))
+    if top == 0:
+        return fallback, "the default has the best lower bound"
+    gain = case.median[top] / max(case.median[0], 1e-9) - 1
+    return fallback, (
+        f"no evidence beyond the noise ({noise:.0%}): best predicted gain {gain:+.0%}, "
+        "whose lower bound does not beat the default's upper bound"
+    )
+
+
+def _tune_scale(
+    cases: list[_Case], space: Space, noise: float, trained: list[int]
+) -> tuple[list[TableEntry], list[Choice]]:
+    inside = [c for c in cases if c.distance == 0]
+    default_keys = _open_keys(space, space.default())
+    candidates = sorted({_open_keys(space, cfg) for c in inside for cfg in c.configs})
+
+    baseline = {id(case): _decide_case(case, space, default_keys, noise) for case in inside}
+
+    def score(keys: OpenKeys) -> float | None:
+        """Summed log gain over what the default open keys would run, credited only where
+        it is beyond the noise; a predicted loss always counts. None: unsafe somewhere."""
+        total = 0.0
+        for case in inside:
+            decided, base = _decide_case(case, space, keys, noise), baseline[id(case)]
+            if decided is None or base is None:
+                return None
+            ratio = math.log(max(case.median[decided[0]], 1e-9) / max(case.median[base[0]], 1e-9))
+            evidenced = _evidence(case, decided[0], noise, versus=base[0])
+            total += ratio if evidenced else min(ratio, 0.0)
+        return total
+
+    scores = {keys: score(keys) for keys in candidates}
+    keys = default_keys
+    for candidate, value in scores.items():
+        if value is not None and value > (scores.get(keys) or 0.0) + 1e-12:
+            keys = candidate
+    nprocs = inside[0].first.nprocs if inside else cases[0].first.nprocs
     entries: list[TableEntry] = []
-    for nprocs in sorted({c.nprocs for c in choices}):
-        votes = Counter(
-            tuple(sorted((k, v) for k, v in space.hints(c.config).items() if k in OPEN_ONLY_KEYS))
-            for c in choices
-            if c.nprocs == nprocs and not c.kept_default
-        )
-        if votes and votes.most_common(1)[0][0]:
-            hints: dict[str, str | int] = dict(votes.most_common(1)[0][0])
-            entries.append(
-                TableEntry(
-                    at="open",
-                    nprocs=nprocs,
-                    hints=hints,
-                    note="open-only hints most often chosen at this scale",
-                )
-            )
-    for c in choices:
-        hints = {k: v for k, v in space.hints(c.config).items() if k not in OPEN_ONLY_KEYS}
-        note = (
-            f"predicted {c.predicted:.1f} MiB/s [{c.low:.1f}, {c.high:.1f}] vs default "
-            f"{c.default_predicted:.1f}; {c.reason}"
-        )
+    if keys != default_keys and keys:
         entries.append(
             TableEntry(
-                nprocs=c.nprocs,
-                group=c.group,
-                pattern=c.pattern,
-                op=c.op,
-                layout=c.layout,
-                hints=dict(hints),
-                note=note,
+                at="open",
+                nprocs=nprocs,
+                hints=dict(keys),
+                note=f"open-only hints with the most predicted gain at this scale "
+                f"(summed log gain {scores[keys]:+.2f} over {len(inside)} cases)",
             )
         )
-    return entries
+    choices: list[Choice] = []
+    for case in cases:
+        if case.first.pattern == "independent":
+            continue
+        decided = (
+            _decide_case(case, space, keys, noise)
+            if case.distance == 0
+            else _extrapolate(case, cases, space, keys, noise, trained)
+        )
+        if decided is None:
+            continue
+        choice = _choice(case, space, *decided)
+        choices.append(choice)
+        entries.append(
+            TableEntry(
+                nprocs=choice.nprocs,
+                group=choice.group,
+                pattern=choice.pattern,
+                op=choice.op,
+                layout=choice.layout,
+                hints=_rest(space, case.configs[decided[0]]),
+                note=_note(choice),
+            )
+        )
+    view = _view_choice(
+        [c for c in inside if c.first.pattern == "independent" and c.first.layout == "strided"],
+        space,
+        keys,
+        noise,
+    )
+    if view is not None:
+        view_choices, hints, note = view
+        choices += view_choices
+        if hints:
+            entries.append(
+                TableEntry(at="view", nprocs=nprocs, layout="strided", hints=hints, note=note)
+            )
+    for case in inside:
+        if case.first.pattern == "independent" and case.first.layout == "contiguous":
+            fallback = _access_default(case, space, keys)
+            index = fallback if fallback is not None else 0
+            choices.append(
+                _choice(
+                    case,
+                    space,
+                    index,
+                    "independent contiguous access: only the open entry's keys act on it",
+                )
+            )
+    return entries, choices
+
+
+def _rest(space: Space, config: Configuration) -> dict[str, str | int]:
+    return {k: v for k, v in space.hints(config).items() if k not in OPEN_ONLY_KEYS}
+
+
+def _extrapolate(
+    case: _Case,
+    cases: list[_Case],
+    space: Space,
+    keys: OpenKeys,
+    noise: float,
+    trained: list[int],
+) -> tuple[int, str] | None:
+    """Beyond the trained range: the nearest trained group's choice, if it still has
+    evidence here with the wider band; else nothing."""
+    nearest = min(trained, key=lambda g: abs(g - case.group))
+    twin = next(
+        (
+            c
+            for c in cases
+            if c.group == nearest
+            and c.distance == 0
+            and (c.first.pattern, c.first.op, c.first.layout)
+            == (case.first.pattern, case.first.op, case.first.layout)
+        ),
+        None,
+    )
+    decided = None if twin is None else _decide_case(twin, space, keys, noise)
+    if decided is None or decided[0] == 0:
+        return None
+    config = twin.configs[decided[0]] if twin else None
+    index = next((i for i, c in enumerate(case.configs) if c == config), None)
+    if index is None or not _evidence(case, index, noise):
+        return None
+    return index, (
+        f"group {nearest}'s choice, {case.distance} doublings beyond the trained sizes: still "
+        "predicted better than the default beyond the widened noise"
+    )
+
+
+def _view_choice(
+    cases: list[_Case], space: Space, keys: OpenKeys, noise: float
+) -> tuple[list[Choice], dict[str, str | int], str] | None:
+    """One configuration for every independent strided case of a scale (a view entry), or
+    None; it must be safe in every case and beat the default with evidence on average."""
+    if not cases:
+        return None
+    options = {
+        config_key(c.configs[i]): c.configs[i] for c in cases for i in _within(c, space, keys)
+    }
+    best_key, best_total = None, 0.0
+    for key, config in options.items():
+        total, evidence, safe = 0.0, 0, True
+        for case in cases:
+            index = next((i for i, c in enumerate(case.configs) if c == config), None)
+            if index is None or not _not_slower(case, index, noise):
+                safe = False
+                break
+            total += math.log(max(case.median[index], 1e-9) / max(case.median[0], 1e-9))
+            evidence += _evidence(case, index, noise)
+        if safe and evidence * 2 > len(cases) and total > best_total:
+            best_key, best_total = key, total
+    chosen = options.get(best_key) if best_key else None
+    choices = []
+    for case in cases:
+        index = (
+            next((i for i, c in enumerate(case.configs) if c == chosen), None) if chosen else None
+        )
+        if index is None:
+            index = _access_default(case, space, keys) or 0
+            why = (
+                "no single configuration beats the default with evidence in most "
+                "independent strided cases"
+            )
+        else:
+            why = "the view entry's configuration, for every independent strided case of the scale"
+        choices.append(_choice(case, space, index, why))
+    if chosen is None:
+        return choices, {}, ""
+    hints = _rest(space, chosen)
+    return (
+        choices,
+        hints,
+        (
+            f"independent access to strided views: summed log gain {best_total:+.2f} over "
+            f"{len(cases)} cases, better than the default with evidence in most"
+        ),
+    )
+
+
+def _choice(case: _Case, space: Space, index: int, reason: str) -> Choice:
+    w = case.first
+    config = case.configs[index]
+    return Choice(
+        nprocs=w.nprocs,
+        group=case.group,
+        pattern=w.pattern,
+        op=w.op,
+        layout=w.layout,
+        config=config,
+        hints=space.hints(config),
+        kept_default=config == case.configs[0],
+        predicted=float(case.median[index]),
+        low=float(case.low[index]),
+        high=float(case.high[index]),
+        default_predicted=float(case.median[0]),
+        default_low=float(case.low[0]),
+        reason=reason,
+        extrapolated=case.distance,
+    )
+
+
+def _note(c: Choice) -> str:
+    return (
+        f"predicted {c.predicted:.1f} MiB/s [{c.low:.1f}, {c.high:.1f}] vs default "
+        f"{c.default_predicted:.1f}; {c.reason}"
+    )
 
 
 def render_choices(result: TuneResult, console: Console, limit: int = 30) -> None:

@@ -1,9 +1,15 @@
 """tune: choices from a known predictor, so every rule can be checked exactly."""
 
+import json
+import tempfile
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
+from iotuner.formats import size_groups
 from iotuner.space import parse_space
+from iotuner.table import check_table
 from iotuner.tune import tune
 
 SPACE = parse_space(
@@ -57,7 +63,12 @@ def summary(spread: float = 0.05) -> pd.DataFrame:
 def test_strided_cases_get_data_sieving_off_and_contiguous_keep_the_default() -> None:
     result = tune(KnownPredictor(), SPACE, summary())
     by_case = {(c.pattern, c.layout, c.group): c for c in result.choices}
-    assert {group for _, _, group in by_case} == set(range(22, 36))  # the trained range only
+    inside = {group for (_, _, group), c in by_case.items() if not c.extrapolated}
+    assert inside == set(range(22, 36))  # the trained range
+    # Beyond it, only collective cases, and only those whose choice is not the default,
+    # up to EXTRAPOLATE_GROUPS groups away.
+    beyond = {(p, layout, g) for (p, layout, g), c in by_case.items() if c.extrapolated}
+    assert beyond == {("collective", "strided", g) for g in [*range(18, 22), *range(36, 40)]}
     for (_, layout, _), choice in by_case.items():
         if layout == "strided":
             assert choice.hints == {"romio_ds_write": "disable"} and not choice.kept_default
@@ -83,3 +94,47 @@ def test_open_only_hints_move_to_an_open_entry() -> None:
     for entry in result.entries:
         if entry.at == "access":
             assert "cb_nodes" not in entry.hints and "cb_config_list" not in entry.hints
+
+
+def test_every_entry_is_reachable_and_independent_access_gets_a_view_entry() -> None:
+    result = tune(KnownPredictor(cb_gain=2.0), SPACE, summary())
+    assert not any(e.pattern == "independent" for e in result.entries)  # unreachable
+    (view,) = [e for e in result.entries if e.at == "view"]
+    assert (view.nprocs, view.layout, view.hints) == (2, "strided", {"romio_ds_write": "disable"})
+    assert all(e.pattern == "collective" for e in result.entries if e.at == "access")
+    # The table as written passes both readers' rules (no line would be dropped).
+    text = "\n".join(
+        [json.dumps({"format": "iotuner-table", "version": 1})]
+        + [json.dumps(e.to_json()) for e in result.entries]
+    )
+    path = Path(tempfile.mkdtemp()) / "t.jsonl"
+    path.write_text(text + "\n")
+    assert check_table(path).dropped == []
+
+
+def test_the_default_open_keys_stay_without_evidence_for_their_own_gain() -> None:
+    # cb_nodes=2 adds 20 % on top of what data sieving already gains, inside a 60 % noise:
+    # the strided cases' gain is real, the open keys' share of it is not.
+    result = tune(KnownPredictor(cb_gain=1.2), SPACE, summary(spread=0.3))
+    assert [e for e in result.entries if e.at == "open"] == []
+
+
+class WideningPredictor(KnownPredictor):
+    """Data sieving off triples strided writes everywhere, but the model's band widens
+    beyond 1 MiB per rank, as a model's uncertainty does away from its data."""
+
+    def predict_interval(self, frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        median, _, _ = super().predict_interval(frame)
+        far = frame["bytes_per_rank"].to_numpy() > 4 << 20
+        spread = np.where(far, 0.9, 0.1)
+        return median, median * (1 - spread), median * (1 + spread)
+
+
+def test_beyond_the_trained_range_only_where_the_model_is_still_sure() -> None:
+    result = tune(WideningPredictor(), SPACE, summary())
+    beyond = sorted(c.group for c in result.choices if c.extrapolated)
+    assert any(g < 22 for g in beyond) and any(g > 35 for g in beyond)
+    assert not any(size_groups()[g - 1].first > 4 << 20 for g in beyond)
+    assert {e.group for e in result.entries if e.at == "access"} == {
+        c.group for c in result.choices if c.pattern == "collective"
+    }
