@@ -28,9 +28,10 @@ Only size groups inside the range the model was trained on get entries from thei
 predictions. Beyond it, up to EXTRAPOLATE_FACTOR times larger or smaller, a collective case
 gets the nearest trained group's choice only when that choice still passes the evidence
 rule there, with the model's band there and a noise band widened for every doubling;
-elsewhere no entry is written and the interposer's trace names the size group it had nothing for (a `no_entry` record). A strided
-case is predicted for every strided shape (block size, fill level) seen in training and the
-predictions are averaged in log space, since the table cannot tell those shapes apart.
+elsewhere no entry is written and the interposer's trace names the size group it had
+nothing for (a `no_entry` record). A strided case is predicted for every strided shape
+(block size, fill level) seen in training and the predictions are averaged in log space,
+since the table cannot tell those shapes apart.
 """
 
 import math
