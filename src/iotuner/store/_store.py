@@ -2,7 +2,6 @@
 
 import json
 import math
-import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -14,6 +13,7 @@ import numpy as np
 import pandas as pd
 import sqlalchemy as sa
 
+from iotuner._dbpath import default_store_path
 from iotuner.errors import IotunerError
 from iotuner.measurement import (
     CONFIG_PREFIX,
@@ -63,11 +63,15 @@ class StoreError(IotunerError):
     """The knowledge base cannot be opened, or was given something it cannot hold."""
 
 
-def default_store_path() -> Path:
-    """Where the knowledge base lives unless told: $XDG_DATA_HOME/iotuner/knowledge.sqlite,
-    else ~/.local/share/iotuner/knowledge.sqlite."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "iotuner" / "knowledge.sqlite"
+_URL_FORMS = "a file path, sqlite:///PATH or postgresql://[USER@]HOST/DATABASE"
+
+_SLASHES = (
+    "sqlite:///kb.sqlite is relative to the working directory and sqlite:////srv/kb.sqlite, "
+    "with four slashes, absolute"
+)
+
+_SCHEME_ONLY = re.compile(r"(sqlite|postgres|postgresql)(\+\w+)?:", re.IGNORECASE)
+"""A URL's scheme without the `//` that follows it: a slip, not a file name."""
 
 
 def _url(url_or_path: str | Path | None) -> sa.URL:
@@ -76,6 +80,10 @@ def _url(url_or_path: str | Path | None) -> sa.URL:
         url_or_path = default_store_path()
     text = str(url_or_path)
     if isinstance(url_or_path, Path) or "://" not in text:
+        if not isinstance(url_or_path, Path) and _SCHEME_ONLY.match(text):
+            raise StoreError(
+                f"expected {_URL_FORMS} for the knowledge base, got {text!r} ({_SLASHES})"
+            )
         return sa.URL.create("sqlite", database=str(Path(text).expanduser()))
     try:
         url = sa.make_url(text)
@@ -83,10 +91,7 @@ def _url(url_or_path: str | Path | None) -> sa.URL:
         url = None
     backend = url.get_backend_name() if url is not None else ""
     if url is None or backend not in ("sqlite", "postgresql", "postgres"):
-        raise StoreError(
-            "expected a file path, sqlite:///PATH or postgresql://[USER@]HOST/DATABASE "
-            f"for the knowledge base, got {text!r}"
-        )
+        raise StoreError(f"expected {_URL_FORMS} for the knowledge base, got {text!r}")
     if backend == "sqlite":
         if url.get_driver_name() != "pysqlite":
             url = url.set(drivername="sqlite")
@@ -94,19 +99,24 @@ def _url(url_or_path: str | Path | None) -> sa.URL:
     return url.set(drivername="postgresql+psycopg")
 
 
-def open_store(url_or_path: str | Path | None = None) -> "Store":
+def open_store(url_or_path: str | Path | None = None, *, make_folder: bool = True) -> "Store":
     """Open (and on first use create) the knowledge base at a path or URL.
 
-    A plain path or `sqlite:///PATH` is an SQLite file (its folder is made when missing);
+    A plain path or `sqlite:///PATH` is an SQLite file (sqlite:///kb.sqlite is relative to
+    the working directory, sqlite:////srv/kb.sqlite absolute);
     `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (query `?host=/socket/dir` for a
     unix socket) is a PostgreSQL database reached through psycopg 3. None: the default
-    path (default_store_path()). StoreError when it cannot be opened or holds a schema
-    this version does not know.
+    path (default_store_path()). An SQLite file's missing folder is made, unless
+    `make_folder` is false: then StoreError names the folder. StoreError also when it
+    cannot be opened or holds a schema this version does not know.
     """
     url = _url(url_or_path)
     if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        folder = Path(str(url.database)).parent
+        if not make_folder and not folder.is_dir():
+            raise StoreError(_no_folder(str(url_or_path), str(url.database)))
         try:
-            Path(str(url.database)).parent.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the folder of {url.database}: {exc}") from None
     try:
@@ -125,6 +135,20 @@ def open_store(url_or_path: str | Path | None = None) -> "Store":
         store.close()
         raise
     return store
+
+
+def _no_folder(given: str, database: str) -> str:
+    """Why the SQLite file `given` names cannot be made: its folder is missing."""
+    folder = Path(database).parent
+    what = "is not a folder" if folder.exists() else "does not exist"
+    message = f"the folder {folder.absolute()} of the knowledge base {given} {what}"
+    if given.lower().startswith("sqlite:") and not folder.is_absolute():
+        # The likely slip: sqlite:///srv/kb.sqlite written for /srv/kb.sqlite.
+        return (
+            f"{message} (sqlite:///PATH is relative to the working directory; "
+            f"for /{database} write sqlite:////{database})"
+        )
+    return f"{message}; create it, or name a file in an existing folder"
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -211,14 +235,20 @@ class Store:
             ) from exc
 
     def _create_schema(self) -> None:
-        """Create missing tables and check the schema version."""
+        """Create missing tables, bring an older schema up to this version, check it."""
         with self._connect() as conn:
             schema.metadata.create_all(conn)
             found = conn.execute(sa.select(sa.func.max(schema.schema_version.c.version)))
             version = found.scalar()
             if version is None:
                 conn.execute(sa.insert(schema.schema_version).values(version=schema.SCHEMA_VERSION))
-            elif version != schema.SCHEMA_VERSION:
+                return
+            while version in schema.UPGRADES and version < schema.SCHEMA_VERSION:
+                for statement in schema.UPGRADES[version]:
+                    conn.execute(sa.text(statement))
+                version += 1
+                conn.execute(sa.insert(schema.schema_version).values(version=version))
+            if version != schema.SCHEMA_VERSION:
                 raise StoreError(
                     f"knowledge base {self.url} has schema version {version}; this iotuner "
                     f"reads version {schema.SCHEMA_VERSION} "
