@@ -55,6 +55,8 @@ def _print_file(file: FileSummary, console: Console) -> None:
         console.print(table)
     for hint_set in file.hint_sets:
         console.print(_hints_table(hint_set))
+    for case in file.untuned:
+        console.print(f"[yellow]no table entry for {escape(case)}: no access hints there[/]")
 
 
 def _hints_table(hint_set: HintSetSummary) -> Table:

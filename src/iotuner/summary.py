@@ -3,9 +3,10 @@
 Kept apart from the rendering (iotuner.render) so a report or a test can use the figures.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from iotuner.formats import size_groups
 from iotuner.tracelog import TraceLog
 
 __all__ = [
@@ -76,6 +77,8 @@ class FileSummary:
     reduced: bool
     operations: list[OperationSummary]
     hint_sets: list[HintSetSummary]
+    untuned: list[str] = field(default_factory=list)
+    """The cases a tune mode's table had no entry for, e.g. "write contiguous, group 44"."""
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,18 @@ def _file_summary(log: TraceLog, name: str) -> FileSummary:
         reduced=all(r["reduced"] for r in records),
         operations=list(operations.values()),
         hint_sets=[_hint_set(h) for h in log.hints if h["file"] == name],
+        untuned=[
+            f"{n['op']} {n['layout']}, size group {n['group']} ({_group_range(n['group'])})"
+            for n in log.no_entries
+            if n["file"] == name
+        ],
     )
+
+
+def _group_range(number: int) -> str:
+    group = size_groups()[number - 1]
+    end = "" if group.end is None else f"{group.end}"
+    return f"{group.first}-{end} bytes per rank"
 
 
 def _hint_set(record: dict[str, Any]) -> HintSetSummary:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from iotuner.formats import size_group
+from iotuner.summary import summarize
 from iotuner.tracelog import TraceLog
 
 from .conftest import Mpi, one_log, warnings_in, write_table
@@ -152,6 +153,11 @@ def test_sizes_without_an_entry_are_named_in_the_trace(mpi: Mpi, tmp_path: Path)
         (size_group(SMALL), "write", "strided"),
     ]
     assert all(n["nprocs"] == 2 and n["pattern"] == "collective" for n in log.no_entries)
+    (data,) = summarize(log).files  # what `iotuner show` prints
+    assert data.untuned == [
+        f"write contiguous, size group {size_group(SMALL)} (4096-5120 bytes per rank)",
+        f"write strided, size group {size_group(SMALL)} (4096-5120 bytes per rank)",
+    ]
 
 
 def test_an_access_entry_for_independent_access_is_dropped_as_unreachable(
