@@ -554,7 +554,8 @@ def render_choices(result: TuneResult, console: Console, limit: int = 30) -> Non
             c.pattern,
             c.op,
             c.layout,
-            ", ".join(f"{k}={v}" for k, v in c.hints.items()) or "(default)",
+            (", ".join(f"{k}={v}" for k, v in c.hints.items()) or "(default)")
+            + (f" (nearest trained size's, x{2**c.extrapolated} away)" if c.extrapolated else ""),
             f"{c.predicted:.1f} [{c.low:.1f}, {c.high:.1f}]",
             f"{c.default_predicted:.1f}",
         )
