@@ -64,6 +64,20 @@ MIB = 1 << 20
 RUN_TIMEOUT = 600
 
 
+def run_group(command: Sequence[str], timeout: float | None = None, **kwargs: Any) -> Any:
+    """subprocess.run in a process group of its own, the whole group killed when the wait
+    ends early (timeout, ^C, TERM): an MPI launcher's ranks and an `iotuner bench`'s
+    launcher would otherwise outlive us."""
+    with subprocess.Popen(command, start_new_session=True, **kwargs) as process:
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except BaseException:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            raise
+        return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
 def tools() -> dict[str, str]:
     """The mpicc and mpiexec setup.sh built with, and the iotuner CLI."""
     build = json.loads((VENV / "share/iotuner/build.json").read_text())
@@ -335,8 +349,13 @@ def run_once(
             hints_file.write_text("".join(f"{k} {v}\n" for k, v in variant.hints.items()))
             env["ROMIO_HINTS"] = str(hints_file)
     try:
-        done = subprocess.run(
-            command, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False
+        done = run_group(
+            command,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=RUN_TIMEOUT,
         )
     except subprocess.TimeoutExpired:
         sys.exit(f"{pattern.program} {pattern.name} {op} ({variant.name}): over {RUN_TIMEOUT} s")
@@ -508,7 +527,7 @@ def build_table(tool: dict[str, str], data_dir: Path, keep: Path, extra: list[st
         for step in steps:
             print(f"$ {' '.join(step)}", file=sys.stderr, flush=True)
             start = time.perf_counter()
-            if subprocess.run(step, check=False, stdout=sys.stderr).returncode != 0:
+            if run_group(step, stdout=sys.stderr).returncode != 0:
                 sys.exit(f"{step[1]} failed")
             print(f"  ({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
     finally:
