@@ -40,10 +40,24 @@
  * --calls N splits each repetition's per-rank data into N calls whose sizes differ by at most
  * one unit (one byte, or one block for strided); the first calls get the larger share.
  *
- * Timing: the reported seconds are the slowest rank's time from just before MPI_File_open to
- * just after MPI_File_close, including MPI_File_sync. Buffers are filled (and read data is
- * verified) outside that window, unless one rank's data of all repetitions exceeds 1 GiB; then
- * one repetition is held at a time and filling/verifying is inside the window.
+ * Segments. A rank makes --repeat x --calls data calls per open: checkpoint writers write
+ * one segment per variable (every rank its block of it, side by side), which is --repeat;
+ * --calls cuts each block into smaller calls, as a writer with a transfer size below its
+ * block size does. All of them happen between one MPI_File_open and one MPI_File_close,
+ * followed by MPI_File_sync for writes (unless --no-sync), as the programs it stands for do.
+ *
+ * Timing. The result line gives the slowest rank's time of each phase, each taken apart
+ * (so they need not add up to the total, whose slowest rank may be another):
+ *   open_s   MPI_File_open and MPI_File_set_view (what a program does before its first call);
+ *   data_s   the data calls (with MPI_Wait/MPI_Waitall for --nonblocking);
+ *   close_s  MPI_File_sync (writes) and MPI_File_close;
+ * and, as before, seconds: the slowest rank's time from just before MPI_File_open to just
+ * after MPI_File_close. bandwidth_mib_s is bytes over seconds, data_mib_s bytes over data_s.
+ * Buffers are filled (and read data is verified) outside the window, unless one rank's data
+ * of all repetitions exceeds 1 GiB; then one repetition is held at a time and filled or
+ * verified inside the open-to-close window, but outside data_s; for collective access the
+ * ranks then meet at a barrier after each fill, so no rank's data_s holds its wait for a
+ * slower rank's fill.
  *
  * Exit codes: 0 success, 1 MPI error or verification failure, 2 bad options.
  */
@@ -119,7 +133,8 @@ static const char *usage_text =
     "  --block BYTES                 strided: block size (default 4k)\n"
     "  --fill F                      strided: fraction 0<F<=1 of the region the blocks cover\n"
     "  --calls N                     calls per rank per repetition (default 1)\n"
-    "  --repeat N                    repetitions, each a new region (default 1)\n"
+    "  --repeat N                    repetitions (segments) per open, each a new region\n"
+    "                                (default 1)\n"
     "  --nonblocking                 use the i* routines and MPI_Wait/MPI_Waitall\n"
     "  --split                       use split collectives (begin/end)\n"
     "  --writers all|root            root: only rank 0 does (independent) I/O\n"
@@ -772,6 +787,11 @@ static void token_pass(const struct kernel *k, long long step) {
     MPI_Send(&t, 1, MPI_INT, (int)((k->w + 1) % k->W), TOKEN_TAG, MPI_COMM_WORLD);
 }
 
+/* Bandwidth in MiB/s; 0 for a time too short to measure. */
+static double mib_per_s(long long bytes, double seconds) {
+    return seconds > 0 ? (double)bytes / seconds / 1048576.0 : 0.0;
+}
+
 /*
  * One phase: open, accesses, sync, close. Returns 0 on success, 1 on failure (already
  * reported). Prints the result line on rank 0.
@@ -789,10 +809,13 @@ static int run_phase(struct kernel *k, int is_write, MPI_Info hints) {
         for (long long p = 0; p < o->repeat; p++)
             touch_repetition(k, p, is_write ? FILL_DATA : FILL_WRONG);
 
+    /* phase[0..2]: open, data, close seconds of this rank; phase[3]: open to close. */
+    double phase[4] = {0.0, 0.0, 0.0, 0.0}, t;
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     int amode = is_write ? (MPI_MODE_CREATE | MPI_MODE_WRONLY) : MPI_MODE_RDONLY;
     rc = MPI_File_open(MPI_COMM_WORLD, o->file, amode, hints, &fh);
+    phase[0] = MPI_Wtime() - t0;
     note(&k->fail, rc, "MPI_File_open");
     /* Agree on the open: a rank whose open failed must not wait in collectives alone. */
     int open_failed = rc != MPI_SUCCESS, any_open_failed;
@@ -800,12 +823,18 @@ static int run_phase(struct kernel *k, int is_write, MPI_Info hints) {
     if (!any_open_failed) {
         if (o->print_info && k->rank == 0)
             print_info(fh, &k->fail);
+        t = MPI_Wtime();
         note(&k->fail, set_view(k, fh), "MPI_File_set_view");
+        phase[0] += MPI_Wtime() - t;
         /* After an error a rank goes on with the same sequence of calls, so collectives stay
          * matched and every rank reaches close and MPI_Finalize; the first error is kept. */
         for (long long p = 0; k->writer && p < o->repeat; p++) {
-            if (!k->hold_all)
+            if (!k->hold_all) {
                 touch_repetition(k, p, is_write ? FILL_DATA : FILL_WRONG);
+                if (o->collective)
+                    MPI_Barrier(MPI_COMM_WORLD); /* see Timing at the top */
+            }
+            t = MPI_Wtime();
             for (long long c = 0; c < o->calls; c++) {
                 long long step = p * o->calls + c;
                 MPI_Request req;
@@ -822,16 +851,19 @@ static int run_phase(struct kernel *k, int is_write, MPI_Info hints) {
             if (o->nonblocking && o->api != API_SHARED)
                 note(&k->fail, MPI_Waitall((int)o->calls, reqs, MPI_STATUSES_IGNORE),
                      "MPI_Waitall");
+            phase[1] += MPI_Wtime() - t;
             if (!k->hold_all && !is_write)
                 touch_repetition(k, p, VERIFY);
         }
+        t = MPI_Wtime();
         if (is_write && o->sync)
             note(&k->fail, MPI_File_sync(fh), "MPI_File_sync");
         note(&k->fail, MPI_File_close(&fh), "MPI_File_close");
+        phase[2] = MPI_Wtime() - t;
     } else if (fh != MPI_FILE_NULL) {
         MPI_File_close(&fh);
     }
-    double seconds = MPI_Wtime() - t0;
+    phase[3] = MPI_Wtime() - t0;
     if (k->writer && k->hold_all && !is_write && !any_open_failed)
         for (long long p = 0; p < o->repeat; p++)
             touch_repetition(k, p, VERIFY);
@@ -839,9 +871,9 @@ static int run_phase(struct kernel *k, int is_write, MPI_Info hints) {
     /* Who reports: the lowest failing rank, so a failure shared by all prints once. */
     long long local[2] = {k->fail.code != MPI_SUCCESS ? k->rank : k->nprocs, k->bad_offset};
     long long global[2];
-    double slowest;
+    double slowest[4];
     MPI_Allreduce(local, global, 2, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(phase, slowest, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (global[0] == k->rank) {
         char text[MPI_MAX_ERROR_STRING];
         error_text(k->fail.code, text);
@@ -856,10 +888,12 @@ static int run_phase(struct kernel *k, int is_write, MPI_Info hints) {
         return 1;
     if (k->rank == 0) {
         long long bytes = k->W * o->size * o->repeat;
-        printf("iokernel: %s%s%sop=%s bytes=%lld seconds=%.6f bandwidth_mib_s=%.3f\n",
+        printf("iokernel: %s%s%sop=%s bytes=%lld seconds=%.6f bandwidth_mib_s=%.3f calls=%lld "
+               "open_s=%.6f data_s=%.6f close_s=%.6f data_mib_s=%.3f\n",
                k->id ? "id=" : "", k->id ? k->id : "", k->id ? " " : "",
-               is_write ? "write" : "read", bytes, slowest,
-               slowest > 0 ? (double)bytes / slowest / 1048576.0 : 0.0);
+               is_write ? "write" : "read", bytes, slowest[3], mib_per_s(bytes, slowest[3]),
+               o->repeat * o->calls, slowest[0], slowest[1], slowest[2],
+               mib_per_s(bytes, slowest[1]));
         fflush(stdout);
     }
     return 0;

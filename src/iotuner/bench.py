@@ -13,6 +13,20 @@ soon as the kernel prints it, with a uid made from the sweep, the workload, the
 configuration and the repeat. Run the same command again after an interrupt and what is in
 the results file is not measured again.
 
+Like the programs it stands for, a workload makes many calls per open: every measurement
+opens a file, makes `calls_per_open` data calls of `bytes_per_rank` bytes per rank (the
+kernel's segments, --repeat: each call all ranks' blocks side by side, as a checkpoint
+writer writes one variable after another), syncs and closes it. calls_per_open_for() gives
+the count: enough calls for OPEN_BYTES per rank per open, at least MIN_CALLS and at most
+MAX_CALLS (see there why). The kernel times open, data calls and sync+close apart; the
+bandwidth recorded is the data calls' (bytes over their time), and the open and close
+times go into each measurement's provenance (open_seconds, close_seconds, total_seconds).
+A one-call-per-open kernel measured mostly open and close at small sizes, and a model
+learned that and carried it to programs that make thousands of calls per open.
+
+Sizes: one per decade of the size groups, up to a largest size that `size_limit` scales to
+this machine (memory, and the free space of the data directory), at most LARGEST_CALL.
+
 Parameters that cannot matter to a workload are held at their default instead of multiplying
 the sweep: read-side knobs (names with "read" or "_rd_") for writes and write-side knobs
 ("write", "_wr_") for reads, and collective-buffering knobs (romio_cb_*, cb_*) for
@@ -47,16 +61,46 @@ from iotuner.space import Configuration, Parameter, Space, config_key
 from iotuner.tracelog import read_tracelog
 
 __all__ = [
+    "LARGEST_CALL",
+    "MAX_CALLS",
+    "MIN_CALLS",
+    "OPEN_BYTES",
     "BenchPlan",
     "LayoutSpec",
+    "SizeLimit",
+    "calls_per_open_for",
     "configurations_for",
     "default_sizes",
     "kernel_command",
     "parse_layout",
     "parse_size",
+    "plan_sizes",
     "relevant",
     "run_bench",
+    "size_limit",
 ]
+
+_MIB = 1 << 20
+
+OPEN_BYTES = 64 * _MIB
+"""Bytes per rank that one open moves, where the call count allows. At the page cache's
+1-2 GiB/s this is tens of milliseconds of data per measurement, far above the timer's and
+the open's cost, and it is a checkpoint's order of size per rank."""
+
+MIN_CALLS = 2
+"""Calls per open for the largest sizes: the second call shows the steady state after the
+first one's one-off costs (ROMIO's buffers, the file's first extents), while the sweep
+stays affordable at 1 GiB per call (2 GiB per rank per open)."""
+
+MAX_CALLS = 1024
+"""Calls per open for the smallest sizes (1 KiB: 1 MiB per open). Programs that write
+small pieces make thousands of calls per open; a thousand already makes the per-call cost
+what is measured (about 0.05-0.1 s per open for collective 1 KiB calls at 2 ranks here),
+and more would spend the sweep's time on the same figure."""
+
+LARGEST_CALL = 1 << 30
+"""The largest size per call the default sizes reach (real programs' 256 MiB-1 GiB calls;
+the kernel's calls take an int count, so 2 GiB is out of reach anyway)."""
 
 
 @dataclass(frozen=True)
@@ -104,9 +148,134 @@ def parse_layout(text: str) -> LayoutSpec:
 
 def default_sizes(max_size: int) -> list[int]:
     """One size per decade of the size groups (their first byte counts: 1 KB, 10 KB, 100 KB,
-    1 MB, 10 MB, 100 MB), up to max_size."""
+    1 MB, 10 MB, 100 MB) up to max_size, then max_size itself (at most LARGEST_CALL) when
+    it is beyond 100 MB: the open-ended last group, where real programs' largest calls are."""
     firsts = [g.first for g in size_groups() if g.number in (8, 17, 26, 35, 44, 53)]
-    return [size for size in firsts if size <= max_size] or [min(firsts[0], max_size)]
+    sizes = [size for size in firsts if size <= max_size] or [min(firsts[0], max_size)]
+    top = min(max_size, LARGEST_CALL)
+    if top > firsts[-1]:
+        sizes.append(top)
+    return sizes
+
+
+def calls_per_open_for(size: int, open_bytes: int = OPEN_BYTES, max_calls: int = MAX_CALLS) -> int:
+    """Data calls per open for calls of `size` bytes per rank: enough for `open_bytes` per
+    rank, at least MIN_CALLS, at most `max_calls` (see the constants for why)."""
+    if size < 1:
+        raise ConfigError(f"a size per call must be at least 1 byte, got {size}")
+    wanted = -(-open_bytes // size)  # ceiling
+    return max(min(MIN_CALLS, max_calls), min(wanted, max_calls))
+
+
+@dataclass(frozen=True)
+class SizeLimit:
+    """The largest size per call a sweep may use on this machine, and why."""
+
+    size: int
+    reason: str
+
+
+def _text_bytes(n: float) -> str:
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift:
+            return f"{n / (1 << shift):.1f}".removesuffix(".0") + f" {unit}"
+    return f"{int(n)} B"
+
+
+def mem_available() -> int:
+    """MemAvailable of /proc/meminfo in bytes (0 when it cannot be read)."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def size_limit(
+    data_dir: Path,
+    nprocs: int,
+    min_fill: float = 1.0,
+    *,
+    open_bytes: int = OPEN_BYTES,
+    max_calls: int = MAX_CALLS,
+    memory: int | None = None,
+    disk: int | None = None,
+) -> SizeLimit:
+    """The largest size per call, for `nprocs` ranks writing under `data_dir`: at most a
+    quarter of the available memory over the ranks (each rank holds at least one call's
+    buffer, and the page cache takes the file too), such that one open's file (nprocs x
+    size x calls_per_open_for(size), over the smallest fill level of the layouts, whose
+    holes data sieving may fill) takes at most a quarter of the free disk, and at most
+    LARGEST_CALL. `memory` and `disk` (bytes) replace what this machine says."""
+    if nprocs < 1 or not 0 < min_fill <= 1:
+        raise ConfigError(
+            f"size_limit needs nprocs >= 1 and 0 < fill <= 1, got {nprocs}, {min_fill}"
+        )
+    if memory is None:
+        memory = mem_available()
+    if disk is None:
+        try:
+            stat = os.statvfs(data_dir)
+            disk = stat.f_bavail * stat.f_frsize
+        except OSError as exc:
+            raise ConfigError(f"cannot see the free space of {data_dir}: {exc}") from None
+
+    def file_bytes(size: int) -> float:
+        return nprocs * size * calls_per_open_for(size, open_bytes, max_calls) / min_fill
+
+    by_memory = memory // 4 // nprocs
+    low, high = 0, 1 << 50  # the largest size whose file fits, by bisection
+    while low < high:
+        middle = (low + high + 1) // 2
+        if file_bytes(middle) <= disk / 4:
+            low = middle
+        else:
+            high = middle - 1
+    by_disk = low
+    size = max(1, min(by_memory, by_disk, LARGEST_CALL))
+    binding = (
+        "the largest call the sweep makes"
+        if size == LARGEST_CALL
+        else "memory"
+        if by_memory <= by_disk
+        else "disk"
+    )
+    calls = calls_per_open_for(size, open_bytes, max_calls)
+    reason = (
+        f"sizes up to {_text_bytes(size)} per call ({binding} decides): a quarter of "
+        f"{_text_bytes(memory)} available memory over {nprocs} rank(s) allows "
+        f"{_text_bytes(by_memory)}; a quarter of {_text_bytes(disk)} free in {data_dir} "
+        f"allows {_text_bytes(by_disk)} ({nprocs} rank(s) x {calls} calls per open"
+        + (f" / fill {min_fill:g}" if min_fill < 1 else "")
+        + f"); at most {_text_bytes(LARGEST_CALL)}"
+    )
+    return SizeLimit(size, reason)
+
+
+def plan_sizes(
+    sizes: str | None,
+    max_size: str,
+    data_dir: Path,
+    nprocs: Sequence[int],
+    layouts: Sequence[LayoutSpec],
+) -> tuple[list[int], str]:
+    """The sweep's sizes per call, and a sentence on how they were chosen: the `sizes`
+    given (comma-separated), or default_sizes() up to `max_size` ("auto": size_limit() for
+    the largest scale and the smallest fill)."""
+    if sizes:
+        chosen = [parse_size(s.strip()) for s in sizes.split(",") if s.strip()]
+        if not chosen:
+            raise ConfigError(f"--sizes must list sizes like 4k,64k,1m, got {sizes!r}")
+        return chosen, "sizes as given"
+    if max_size != "auto":
+        return default_sizes(parse_size(max_size)), f"sizes up to --max-size {max_size}"
+    if not data_dir.is_dir():
+        raise ConfigError(f"the data directory {data_dir} does not exist")
+    fill = min((layout.fill for layout in layouts), default=1.0)
+    limit = size_limit(data_dir, max(nprocs), fill)
+    return default_sizes(limit.size), limit.reason
 
 
 def relevant(parameter: Parameter, workload: Workload) -> bool:
@@ -131,7 +300,8 @@ def configurations_for(space: Space, workload: Workload) -> list[Configuration]:
 
 @dataclass
 class BenchPlan:
-    """What a sweep measures: workloads x configurations x repeats."""
+    """What a sweep measures: workloads x configurations x repeats. Each workload makes
+    calls_per_open_for(size, open_bytes, max_calls) calls per open."""
 
     space: Space
     nprocs: Sequence[int]
@@ -142,11 +312,18 @@ class BenchPlan:
     repeats: int = 3
     max_configs: int | None = None
     seed: int = 0
+    open_bytes: int = OPEN_BYTES
+    max_calls: int = MAX_CALLS
     workloads: list[Workload] = field(init=False)
 
     def __post_init__(self) -> None:
         if self.repeats < 1:
             raise ConfigError(f"repeats must be at least 1, got {self.repeats}")
+        if self.open_bytes < 1 or self.max_calls < 1:
+            raise ConfigError(
+                f"open_bytes and max_calls must be at least 1, got {self.open_bytes} "
+                f"and {self.max_calls}"
+            )
         self.workloads = []
         for nprocs in self.nprocs:
             for pattern in self.patterns:
@@ -165,6 +342,7 @@ class BenchPlan:
                                 size,
                                 layout.block,
                                 layout.fill,
+                                calls_per_open_for(size, self.open_bytes, self.max_calls),
                             )
                             self.workloads.append(workload)
 
@@ -183,6 +361,8 @@ class BenchPlan:
                 self.repeats,
                 self.max_configs,
                 self.seed,
+                self.open_bytes,
+                self.max_calls,
             ],
         )
         return hashlib.sha256(text.encode()).hexdigest()[:12]
@@ -198,17 +378,33 @@ class BenchPlan:
     def measurements(self) -> int:
         return sum(len(self.configurations(w)) for w in self.workloads) * self.repeats
 
+    def calls_text(self) -> str:
+        """The sizes per call with their calls per open, e.g. '1000 B x 1024, 1.0 GiB x 2'."""
+        pairs = dict.fromkeys((w.bytes_per_rank, w.calls_per_open) for w in self.workloads)
+        return ", ".join(f"{_text_bytes(size)} x {calls}" for size, calls in sorted(pairs))
+
+    def data_bytes(self) -> int:
+        """Bytes the sweep moves in its data calls, all ranks (a read workload also writes
+        its file once, untimed)."""
+        total = 0
+        for w in self.workloads:
+            moved = w.nprocs * w.bytes_per_rank * w.calls_per_open
+            total += moved * (len(self.configurations(w)) * self.repeats + (w.op == "read"))
+        return total
+
 
 def workload_key(workload: Workload) -> str:
     return (
         f"n{workload.nprocs}-{workload.pattern}-{workload.op}-{workload.layout}"
         f"-b{workload.block}-f{workload.fill:g}-s{workload.bytes_per_rank}"
+        f"-c{workload.calls_per_open}"
     )
 
 
 def kernel_command(workload: Workload, target: Path, *extra: str) -> list[str]:
     """The command that runs our kernel at the workload's scale, doing the workload on
-    `target` and deleting it afterwards; `extra` are more kernel options (--plan, --hint)."""
+    `target` and deleting it afterwards; `extra` are more kernel options (--plan, --hint).
+    The workload's calls per open are the kernel's segments (--repeat)."""
     command = [
         build_config().mpiexec,
         "-n",
@@ -222,6 +418,8 @@ def kernel_command(workload: Workload, target: Path, *extra: str) -> list[str]:
         workload.pattern,
         "--size",
         str(workload.bytes_per_rank),
+        "--repeat",
+        str(workload.calls_per_open),
         "--delete",
     ]
     if workload.layout == "strided":
@@ -397,20 +595,39 @@ def _parse_line(
     workload: Workload,
     tag: str,
 ) -> Measurement | None:
-    """A measurement from one `iokernel: id=... op=... bytes=... seconds=...` line."""
+    """A measurement from one `iokernel: id=... op=... bytes=... seconds=... data_s=...`
+    line: the data calls' time and bandwidth, open and close times in the provenance."""
     if not line.startswith("iokernel: id="):
         return None
     fields = dict(part.split("=", 1) for part in line.split()[1:])
     if fields["id"] not in lines or fields["op"] != workload.op:
         return None  # the untimed preparation of a read plan
+    wanted = ("data_s", "data_mib_s", "open_s", "close_s", "calls")
+    if any(name not in fields for name in wanted):
+        raise ConfigError(
+            f"the kernel's result line lacks {', '.join(n for n in wanted if n not in fields)} "
+            f"(an iokernel older than this iotuner? rebuild and install it): {line.strip()}"
+        )
+    if int(fields["calls"]) != workload.calls_per_open:
+        raise ConfigError(
+            f"the kernel made {fields['calls']} calls per open, the workload says "
+            f"{workload.calls_per_open}: {line.strip()}"
+        )
     config, repeat = lines[fields["id"]]
     return Measurement(
         uid=f"{prefix}:{config_key(config)}:{repeat}",
         workload=workload,
         config=dict(config),
-        bandwidth=float(fields["bandwidth_mib_s"]),
-        seconds=float(fields["seconds"]),
+        bandwidth=float(fields["data_mib_s"]),
+        seconds=float(fields["data_s"]),
         bytes=int(fields["bytes"]),
         repeat=repeat,
-        provenance={"bench_run": prefix.split(":")[0], "plan_id": fields["id"], "job_tag": tag},
+        provenance={
+            "bench_run": prefix.split(":")[0],
+            "plan_id": fields["id"],
+            "job_tag": tag,
+            "open_seconds": float(fields["open_s"]),
+            "close_seconds": float(fields["close_s"]),
+            "total_seconds": float(fields["seconds"]),
+        },
     )

@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from iotuner import __version__
 from iotuner._fileio import atomic_write_text
-from iotuner.bench import BenchPlan, default_sizes, parse_layout, parse_size, run_bench
+from iotuner.bench import BenchPlan, parse_layout, plan_sizes, run_bench
 from iotuner.demo import DemoSettings, run_demo
 from iotuner.errors import ConfigError, IotunerError
 from iotuner.export import op_csv
@@ -405,10 +405,13 @@ def _add_bench(subparsers: Subparsers) -> None:
         "bench",
         help="measure a parameter space on this system (the training benchmark)",
         description=(
-            "Sweep workloads (scale, pattern, layout, read/write, size per rank) and every "
+            "Sweep workloads (scale, pattern, layout, read/write, size per call) and every "
             "configuration of a parameter space, each repeated, in a shuffled order, with "
-            "data synced to storage. Results are appended to a results file as they come; "
-            "run the same command again to resume. They also go into the knowledge base."
+            "data synced to storage. Each measurement opens a file, makes many calls (at "
+            "least 2, up to 1024, about 64 MiB per rank), syncs and closes it; the bandwidth "
+            "recorded is the data calls' own, open and close are timed apart. Results are "
+            "appended to a results file as they come; run the same command again to resume. "
+            "They also go into the knowledge base."
         ),
     )
     parser.add_argument("--space", default="romio-ufs", help="TOML file or shipped space name")
@@ -436,10 +439,15 @@ def _add_bench(subparsers: Subparsers) -> None:
     parser.add_argument("--ops", default="write,read")
     parser.add_argument(
         "--sizes",
-        help="sizes per rank, e.g. 4k,64k,1m (default: one per "
+        help="sizes per rank per call, e.g. 4k,64k,1m (default: one per "
         "decade of the size groups up to --max-size)",
     )
-    parser.add_argument("--max-size", default="16m", help="largest size per rank (default 16m)")
+    parser.add_argument(
+        "--max-size",
+        default="auto",
+        help="largest size per rank per call (default auto: up to 1g, at most a quarter of "
+        "the available memory over the ranks, and what fits a quarter of the free disk of --dir)",
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument(
         "--max-configs",
@@ -469,16 +477,13 @@ def _bench(args: argparse.Namespace) -> int:
         raise ConfigError(
             f"--nprocs must be comma-separated integers, got {args.nprocs!r}"
         ) from None
-    sizes = (
-        [parse_size(s) for s in _csv(args.sizes, what="--sizes")]
-        if args.sizes
-        else default_sizes(parse_size(args.max_size))
-    )
+    layouts = [parse_layout(text) for text in _csv(args.layouts, what="--layouts")]
+    sizes, why = plan_sizes(args.sizes, args.max_size, args.dir, nprocs, layouts)
     plan = BenchPlan(
         space=space,
         nprocs=nprocs,
         patterns=_csv(args.patterns, PATTERNS, "--patterns"),
-        layouts=[parse_layout(text) for text in _csv(args.layouts, what="--layouts")],
+        layouts=layouts,
         ops=_csv(args.ops, OPS, "--ops"),
         sizes=sizes,
         repeats=args.repeats,
@@ -487,9 +492,11 @@ def _bench(args: argparse.Namespace) -> int:
     )
     results = args.results or Path(f"bench-{space.name}.bench.jsonl")
     console = Console()
+    console.print(f"{why}; size per call x calls per open: {plan.calls_text()}")
     console.print(
         f"{len(plan.workloads)} workloads, {plan.measurements()} measurements "
-        f"(space {space.name}, {args.repeats} repeats); results: {results}"
+        f"(space {space.name}, {args.repeats} repeats), {plan.data_bytes() / (1 << 30):.1f} "
+        f"GiB of data; results: {results}"
     )
     after = None
     if not args.no_db:

@@ -51,6 +51,7 @@ WORKLOAD_COLUMNS = (
     "fill",
     "bytes_per_rank",
     "group",
+    "calls_per_open",
 )
 """Columns that describe a workload in the summary frame (`group` follows from the size)."""
 
@@ -111,7 +112,9 @@ class Workload:
 
     `block` and `fill` describe a strided layout (Kunkel et al.: block size, and the fraction
     of the file the blocks cover); a contiguous layout has block 0 and fill 1.
-    `bytes_per_rank` is what one rank moves in one call.
+    `bytes_per_rank` is what one rank moves in one call; `calls_per_open` how many such
+    calls a rank makes between opening and closing the file (1 where a source does not
+    tell, as in results from before the field: the old kernel made one call per open).
     """
 
     nprocs: int
@@ -122,6 +125,7 @@ class Workload:
     bytes_per_rank: int
     block: int = 0
     fill: float = 1.0
+    calls_per_open: int = 1
 
     def __post_init__(self) -> None:
         if self.pattern not in PATTERNS:
@@ -134,6 +138,8 @@ class Workload:
             raise ValueError(f"nprocs and nodes must be >= 1 and bytes >= 0, got {self}")
         if not 0 < self.fill <= 1:
             raise ValueError(f"fill must be in (0, 1], got {self.fill}")
+        if self.calls_per_open < 1:
+            raise ValueError(f"calls_per_open must be >= 1, got {self.calls_per_open}")
 
     @property
     def group(self) -> int:
@@ -151,6 +157,7 @@ class Workload:
             "fill": self.fill,
             "bytes_per_rank": self.bytes_per_rank,
             "group": self.group,
+            "calls_per_open": self.calls_per_open,
         }
 
 
@@ -160,8 +167,11 @@ class Measurement:
 
     `uid` makes ingestion idempotent: the same measurement read twice has the same uid.
     `config` maps parameter names to values (str or int); `bandwidth` is MiB/s over
-    `seconds` for `bytes` (all ranks). `provenance` says where it came from (file, line,
-    trace log, command) and is stored as given.
+    `seconds` for `bytes` (all ranks). For bench results (from the kernel's data_s) these
+    are the data calls' time and bandwidth, without opening and closing the file; the
+    provenance keeps those times apart (open_seconds, close_seconds, total_seconds).
+    `provenance` says where it came from (file, line, trace log, command) and is stored as
+    given.
     """
 
     uid: str

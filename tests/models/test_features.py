@@ -28,6 +28,7 @@ WORKLOAD_FEATURES = [
     "fill",
     "log2(bytes_per_rank)",
     "group",
+    "log2(calls_per_open)",
 ]
 
 
@@ -43,7 +44,7 @@ def test_shape_and_names_with_a_space(summary: pd.DataFrame, space: Space) -> No
         "cfg:romio_cb_write=enable",
         "log2(cfg:cb_buffer_size)",
     ]
-    assert X.shape == (648, 16)
+    assert X.shape == (648, 17)
     assert X.dtype == np.float64
     assert schema.space == "demo-small"
     assert schema.parameters == ["romio_ds_write", "romio_cb_write", "cb_buffer_size"]
@@ -51,9 +52,22 @@ def test_shape_and_names_with_a_space(summary: pd.DataFrame, space: Space) -> No
     default_row = X[0]
     assert default_row[WORKLOAD_FEATURES.index("log2(bytes_per_rank)")] == 12.0
     assert default_row[-1] == 24.0
-    assert default_row[9:15].tolist() == [1, 0, 0, 1, 0, 0]
+    assert default_row[10:16].tolist() == [1, 0, 0, 1, 0, 0]
     # Every one-hot block has exactly one 1 per row.
-    assert (X[:, 9:12].sum(axis=1) == 1).all() and (X[:, 12:15].sum(axis=1) == 1).all()
+    assert (X[:, 10:13].sum(axis=1) == 1).all() and (X[:, 13:16].sum(axis=1) == 1).all()
+
+
+def test_calls_per_open_is_a_feature_and_reads_as_one_when_absent(
+    frame: pd.DataFrame, space: Space
+) -> None:
+    schema = infer_schema(frame, space)
+    column = schema.feature_names.index("log2(calls_per_open)")
+    many = frame.head(2).assign(calls_per_open=[8, 1024])
+    assert schema.transform(many)[:, column].tolist() == [3.0, 10.0]
+    # A frame from before the field (no column) is one call per open, like Workload.
+    old = frame.head(2).drop(columns=["calls_per_open"])
+    assert schema.transform(old)[:, column].tolist() == [0.0, 0.0]
+    assert infer_schema(old, space).feature_names == schema.feature_names
 
 
 def test_default_and_its_declared_value_encode_alike(frame: pd.DataFrame, space: Space) -> None:
@@ -75,7 +89,7 @@ def test_without_a_space_parameters_come_from_the_columns(summary: pd.DataFrame)
     assert kinds["cfg:romio_cb_write"] == ("onehot", False)
     assert "cfg:cb_buffer_size=default" in schema.feature_names
     assert "cfg:romio_cb_write=default" in schema.feature_names
-    assert X.shape == (648, 17)
+    assert X.shape == (648, 18)
     assert schema.space == ""
     size = schema.feature_names.index("log2(cfg:cb_buffer_size)")
     flag = schema.feature_names.index("cfg:cb_buffer_size=default")
@@ -165,7 +179,7 @@ def test_a_schema_of_another_version_is_refused(summary: pd.DataFrame) -> None:
 def test_workload_only_keeps_the_workload_columns(summary: pd.DataFrame, space: Space) -> None:
     schema = infer_schema(summary, space).workload_only()
     assert schema.sources == list(WORKLOAD_COLUMNS)
-    assert schema.transform(summary).shape == (648, 9)
+    assert schema.transform(summary).shape == (648, 10)
 
 
 def test_log_target(frame: pd.DataFrame) -> None:

@@ -6,9 +6,11 @@ model so the rows a tuner asks about later are encoded exactly as the training r
 
 Encodings
 ---------
-* ``log2``: log2(max(value, 1)) for bytes_per_rank, nprocs, nodes and block. Sizes and
-  scales span orders of magnitude, and a step from 1 to 2 MiB matters like one from 64 to
-  128 MiB. Block 0 (a contiguous layout) and block 1 both encode as 0.
+* ``log2``: log2(max(value, 1)) for bytes_per_rank, nprocs, nodes, block and
+  calls_per_open. Sizes and scales span orders of magnitude, and a step from 1 to 2 MiB
+  matters like one from 64 to 128 MiB. Block 0 (a contiguous layout) and block 1 both
+  encode as 0. A frame without a calls_per_open column (made before the field existed)
+  reads as one call per open, as iotuner.measurement.Workload does.
 * ``number``: the value as it is (group, fill).
 * ``binary``: pattern, op and layout have two values each (iotuner.measurement); one 0/1
   feature says whether the row has the second (``pattern=independent``, ``op=read``,
@@ -81,6 +83,7 @@ _WORKLOAD_ENCODINGS: tuple[tuple[str, str, tuple[Value, ...]], ...] = (
     ("fill", "number", ()),
     ("bytes_per_rank", "log2", ()),
     ("group", "number", ()),
+    ("calls_per_open", "log2", ()),
 )
 assert tuple(name for name, _, _ in _WORKLOAD_ENCODINGS) == WORKLOAD_COLUMNS
 
@@ -248,6 +251,7 @@ class FeatureSchema:
     def transform(self, frame: pd.DataFrame) -> npt.NDArray[np.float64]:
         """X for the rows of `frame`, shape (rows, features); ModelError for missing columns
         or values the schema does not know."""
+        frame = _with_calls_per_open(frame)
         require_columns(frame, self.sources, "the feature schema")
         blocks = [e.encode(frame[e.source]) for e in self.encodings]
         if not blocks:
@@ -302,7 +306,7 @@ def infer_schema(frame: pd.DataFrame, space: Space | None = None) -> FeatureSche
     from a store that also holds other spaces). Without a space, every cfg: column is a
     parameter, encoded from the values seen.
     """
-    require_columns(frame, WORKLOAD_COLUMNS, "a feature schema")
+    require_columns(_with_calls_per_open(frame), WORKLOAD_COLUMNS, "a feature schema")
     encodings = [Encoding(name, kind, cats) for name, kind, cats in _WORKLOAD_ENCODINGS]
     present = config_columns(frame)
     if space is not None:
@@ -355,6 +359,13 @@ def log_target(frame: pd.DataFrame, stat: str = "bw_min") -> npt.NDArray[np.floa
         )
     values: npt.NDArray[np.float64] = frame[stat].to_numpy(dtype=float)
     return np.log(values)
+
+
+def _with_calls_per_open(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame`, with calls_per_open 1 in every row when it has no such column."""
+    if "calls_per_open" in frame.columns:
+        return frame
+    return frame.assign(calls_per_open=1)
 
 
 def _declared(p: Parameter) -> Encoding:

@@ -6,8 +6,9 @@ backends hold the same thing and a reader never depends on a backend's JSON type
 
 import sqlalchemy as sa
 
-SCHEMA_VERSION = 1
-"""Raised by one whenever a table or column changes; stores refuse a newer schema."""
+SCHEMA_VERSION = 2
+"""Raised by one whenever a table or column changes; stores refuse a newer schema and
+upgrade an older one (UPGRADES)."""
 
 RUN_KINDS = ("bench", "trace", "csv", "search")
 """Where a run's measurements came from."""
@@ -74,9 +75,24 @@ measurements = sa.Table(
     sa.Column("fill", sa.Double, nullable=False),
     sa.Column("bytes_per_rank", sa.BigInteger, nullable=False),
     sa.Column("group", sa.Integer, nullable=False),
+    sa.Column(
+        "calls_per_open",
+        sa.BigInteger,
+        nullable=False,
+        server_default="1",
+        comment="data calls per rank between open and close",
+    ),
     sa.Column("bandwidth", sa.Double, nullable=False, comment="MiB/s"),
     sa.Column("seconds", sa.Double, nullable=False),
     sa.Column("bytes", sa.BigInteger, nullable=False),
     sa.Column("repeat", sa.Integer, nullable=False),
     sa.Column("provenance", sa.Text, nullable=False, comment="JSON object"),
 )
+
+
+UPGRADES: dict[int, tuple[str, ...]] = {
+    # 1 -> 2: calls per open. Older rows were made one call per open (the kernel of then)
+    # or do not tell, which iotuner.measurement.Workload also reads as 1.
+    1: ("ALTER TABLE measurements ADD COLUMN calls_per_open BIGINT NOT NULL DEFAULT 1",),
+}
+"""The statements that take a store from schema version N to N + 1 (same on both backends)."""
