@@ -1,12 +1,15 @@
 """Open-time entries from trace history: what a program did to a file before.
 
 The hints that matter most (`cb_nodes`, `cb_config_list`, striping) are read at open, before
-the program has written a byte, and hints for independent access can never be set later
-(that would need a collective call inside an independent one). So the interposer looks up
+the program has written a byte, and independent access makes no decision of its own (that
+would need a collective call inside an independent one). So the interposer looks up
 `"at": "open"` entries by program and file-name pattern; this module writes them. For each
 (program, file pattern, scale) seen in traces it finds the access the file mostly had
-(pattern, read or write, size group, weighted by bytes), asks the table which hints that
-access wants, and turns them into an open entry for that program and pattern.
+(pattern, read or write, size group, layout, weighted by bytes), asks the table which hints
+that access wants (the access entry for collective access, the view entry for independent
+access to a strided view), and turns them into an open entry for that program and pattern,
+laid over the scale's own open entry, whose keys it would otherwise hide (the most specific
+open entry wins whole).
 """
 
 import re
@@ -87,26 +90,34 @@ def derive_open_entries(logs: Sequence[TraceLog], table: Sequence[TableEntry]) -
     """
     derived = []
     for (program, pattern, nprocs), (access, name) in sorted(dominant_accesses(logs).items()):
-        chosen = match(
-            table,
-            at="access",
-            program=program,
-            file=name,
-            nprocs=nprocs,
-            group=access.group,
-            pattern=access.pattern,
-            op=access.op,
-            layout=access.layout,
-        )
+        chosen = None
+        if access.pattern == "collective":
+            chosen = match(
+                table,
+                at="access",
+                program=program,
+                file=name,
+                nprocs=nprocs,
+                group=access.group,
+                pattern=access.pattern,
+                op=access.op,
+                layout=access.layout,
+            )
+        elif access.layout == "strided":
+            chosen = match(
+                table, at="view", program=program, file=name, nprocs=nprocs, layout="strided"
+            )
         if chosen is None or not chosen.hints:
             continue
+        generic = [e for e in table if e.at == "open" and e.program is None and e.file is None]
+        scale = match(generic, at="open", program=program, file=name, nprocs=nprocs)
         derived.append(
             TableEntry(
                 at="open",
                 program=program,
                 file=pattern,
                 nprocs=nprocs,
-                hints=dict(chosen.hints),
+                hints={**(scale.hints if scale else {}), **chosen.hints},
                 note=(
                     f"from trace history: mostly {access.layout} {access.pattern} {access.op}s "
                     f"in size group {access.group}; hints of table line {chosen.line}"

@@ -54,9 +54,8 @@ def test_table_derive_then_tune(mpi: Mpi, tmp_path: Path) -> None:
     base = write_table(
         tmp_path / "base.jsonl",
         {
-            "pattern": "independent",
-            "op": "write",
-            "group": 35,
+            "at": "view",
+            "layout": "strided",
             "hints": {"romio_ds_write": "disable", "ind_wr_buffer_size": "1048576"},
         },
     )
@@ -72,7 +71,7 @@ def test_table_derive_then_tune(mpi: Mpi, tmp_path: Path) -> None:
     said = iotuner("table", "derive", str(base), str(logs), "-o", str(derived)).stdout
     assert "1 open entries" in said
     (entry, kept) = read_table(derived)
-    assert kept.at == "access" and kept.group == 35
+    assert kept.at == "view" and kept.layout == "strided"
     assert (entry.at, entry.program, entry.file, entry.nprocs) == (
         "open",
         "iokernel",

@@ -15,15 +15,17 @@ def test_file_pattern_generalises_step_numbers() -> None:
 def test_derive_uses_the_dominant_access(sample_log: Path) -> None:
     logs = read_logs([sample_log])
     table = [
+        TableEntry(at="open", nprocs=4, hints={"cb_nodes": "2"}, line=1),
         TableEntry(pattern="collective", op="write", group=35, hints={"romio_cb_write": "enable"},
                    line=2),
-        TableEntry(pattern="independent", hints={"romio_ds_write": "disable"}, line=3),
+        TableEntry(at="view", layout="strided", hints={"romio_ds_write": "disable"}, line=3),
     ]  # fmt: skip
     derived = derive_open_entries(logs, table)
     by_file = {entry.file: entry for entry in derived}
     out = by_file["out.dat"]
     assert (out.at, out.program, out.nprocs) == ("open", "ior", 4)
-    assert out.hints == {"romio_cb_write": "enable"}
+    # The scale's open keys stay: the derived entry replaces the scale's entry whole.
+    assert out.hints == {"cb_nodes": "2", "romio_cb_write": "enable"}
     assert "collective writes in size group 35" in (out.note or "")
 
 
