@@ -5,6 +5,13 @@ Each subcommand is one `_add_<name>` function, which declares its arguments and 
 subcommand means writing those two functions and listing the first in _SUBCOMMANDS.
 Only here do errors become messages and exit codes: an IotunerError gives
 "iotuner: error: ..." on stderr and exit status 2.
+
+RATIONALE: every subcommand's parser is built on every call, and `iotuner run` stands
+between the user and the program. So the module level imports only what imports no
+third-party package; a handler imports rich, SQLAlchemy, pandas, scikit-learn or Optuna
+(through bench, demo, ingest, learn, models, render, search, store, tune) itself, and a
+parser's choices come from iotuner._choices. tests/unit/test_startup.py holds `run`,
+`show`, `log2csv`, `logs`, `table check` and `--version` to that.
 """
 
 import argparse
@@ -16,65 +23,27 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TypeAlias
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from typing import TYPE_CHECKING, TypeAlias
 
 from iotuner import __version__
+from iotuner._choices import INGEST_KINDS, STRATEGIES
+from iotuner._dbpath import default_store_path
 from iotuner._fileio import atomic_write_text
-from iotuner.bench import BenchPlan, parse_layout, plan_sizes, run_bench
-from iotuner.demo import DemoSettings, run_demo
+from iotuner._units import format_size
 from iotuner.errors import ConfigError, IotunerError
 from iotuner.export import op_csv
 from iotuner.formats import table_fields
 from iotuner.history import derive_open_entries, merge_tables, read_logs
-from iotuner.ingest import (
-    KINDS,
-    IngestError,
-    ingest_bench,
-    ingest_file,
-    ingest_trace,
-    input_files,
-    load_mapping,
-)
-from iotuner.learn import TrainingData, training_data
 from iotuner.measurement import OPS, PATTERNS, System
-from iotuner.models import (
-    analyze,
-    kunkel_report,
-    load_model,
-    render_analyze,
-    render_kunkel,
-    render_train_report,
-    train_command,
-)
-from iotuner.render import format_size, print_summary
 from iotuner.runner import MODES, POLICIES, default_log_dir, run
-from iotuner.search import (
-    STRATEGIES,
-    Objective,
-    OfflineObjective,
-    OfflineTable,
-    RunObjective,
-    SearchProgress,
-    SearchSettings,
-    StrategyOptions,
-    merge_winner,
-    parse_filters,
-    parse_measure,
-    parse_workload,
-    print_result,
-    run_search,
-    storage_url,
-    winner_entry,
-)
 from iotuner.space import load_space, shipped_spaces
-from iotuner.store import SCHEMA_VERSION, Store, default_store_path, open_store
 from iotuner.summary import summarize
 from iotuner.table import check_table, read_table, write_table
 from iotuner.tracelog import LeftoverLog, leftover_logs, read_tracelog, remove_leftover
-from iotuner.tune import render_choices, tune
+
+if TYPE_CHECKING:
+    from iotuner.learn import TrainingData
+    from iotuner.store import Store
 
 __all__ = ["main", "store_from_args"]
 
@@ -181,6 +150,10 @@ def _add_show(subparsers: Subparsers) -> None:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from iotuner.render import print_summary
+
     _warn_about_leftovers([args.log])
     print_summary(summarize(read_tracelog(args.log)), Console())
     return 0
@@ -367,6 +340,10 @@ def _add_demo(subparsers: Subparsers) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from iotuner.demo import DemoSettings, run_demo
+
     settings = DemoSettings(args.nprocs, args.repeats, args.dir, args.sweep_repeats)
     run_demo(settings, Console())
     return 0
@@ -424,10 +401,7 @@ def _add_bench(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--results", type=Path, help="results file (default: ./bench-<space>.bench.jsonl)"
     )
-    parser.add_argument(
-        "--db",
-        help="knowledge base: SQLite path or postgresql:// URL (default: the per-user SQLite file)",
-    )
+    _add_db_argument(parser)
     parser.add_argument("--no-db", action="store_true", help="only write the results file")
     parser.add_argument("--nprocs", default="2", help="comma-separated scales (default 2)")
     parser.add_argument("--patterns", default="collective,independent")
@@ -470,6 +444,11 @@ def _csv(text: str, allowed: tuple[str, ...] | None = None, what: str = "value")
 
 
 def _bench(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from iotuner.bench import BenchPlan, parse_layout, plan_sizes, run_bench
+    from iotuner.ingest import ingest_bench
+
     space = load_space(args.space)
     try:
         nprocs = [int(n) for n in _csv(args.nprocs, what="--nprocs")]
@@ -507,18 +486,34 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def store_from_args(args: argparse.Namespace) -> Store:
+def store_from_args(args: argparse.Namespace) -> "Store":
     """The knowledge base a command names with --db (see _add_db_argument), else the one
     $IOTUNER_DB names, else the default SQLite file."""
-    return open_store(getattr(args, "db", None) or os.environ.get("IOTUNER_DB") or None)
+    from iotuner.store import StoreError, open_store
+
+    given = getattr(args, "db", None)
+    from_env = not given and bool(os.environ.get("IOTUNER_DB"))
+    if from_env:
+        given = os.environ["IOTUNER_DB"]
+    try:
+        # RATIONALE: a folder missing from a name the user gave is more likely a slip
+        # (sqlite:///srv/kb.sqlite meant as absolute, a typo) than a wish, so it is an
+        # error, not a new folder; the default file's folder is ours to make.
+        return open_store(given or None, make_folder=not given)
+    except StoreError as exc:
+        if not from_env:
+            raise
+        raise StoreError(f"{exc} (named by $IOTUNER_DB)") from None
 
 
 def _add_db_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db",
-        metavar="URL_OR_PATH",
-        help="knowledge base: an SQLite file, sqlite:///PATH or postgresql://USER@HOST/DB "
-        f"(default: $IOTUNER_DB, else {default_store_path()})",
+        metavar="PATH_OR_URL",
+        help="knowledge base: an SQLite file (kb.sqlite or /srv/kb.sqlite; its folder must "
+        "exist), sqlite:///relative/kb.sqlite, sqlite:////absolute/kb.sqlite (four slashes) "
+        "or postgresql://USER@HOST/DB "
+        f"(default: $IOTUNER_DB, else {str(default_store_path()).replace('%', '%%')})",
     )
 
 
@@ -534,7 +529,7 @@ def _add_ingest(subparsers: Subparsers) -> None:
         "so ingesting a file again adds nothing.",
     )
     _add_db_argument(parser)
-    parser.add_argument("--kind", choices=KINDS, help="kind of the files (default: guessed)")
+    parser.add_argument("--kind", choices=INGEST_KINDS, help="kind of the files (default: guessed)")
     parser.add_argument("--mapping", type=Path, help="CSV column mapping (.toml or .json)")
     for name, what in (
         ("host", "host name"),
@@ -551,6 +546,8 @@ def _add_ingest(subparsers: Subparsers) -> None:
 
 
 def _ingest(args: argparse.Namespace) -> int:
+    from iotuner.ingest import IngestError, ingest_file, input_files, load_mapping
+
     mapping = load_mapping(args.mapping) if args.mapping else None
     given = {
         "host": args.system_host,
@@ -602,6 +599,8 @@ def _add_db(subparsers: Subparsers) -> None:
 
 
 def _db_status(args: argparse.Namespace) -> int:
+    from iotuner.store import SCHEMA_VERSION
+
     with store_from_args(args) as store:
         counts = store.counts()
         per_system = store.measurement_counts()
@@ -722,6 +721,29 @@ def _add_search(subparsers: Subparsers) -> None:
 
 
 def _search(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from iotuner.ingest import ingest_trace
+    from iotuner.models import load_model
+    from iotuner.search import (
+        Objective,
+        OfflineObjective,
+        OfflineTable,
+        RunObjective,
+        SearchProgress,
+        SearchSettings,
+        StrategyOptions,
+        merge_winner,
+        parse_filters,
+        parse_measure,
+        parse_workload,
+        print_result,
+        run_search,
+        storage_url,
+        winner_entry,
+    )
+
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     direction = "maximize" if args.maximize else "minimize" if args.minimize else None
     objective: Objective
@@ -824,7 +846,9 @@ def _add_learning_source(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _training_data(args: argparse.Namespace) -> TrainingData:
+def _training_data(args: argparse.Namespace) -> "TrainingData":
+    from iotuner.learn import training_data
+
     data = training_data(
         store_from_args(args), system=args.system, space=args.space, kind=args.kind
     )
@@ -869,6 +893,10 @@ def _add_train(subparsers: Subparsers) -> None:
 
 
 def _train(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from iotuner.models import kunkel_report, render_kunkel, render_train_report, train_command
+
     data = _training_data(args)
     console = Console()
     report = train_command(
@@ -902,6 +930,11 @@ def _add_tune(subparsers: Subparsers) -> None:
 
 
 def _tune(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from iotuner.models import load_model
+    from iotuner.tune import render_choices, tune
+
     data = _training_data(args)
     model = load_model(args.model)
     result = tune(model, data.space, data.frame)
@@ -932,6 +965,10 @@ def _add_analyze(subparsers: Subparsers) -> None:
 
 
 def _analyze(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from iotuner.models import analyze, render_analyze
+
     data = _training_data(args)
     render_analyze(analyze(data.frame, data.space, stat=args.stat), Console(), limit=args.limit)
     return 0

@@ -4,6 +4,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from iotuner._units import format_size
 from iotuner.summary import FileSummary, HintSetSummary, LogSummary
 
 __all__ = ["format_size", "print_summary"]
@@ -74,16 +75,6 @@ def _hints_table(hint_set: HintSetSummary) -> Table:
             note,
         )
     return table
-
-
-def format_size(nbytes: int) -> str:
-    """A byte count with a binary unit, e.g. 12.3 MiB (plain bytes below 1 KiB)."""
-    value, unit = float(nbytes), "B"
-    for larger in ("KiB", "MiB", "GiB", "TiB"):
-        if value < 1024:
-            break
-        value, unit = value / 1024, larger
-    return f"{nbytes} B" if unit == "B" else f"{value:.1f} {unit}"
 
 
 def _json_word(value: object) -> str:
