@@ -3,10 +3,15 @@
 The names below are the package's public interface; the command line is iotuner.cli.
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from iotuner.errors import IotunerError
-from iotuner.formats import size_group
-from iotuner.table import TableEntry, match, read_table, write_table
-from iotuner.tracelog import TraceLog, read_tracelog
+
+if TYPE_CHECKING:
+    from iotuner.formats import size_group
+    from iotuner.table import TableEntry, match, read_table, write_table
+    from iotuner.tracelog import TraceLog, read_tracelog
 
 __version__ = "0.1.0"
 
@@ -21,3 +26,28 @@ __all__ = [
     "size_group",
     "write_table",
 ]
+
+# RATIONALE: every `iotuner` command imports this package, and `iotuner run` and
+# `iotuner --version` need none of these modules; so they are imported on first use.
+_LAZY = {
+    "TableEntry": "iotuner.table",
+    "TraceLog": "iotuner.tracelog",
+    "match": "iotuner.table",
+    "read_table": "iotuner.table",
+    "read_tracelog": "iotuner.tracelog",
+    "size_group": "iotuner.formats",
+    "write_table": "iotuner.table",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'iotuner' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

@@ -7,11 +7,12 @@ Only here do errors become messages and exit codes: an IotunerError gives
 "iotuner: error: ..." on stderr and exit status 2.
 
 RATIONALE: every subcommand's parser is built on every call, and `iotuner run` stands
-between the user and the program. So the module level imports only what imports no
-third-party package; a handler imports rich, SQLAlchemy, pandas, scikit-learn or Optuna
-(through bench, demo, ingest, learn, models, render, search, store, tune) itself, and a
-parser's choices come from iotuner._choices. tests/unit/test_startup.py holds `run`,
-`show`, `log2csv`, `logs`, `table check` and `--version` to that.
+between the user and the program. So the module level imports only what the parsers and
+`run` need, none of it beyond the standard library; every other handler imports its own
+modules (rich, SQLAlchemy, pandas, scikit-learn and Optuna come in through bench, demo,
+ingest, learn, models, render, search, store and tune), and a parser's choices come from
+iotuner._choices. tests/unit/test_startup.py holds `run`, `show`, `log2csv`, `logs`,
+`table check` and `--version` to that.
 """
 
 import argparse
@@ -31,19 +32,12 @@ from iotuner._dbpath import default_store_path
 from iotuner._fileio import atomic_write_text
 from iotuner._units import format_size
 from iotuner.errors import ConfigError, IotunerError
-from iotuner.export import op_csv
-from iotuner.formats import table_fields
-from iotuner.history import derive_open_entries, merge_tables, read_logs
-from iotuner.measurement import OPS, PATTERNS, System
 from iotuner.runner import MODES, POLICIES, default_log_dir, run
-from iotuner.space import load_space, shipped_spaces
-from iotuner.summary import summarize
-from iotuner.table import check_table, read_table, write_table
-from iotuner.tracelog import LeftoverLog, leftover_logs, read_tracelog, remove_leftover
 
 if TYPE_CHECKING:
     from iotuner.learn import TrainingData
     from iotuner.store import Store
+    from iotuner.tracelog import LeftoverLog
 
 __all__ = ["main", "store_from_args"]
 
@@ -130,6 +124,9 @@ def _add_log2csv(subparsers: Subparsers) -> None:
 
 
 def _log2csv(args: argparse.Namespace) -> int:
+    from iotuner.export import op_csv
+    from iotuner.tracelog import read_tracelog
+
     text = op_csv(read_tracelog(args.log))
     if args.output is None:
         sys.stdout.write(text)
@@ -153,6 +150,8 @@ def _show(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from iotuner.render import print_summary
+    from iotuner.summary import summarize
+    from iotuner.tracelog import read_tracelog
 
     _warn_about_leftovers([args.log])
     print_summary(summarize(read_tracelog(args.log)), Console())
@@ -184,6 +183,8 @@ def _add_logs(subparsers: Subparsers) -> None:
 
 
 def _logs_clean(args: argparse.Namespace) -> int:
+    from iotuner.tracelog import leftover_logs, remove_leftover
+
     directory = args.directory or default_log_dir()
     leftovers = leftover_logs(directory)
     if not leftovers:
@@ -219,6 +220,8 @@ def _logs_clean(args: argparse.Namespace) -> int:
 def _warn_about_leftovers(paths: Iterable[Path]) -> None:
     """One warning per leftover temporary log in the given directories and in those of
     the given files."""
+    from iotuner.tracelog import leftover_logs
+
     directories = dict.fromkeys(path if path.is_dir() else path.parent for path in paths)
     for directory in directories:
         try:
@@ -234,7 +237,7 @@ def _warn_about_leftovers(paths: Iterable[Path]) -> None:
             )
 
 
-def _leftover_facts(leftover: LeftoverLog) -> str:
+def _leftover_facts(leftover: "LeftoverLog") -> str:
     written = datetime.fromtimestamp(leftover.modified).strftime("%Y-%m-%d %H:%M")
     return f"{format_size(leftover.size)}, last written {written}"
 
@@ -275,6 +278,9 @@ def _add_table(subparsers: Subparsers) -> None:
 
 
 def _table_check(args: argparse.Namespace) -> int:
+    from iotuner.formats import table_fields
+    from iotuner.table import check_table
+
     checked = check_table(args.table)
     if args.json:
         for record in checked.as_records():
@@ -298,6 +304,9 @@ def _table_check(args: argparse.Namespace) -> int:
 
 
 def _table_derive(args: argparse.Namespace) -> int:
+    from iotuner.history import derive_open_entries, merge_tables, read_logs
+    from iotuner.table import read_table, write_table
+
     table = read_table(args.table)
     derived = derive_open_entries(read_logs(args.logs), table)
     write_table(args.output, merge_tables(derived, table))
@@ -360,6 +369,8 @@ def _add_space(subparsers: Subparsers) -> None:
 
 
 def _space_list(args: argparse.Namespace) -> int:
+    from iotuner.space import load_space, shipped_spaces
+
     for name, path in sorted(shipped_spaces().items()):
         space = load_space(path)
         print(f"{name}: {space.size} configurations ({path})")
@@ -367,6 +378,8 @@ def _space_list(args: argparse.Namespace) -> int:
 
 
 def _space_show(args: argparse.Namespace) -> int:
+    from iotuner.space import load_space
+
     space = load_space(args.space)
     print(f"{space.name}: {space.size} configurations")
     print(space.description.strip())
@@ -448,6 +461,8 @@ def _bench(args: argparse.Namespace) -> int:
 
     from iotuner.bench import BenchPlan, parse_layout, plan_sizes, run_bench
     from iotuner.ingest import ingest_bench
+    from iotuner.measurement import OPS, PATTERNS
+    from iotuner.space import load_space
 
     space = load_space(args.space)
     try:
@@ -547,6 +562,7 @@ def _add_ingest(subparsers: Subparsers) -> None:
 
 def _ingest(args: argparse.Namespace) -> int:
     from iotuner.ingest import IngestError, ingest_file, input_files, load_mapping
+    from iotuner.measurement import System
 
     mapping = load_mapping(args.mapping) if args.mapping else None
     given = {
@@ -743,6 +759,7 @@ def _search(args: argparse.Namespace) -> int:
         storage_url,
         winner_entry,
     )
+    from iotuner.space import load_space
 
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     direction = "maximize" if args.maximize else "minimize" if args.minimize else None
@@ -933,6 +950,7 @@ def _tune(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from iotuner.models import load_model
+    from iotuner.table import write_table
     from iotuner.tune import render_choices, tune
 
     data = _training_data(args)

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from iotuner._safejson import loads_json
 from iotuner.errors import ConfigError, SetupError, TableError
-from iotuner.table import check_table
 
 __all__ = [
     "MODES",
@@ -218,6 +217,9 @@ def run(
     if table is not None and _tunes(mode):
         # A refused table would leave the program untuned: say so before running it. Lines
         # the interposer drops are its to report (one warning each, the rest applies).
+        # Imported here: `iotuner run --mode trace` starts without the table reader.
+        from iotuner.table import check_table
+
         refused = check_table(table).refused
         if refused is not None:
             raise TableError(f"{table}: refused ({refused[0]}): {refused[1]}")
