@@ -78,7 +78,7 @@ ACCESS_TABLE = [
         "hints": {"romio_cb_write": "enable", "cb_buffer_size": "2097152"},
     },
     {"pattern": "collective", "op": "read", "hints": {"romio_cb_read": "disable"}},
-    {"pattern": "independent", "hints": {"romio_ds_write": "disable"}},
+    {"at": "view", "layout": "strided", "hints": {"romio_ds_write": "disable"}},
 ]
 
 
