@@ -3,7 +3,9 @@
 
 Runs bench/overhead.c (many tiny MPI_File_write_at calls) in five configurations and prints
 median, min and max ns per call of each, and the overhead against running without the
-interposer:
+interposer, as a share of the program's own time: (ns per call - baseline ns per call) /
+baseline ns per call, from the medians, with the range of the same figure taken repeat by
+repeat (each repeat runs every configuration once):
 
     baseline    no LD_PRELOAD
     off         LD_PRELOAD=libiotuner.so, IOTUNER_MODE=off
@@ -129,16 +131,27 @@ def run_once(
 
 
 def print_table(results: dict[str, list[float]]) -> None:
-    base = statistics.median(results["baseline"]) if "baseline" in results else None
-    header = ("configuration", "median ns/op", "min", "max", "overhead ns/op", "overhead %")
+    base_runs = results.get("baseline")
+    base = statistics.median(base_runs) if base_runs else None
+    header = (
+        "configuration",
+        "median ns/op",
+        "min",
+        "max",
+        "overhead ns/op",
+        "overhead % of time",
+        "per-repeat range %",
+    )
     rows = []
     for config, values in results.items():
         median = statistics.median(values)
-        if base is None or config == "baseline":
-            extra = ("-", "-")
+        if base is None or base_runs is None or config == "baseline":
+            extra: tuple[str, ...] = ("-", "-", "-")
         else:
             pct = f"{(median - base) / base * 100:+.1f}" if base > 0 else "-"
-            extra = (f"{median - base:+.1f}", pct)
+            paired = [(v - b) / b * 100 for v, b in zip(values, base_runs, strict=True) if b > 0]
+            spread = f"{min(paired):+.1f} .. {max(paired):+.1f}" if paired else "-"
+            extra = (f"{median - base:+.1f}", pct, spread)
         rows.append((config, f"{median:.1f}", f"{min(values):.1f}", f"{max(values):.1f}", *extra))
     widths = [max(len(r[i]) for r in [*rows, header]) for i in range(len(header))]
     for row in [header, *rows]:
