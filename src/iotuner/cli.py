@@ -644,8 +644,11 @@ def _add_search(subparsers: Subparsers) -> None:
             "command is replaced by an application parameter's value, {trial} by the trial "
             "number; no shell is involved), or, with --objective FILE.csv, answers from a "
             "table of measured results. Trials are kept in an Optuna study: run the same "
-            "command again to resume. At the end the best configurations and the default "
-            "are re-measured and compared."
+            "command again to resume. Parameters that act on no access the program makes "
+            "(read from a traced run of the default, or --trace) stay at their defaults. "
+            "Trials are traced only when the objective is bandwidth. At the end the default "
+            "and the best are re-measured, interleaved, and the best wins only when a rank "
+            "test puts it beyond the noise."
         ),
         usage="%(prog)s [options] [-- LAUNCHER PROGRAM [ARGS...]]",
     )
@@ -663,10 +666,26 @@ def _add_search(subparsers: Subparsers) -> None:
         "--repeats",
         type=int,
         default=5,
-        help="re-measurements of each of the top configurations and of the "
-        "default at the end (default 5; 0: skip)",
+        help="re-measurements of the default and of each of the --top best at the end, "
+        "interleaved (default 5, at least 3; 0: no verdict)",
     )
-    parser.add_argument("--top", type=int, default=3, help="configurations to re-measure")
+    parser.add_argument(
+        "--top", type=int, default=1, help="best configurations to re-measure (default 1)"
+    )
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="LOG",
+        help="trace log of the program to read its accesses from, instead of a traced run "
+        "of the default (repeatable)",
+    )
+    parser.add_argument(
+        "--all-parameters",
+        action="store_true",
+        help="search every parameter, even those that act on no access the program makes",
+    )
     parser.add_argument(
         "--objective",
         default="bandwidth",
@@ -801,6 +820,8 @@ def _search(args: argparse.Namespace) -> int:
         repeats=args.repeats,
         top=args.top,
         target_fraction=args.target_fraction,
+        trace=tuple(args.trace),
+        all_parameters=args.all_parameters,
         options=StrategyOptions(
             population=args.population, generations=args.generations, mutation=args.mutation
         ),
@@ -830,7 +851,7 @@ def _search(args: argparse.Namespace) -> int:
         )
     print_result(result, Console())
     logs = [log for t in result.trials if t.new for log in t.outcome.logs]
-    logs += [log for r in result.remeasured for log in r.logs]
+    logs += [log for r in result.remeasured for log in r.logs] + result.probe_logs
     if logs and not args.no_db:
         store = store_from_args(args)
         added = sum(ingest_trace(store, log, kind="search").added for log in logs)

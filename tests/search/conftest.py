@@ -3,8 +3,8 @@
 The fake program is a Python script run directly (no MPI launcher): the search runs any
 command, and the interposer's environment does nothing to a program that never calls MPI.
 It appends what it received (its arguments, its environment parameter, the hints of the
-tuning table it was given) to a record file, prints `value=<number>`, and exits 1 when
-its parameter `x` is "bad".
+tuning table it was given, the table's entries and the interposer's mode) to a record
+file, prints `value=<number>`, and exits 1 when its parameter `x` is "bad".
 """
 
 import csv
@@ -25,14 +25,18 @@ import json, os, sys
 args = sys.argv[1:]
 record, x = args[0], args[1]
 hints = {}
-with open(os.environ["IOTUNER_TABLE"]) as table:
-    for line in table.read().splitlines()[1:]:
-        entry = json.loads(line)
-        if entry.get("at") == "open":
-            hints = entry["hints"]
+entries = []
+if "IOTUNER_TABLE" in os.environ:
+    with open(os.environ["IOTUNER_TABLE"]) as table:
+        entries = [json.loads(line) for line in table.read().splitlines()[1:]]
+for entry in entries:
+    if entry.get("at") == "open":
+        hints = entry["hints"]
 buf = os.environ.get("APP_BUF", "unset")
+mode = os.environ.get("IOTUNER_MODE")
+seen = {"args": args, "buf": buf, "hints": hints, "entries": entries, "mode": mode}
 with open(record, "a") as out:
-    out.write(json.dumps({"args": args, "buf": buf, "hints": hints}) + "\\n")
+    out.write(json.dumps(seen) + "\\n")
 if x == "bad":
     print("cannot work with x=bad", file=sys.stderr)
     sys.exit(1)

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 
 from iotuner.measurement import Workload
-from iotuner.runner import build_config, find_program
-from iotuner.search import RunObjective, SearchSettings, run_search, winner_entry
-from iotuner.space import parse_space
+from iotuner.runner import build_config, find_program, run
+from iotuner.search import RunObjective, SearchSettings, parse_measure, run_search, winner_entry
+from iotuner.space import load_space, parse_space
 from iotuner.store import open_store
 from iotuner.table import read_table
 from iotuner.tracelog import read_tracelog
@@ -45,7 +45,7 @@ def test_grid_over_iokernel_at_two_ranks(tmp_path: Path) -> None:
     space = parse_space(SPACE, "test space")
     command = kernel(tmp_path, "--layout", "strided", "--block", "4k", "--fill", "0.5")
     objective = RunObjective(command, space, log_dir=tmp_path / "logs", timeout=120)
-    result = run_search(objective, SearchSettings("grid", repeats=1, top=1))
+    result = run_search(objective, SearchSettings("grid", repeats=3))
     assert len(result.trials) == 3
     assert all(t.value is not None and t.value > 0 for t in result.trials)
     assert (result.program, result.nprocs) == ("iokernel", 2)
@@ -54,9 +54,12 @@ def test_grid_over_iokernel_at_two_ranks(tmp_path: Path) -> None:
         requested = log.hints[0]["requested"]
         wanted = space.hints(trial.config)
         assert {k: v for k, v in requested.items() if k in wanted} == wanted
-    # The best and the default, once each (one line when the default was the best).
-    assert [r.is_default for r in result.remeasured].count(True) == 1
-    assert all(len(r.values) == 1 for r in result.remeasured)
+    # The default and the best other configuration, three times each.
+    assert [r.is_default for r in result.remeasured] == [True, False]
+    assert all(len(r.values) == 3 for r in result.remeasured)
+    # The traced run of the default that showed what the kernel does was the first trial.
+    assert result.trials[0].config == space.default() and not result.probe_logs
+    assert result.fixed == {} and "collective writes" in result.relevance_note
     assert result.winner is not None
     entry = winner_entry(result, result.program or "", result.nprocs or 0)
     assert (entry.program, entry.nprocs) == ("iokernel", 2)
@@ -93,7 +96,7 @@ def test_search_command_keeps_every_trial_and_the_winner(tmp_path: Path) -> None
     iotuner = str(Path(sys.executable).parent / "iotuner")
     command = [
         iotuner, "search", "--space", str(tmp_path / "space.toml"), "--strategy", "grid",
-        "--repeats", "1", "--top", "1", "--db", str(tmp_path / "kb.sqlite"),
+        "--repeats", "3", "--db", str(tmp_path / "kb.sqlite"),
         "--table", str(tmp_path / "table.jsonl"), "--storage", str(tmp_path / "study.db"),
         "--log-dir", str(tmp_path / "logs"), "--",
         build_config().mpiexec, "-n", "2", str(find_program("iokernel")),
@@ -110,3 +113,41 @@ def test_search_command_keeps_every_trial_and_the_winner(tmp_path: Path) -> None
     assert set(measured["cfg:romio_cb_write"]) >= {"disable", "enable"}
     (entry,) = read_table(tmp_path / "table.jsonl")
     assert (entry.at, entry.program, entry.nprocs) == ("open", "iokernel", 2)
+
+
+def test_walltime_search_measures_the_program_untraced_over_what_it_does(tmp_path: Path) -> None:
+    """End to end with the shipped space: a write-only kernel, its read-side knobs fixed,
+    trials untraced (the figure the kernel prints), the verdict on 3 + 3 re-measures."""
+    space = load_space("romio-ufs")
+    command = kernel(tmp_path, "--calls", "4", "--print-info")
+    kind, pattern = parse_measure("regex:data_mib_s=([0-9.]+)")
+    objective = RunObjective(
+        command, space, measure=kind, pattern=pattern, log_dir=tmp_path / "logs", timeout=120
+    )
+    result = run_search(objective, SearchSettings("random", budget=4, seed=5, repeats=3))
+    assert set(result.fixed) == {"romio_cb_read", "romio_ds_read", "ind_rd_buffer_size"}
+    assert len(result.trials) == 4  # the traced run of the default is not one of them
+    for trial in result.trials:
+        assert not trial.outcome.logs  # untraced
+        for name in result.fixed:
+            assert trial.config[name] == space.parameter(name).default
+    (probe,) = result.probe_logs
+    assert read_tracelog(probe).hints  # the default's run was traced, to read its accesses
+    assert (result.program, result.nprocs) == ("iokernel", 2)
+    assert result.trial_mode == "tune"
+    default, best = result.remeasured
+    assert default.is_default and len(default.values) == 3 and len(best.values) == 3
+    assert result.comparison is not None and result.comparison.level == 0.05
+    assert result.winner in (default.config, best.config)
+    # The route the trials took (one open entry, mode tune, no trace) sets the hints in MPI.
+    tried = next(t for t in result.trials if space.hints(t.config))
+    table = tmp_path / "logs" / "tables" / f"{tried.number}.jsonl"
+    rerun = run(command, mode="tune", table=table, log_dir=tmp_path / "logs", capture=True)
+    assert rerun.returncode == 0 and not rerun.logs
+    info = dict(
+        line.removeprefix("info ").split("=", 1)
+        for line in rerun.stdout.splitlines()
+        if line.startswith("info ")
+    )
+    for key, value in space.hints(tried.config).items():
+        assert info[key] == value, (key, info)

@@ -18,7 +18,7 @@ from iotuner.search import (
     winner_entry,
 )
 from iotuner.search._common import TrialOutcome
-from iotuner.space import Configuration, Space
+from iotuner.space import Configuration, Space, parse_space
 from iotuner.table import TableEntry, read_table, write_table
 
 from .conftest import records
@@ -174,16 +174,35 @@ def test_noise_step_and_winner_in_the_table(
     assert mine.note is not None and "x=3" in mine.note and "buf=4" in mine.note
 
 
-def test_not_significant_keeps_the_default(
-    fake_program: list[str], fake_space: Space, tmp_path: Path
-) -> None:
+TIE_SPACE = """
+name = "tie"
+description = "two configurations the fake program cannot tell apart"
+
+[hints.romio_cb_write]
+values = ["automatic", "disable"]
+default = "automatic"
+
+[app.x]
+values = [1]
+default = 1
+
+[app.buf]
+values = [1]
+default = 1
+env = "APP_BUF"
+"""
+
+
+def test_not_better_keeps_the_default(fake_program: list[str], tmp_path: Path) -> None:
     record = tmp_path / "record.jsonl"
-    run = objective([*fake_program, str(record), "{x}"], fake_space, tmp_path)
-    result = run_search(run, SearchSettings("grid", budget=3, repeats=2, top=1))
+    space = parse_space(TIE_SPACE, "tie space")
+    run = objective([*fake_program, str(record), "{x}"], space, tmp_path)
+    result = run_search(run, SearchSettings("grid", repeats=3))
+    assert [len(r.values) for r in result.remeasured] == [3, 3]
     assert result.comparison is not None and not result.comparison.significant
-    assert "NOT significantly better" in result.comparison.message
-    assert "--repeats 4" in result.comparison.message
-    assert result.winner == fake_space.default()
+    assert "NOT better than the default beyond the noise" in result.comparison.message
+    assert result.winner == space.default()
+    assert result.winner_reason.endswith("the default is kept")
 
 
 def test_parallel_trials_measure_each_configuration_once(

@@ -3,6 +3,31 @@
 RunObjective runs the user's command under the interposer with the configuration's hints
 and measures it; OfflineObjective looks the configuration up in a table of measured
 results. The driver sees only Objective.evaluate.
+
+How a trial's hints reach MPI, and what it traces
+-------------------------------------------------
+A trial must measure what the program would do with those hints, so it adds no more
+than it needs to the run:
+
+* **The hints:** a tuning table of ONE entry, `"at": "open"`, holding every key of the
+  configuration, and the interposer in mode `tune`. Every MPI_File_open of the program
+  gets them; a key set at open stays in force for every later access (no access entry
+  changes it, and a set_view keeps the hints in force), so this is the configuration,
+  whatever the key's `when` in hints.def. It is the cheapest faithful route: with no
+  access entries the interposer makes no decision, and no reduction, at any data call.
+  (An access entry as well would add one decision per collective call, for the same
+  hints. ROMIO_HINTS would need no interposer, but only ROMIO reads it and the
+  program's own hints override it, so the trial would not always get its hints.)
+* **The trace:** only when the objective reads it. `walltime` and `regex` (a figure the
+  program prints) run in mode `tune` with no trace at all; `bandwidth` takes its figure
+  from the trace and runs in mode `tune,trace`, so its trials and re-measures carry the
+  tracer's per-call cost. Prefer `walltime` or `regex` to measure the program as it runs.
+* **The default** configuration passes no hints (space.hints leaves defaults out): its
+  table's entry is empty, so the program gets what it gets without iotuner.
+
+The search reads what the program does (its reads and writes, collective or not) from one
+traced run of the default (`evaluate(..., trace=True)`), or from a trace the user gives;
+with `bandwidth` that run is the first trial.
 """
 
 import re
@@ -154,12 +179,12 @@ def workload_from_logs(logs: Sequence[TraceLog]) -> Workload:
 class RunObjective(Objective):
     """Runs the command with the configuration and measures the run.
 
-    Per trial: the configuration's hints go into a tuning table of two entries (one
-    `"at": "open"`, one for every collective access) and the command runs under the
-    interposer in mode `tune,trace`; application parameters are put into the command's
-    arguments (`{name}` replaced by the value in each argument, by text replacement, never
-    through a shell) or into the environment variable their space names (`env`). `{trial}`
-    is replaced by the trial's label. The value:
+    Per trial: the configuration's hints go into a tuning table of one `"at": "open"`
+    entry and the command runs under the interposer in mode `tune`, or `tune,trace` when
+    the value is read from the trace (see the module doc); application parameters are put
+    into the command's arguments (`{name}` replaced by the value in each argument, by text
+    replacement, never through a shell) or into the environment variable their space names
+    (`env`). `{trial}` is replaced by the trial's label. The value:
 
     * `bandwidth`: bandwidth_from_logs() of the run's trace logs (MiB/s, maximise);
     * `walltime`: the command's wall time in seconds (minimise);
@@ -253,22 +278,29 @@ class RunObjective(Objective):
         values = self.space.app_values(config)
         return {p.env: values[p.name] for p in self.space.parameters if p.env is not None}
 
-    def evaluate(self, config: Configuration, label: str) -> TrialOutcome:
+    @property
+    def traced(self) -> bool:
+        """Whether the value is read from the trace (so every trial is traced)."""
+        return self.measure == "bandwidth"
+
+    def mode(self, trace: bool = False) -> str:
+        """The interposer's mode for a run: `tune`, with the trace only when the objective
+        reads it or `trace` asks for it (the run that shows what the program does)."""
+        return "tune,trace" if trace or self.traced else "tune"
+
+    def evaluate(self, config: Configuration, label: str, *, trace: bool = False) -> TrialOutcome:
+        """Run the command with the configuration's hints; `trace` traces the run even
+        when the objective does not need it (its value is then not a trial's figure)."""
         hints: dict[str, str | int] = dict(self.space.hints(config))
         table = self.log_dir / "tables" / f"{label}.jsonl"
-        write_table(
-            table,
-            [
-                TableEntry(at="open", hints=hints, note=f"search trial {label}"),
-                TableEntry(hints=hints, note=f"search trial {label}"),
-            ],
-        )
+        # One open entry: the keys stay in force for every access (module doc).
+        write_table(table, [TableEntry(at="open", hints=hints, note=f"search trial {label}")])
         argv = self.launcher.command(self.arguments(config, label))
         started = time.monotonic()
         try:
             result = run(
                 argv,
-                mode="tune,trace",
+                mode=self.mode(trace),
                 table=table,
                 log_dir=self.log_dir,
                 policy=self.policy,

@@ -21,11 +21,31 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
         f"study {result.study}: {result.strategy} over {result.space.name} "
         f"({result.space.size} configurations), {result.direction} {result.objective}"
     )
+    if result.relevance_note:
+        console.print(result.relevance_note)
+    for name, why in result.fixed.items():
+        default = result.space.parameter(name).default
+        console.print(f"fixed {name}={default} (its default): {why}")
+    if result.trial_mode is not None:
+        traced = (
+            "traced: the objective reads the trace"
+            if "trace" in result.trial_mode
+            else ("not traced: the objective does not need it")
+        )
+        console.print(
+            f"trials run with the interposer in mode {result.trial_mode} ({traced}), the "
+            "hints in one open entry"
+        )
     console.print(
         f"{len(result.trials)} trials measured ({new} in this run, {failed} failed) of a "
-        f"budget of {result.budget}; {result.duplicates} proposals answered from the cache, "
-        f"{result.vetoed} skipped by the model; stopped: {result.stopped}"
+        f"budget of {result.budget} runs; {result.duplicates} proposals answered from the "
+        f"cache and {len(result.skipped)} candidates skipped by the model, neither run nor "
+        f"counted; stopped: {result.stopped}"
     )
+    for skipped in result.skipped[:show]:
+        console.print(f"skipped {config_key(skipped.config)}: {skipped.reason}")
+    if len(result.skipped) > show:
+        console.print(f"... and {len(result.skipped) - show} more skipped")
     if result.recovered:
         console.print(f"{result.recovered} trial(s) interrupted earlier were marked and skipped")
     for note in result.notes:
@@ -68,8 +88,9 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
             "measured configuration"
         )
     if result.remeasured:
-        table = Table(title="re-measured (noise step)")
-        for column in ("configuration", "search", "median", "min", "max", "n", "failed"):
+        table = Table(title="re-measured for the verdict (interleaved with the default)")
+        columns = ("configuration", "search", "median", "min", "max", "spread", "n", "failed")
+        for column in columns:
             table.add_column(column, justify="left" if column == "configuration" else "right")
         for r in result.remeasured:
             label = config_key(r.config) + (" (default)" if r.is_default else "")
@@ -79,6 +100,7 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
                 _num(r.median),
                 _num(min(r.values) if r.values else None),
                 _num(max(r.values) if r.values else None),
+                "-" if r.spread is None else f"{r.spread:.0%}",
                 str(len(r.values)),
                 str(len(r.failures)),
             )

@@ -1,0 +1,112 @@
+"""Which parameters a program's data accesses can reach; the others stay at their defaults.
+
+A trial spent on a knob that cannot act on anything the program does measures only noise:
+a write-only program gains nothing from `romio_ds_read` or `ind_rd_buffer_size`. Which
+accesses each MPI info key acts on is defined once, in the `ops` column of
+formats/hints.def (COLL_WRITE, COLL_READ, INDEP_WRITE, INDEP_READ: collective or
+independent calls, writes or reads). The program's accesses come from its trace: the
+`pattern` (collective or independent) and `kind` (read or write) of every `op` row.
+
+A hint parameter none of whose accesses the trace shows is fixed at its default (the
+search neither proposes nor passes it). Nothing is fixed when that could hide a gain:
+
+* the trace shows no data access at all (nothing to go by);
+* the space has application parameters: they may change what the program does (a flag
+  that turns collective I/O on, a read-back phase), and the trace is of the default ones;
+* the user asked for every parameter (`--all-parameters`).
+
+Deciding on collective-only keys for a program that only makes independent calls is safe
+for the same reason as reads and writes: collective buffering (`romio_cb_*`, `cb_*`, the
+aggregator keys) only runs inside collective calls, and the hints cannot change which
+calls the program makes.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from iotuner.formats import hint_vocabulary
+from iotuner.space import Space
+from iotuner.tracelog import TraceLog
+
+__all__ = ["Access", "Relevance", "accesses_from_logs", "describe_accesses", "relevance"]
+
+Access = tuple[str, str]
+"""(pattern, kind) of trace `op` rows: ("collective" | "independent", "write" | "read")."""
+
+_OP_NAMES = {
+    "COLL_WRITE": ("collective", "write"),
+    "COLL_READ": ("collective", "read"),
+    "INDEP_WRITE": ("independent", "write"),
+    "INDEP_READ": ("independent", "read"),
+}
+
+
+def accesses_from_logs(logs: Sequence[TraceLog]) -> frozenset[Access]:
+    """The (pattern, kind) of every data access the trace logs record."""
+    return frozenset((str(op["pattern"]), str(op["kind"])) for log in logs for op in log.ops)
+
+
+def describe_accesses(accesses: Iterable[Access]) -> str:
+    """'collective writes and independent reads', in a fixed order; 'no data access'."""
+    order = list(_OP_NAMES.values())
+    found = sorted(set(accesses), key=lambda a: order.index(a) if a in order else len(order))
+    if not found:
+        return "no data access"
+    words = [f"{pattern} {kind}s" for pattern, kind in found]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+@dataclass(frozen=True)
+class Relevance:
+    """What the search varies: `searched` is the space without the `fixed` parameters
+    (name -> why it is fixed); `note` says what was decided and from what."""
+
+    searched: Space
+    fixed: dict[str, str] = field(default_factory=dict)
+    note: str = ""
+
+
+def relevance(
+    space: Space, accesses: frozenset[Access] | None, *, enabled: bool = True, source: str = ""
+) -> Relevance:
+    """The parameters of `space` the `accesses` (None: unknown) can reach; see the module doc.
+
+    `source` names where the accesses come from, for the note."""
+    if not enabled:
+        return Relevance(space, note="every parameter is searched (--all-parameters)")
+    if accesses is None:
+        why = f" ({source})" if source else ""
+        return Relevance(
+            space, note=f"the program's accesses are unknown{why}: every parameter is searched"
+        )
+    done = f"the program does {describe_accesses(accesses)}" + (f" ({source})" if source else "")
+    if not accesses:
+        return Relevance(space, note=f"{done}: every parameter is searched")
+    if any(p.kind == "app" for p in space.parameters):
+        return Relevance(
+            space,
+            note=f"{done}; every parameter is searched: the application parameters may "
+            "change what it does",
+        )
+    vocabulary = hint_vocabulary()
+    fixed: dict[str, str] = {}
+    for p in space.parameters:
+        hint = vocabulary.get(p.name)
+        if p.kind != "hint" or hint is None or len(p.values) < 2:
+            continue
+        if not any(hint.acts_on(pattern, kind) for pattern, kind in accesses):
+            acts = describe_accesses(_OP_NAMES[op] for op in hint.ops)
+            fixed[p.name] = f"acts only on {acts}"
+    if not fixed:
+        return Relevance(space, note=f"{done}: every parameter can act on it")
+    searched = Space(
+        space.name,
+        space.description,
+        tuple(p for p in space.parameters if p.name not in fixed),
+        space.source,
+    )
+    note = (
+        f"{done}: {len(fixed)} parameter(s) fixed at their defaults, "
+        f"{searched.size} of {space.size} configurations left to search"
+    )
+    return Relevance(searched, fixed, note)
