@@ -260,6 +260,7 @@ def plan_sizes(
     data_dir: Path,
     nprocs: Sequence[int],
     layouts: Sequence[LayoutSpec],
+    open_bytes: int = OPEN_BYTES,
 ) -> tuple[list[int], str]:
     """The sweep's sizes per call, and a sentence on how they were chosen: the `sizes`
     given (comma-separated), or default_sizes() up to `max_size` ("auto": size_limit() for
@@ -274,7 +275,7 @@ def plan_sizes(
     if not data_dir.is_dir():
         raise ConfigError(f"the data directory {data_dir} does not exist")
     fill = min((layout.fill for layout in layouts), default=1.0)
-    limit = size_limit(data_dir, max(nprocs), fill)
+    limit = size_limit(data_dir, max(nprocs), fill, open_bytes=open_bytes)
     return default_sizes(limit.size), limit.reason
 
 

@@ -435,6 +435,12 @@ def _add_bench(subparsers: Subparsers) -> None:
         help="largest size per rank per call (default auto: up to 1g, at most a quarter of "
         "the available memory over the ranks, and what fits a quarter of the free disk of --dir)",
     )
+    parser.add_argument(
+        "--open-size",
+        default="64m",
+        help="bytes per rank per file open: calls per open = this over the size per call, "
+        "at least 2 and at most 1024 (default 64m)",
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument(
         "--max-configs",
@@ -459,7 +465,7 @@ def _csv(text: str, allowed: tuple[str, ...] | None = None, what: str = "value")
 def _bench(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from iotuner.bench import BenchPlan, parse_layout, plan_sizes, run_bench
+    from iotuner.bench import BenchPlan, parse_layout, parse_size, plan_sizes, run_bench
     from iotuner.ingest import ingest_bench
     from iotuner.measurement import OPS, PATTERNS
     from iotuner.space import load_space
@@ -472,7 +478,8 @@ def _bench(args: argparse.Namespace) -> int:
             f"--nprocs must be comma-separated integers, got {args.nprocs!r}"
         ) from None
     layouts = [parse_layout(text) for text in _csv(args.layouts, what="--layouts")]
-    sizes, why = plan_sizes(args.sizes, args.max_size, args.dir, nprocs, layouts)
+    open_bytes = parse_size(args.open_size)
+    sizes, why = plan_sizes(args.sizes, args.max_size, args.dir, nprocs, layouts, open_bytes)
     plan = BenchPlan(
         space=space,
         nprocs=nprocs,
@@ -483,6 +490,7 @@ def _bench(args: argparse.Namespace) -> int:
         repeats=args.repeats,
         max_configs=args.max_configs,
         seed=args.seed,
+        open_bytes=open_bytes,
     )
     results = args.results or Path(f"bench-{space.name}.bench.jsonl")
     console = Console()

@@ -15,10 +15,12 @@ from .test_cli import IOTUNER, iotuner
 
 SWEEP = ("--space", "demo-small", "--nprocs", "2", "--patterns", "collective,independent",
          "--layouts", "contiguous,strided:4k:0.5", "--ops", "write", "--sizes", "64k,512k",
-         "--repeats", "2")  # fmt: skip
+         "--repeats", "2", "--open-size", "1m")  # fmt: skip
 # demo-small has 18 configurations; only romio_ds_write (3 values) matters to independent
 # writes, so: 2 layouts x 2 sizes x (18 + 3) configurations x 2 repeats.
 EXPECTED = 2 * 2 * (18 + 3) * 2
+CALLS = {65536: 16, 524288: 2}
+"""Calls per open at 1 MiB per rank per open (at least 2)."""
 
 
 @pytest.fixture(scope="module")
@@ -39,12 +41,19 @@ def test_bench_measures_every_configuration_and_cleans_up(sweep: Path) -> None:
     collective = {m.uid.rsplit(":", 2)[1] for m in measurements
                   if m.workload.pattern == "collective"}  # fmt: skip
     assert len(collective) == 18
-    assert all(m.bandwidth > 0 and m.bytes == 2 * m.workload.bytes_per_rank for m in measurements)
+    for m in measurements:
+        assert m.workload.calls_per_open == CALLS[m.workload.bytes_per_rank]
+        assert m.bytes == 2 * m.workload.bytes_per_rank * m.workload.calls_per_open
+        assert m.bandwidth > 0 and m.seconds > 0
+        # The data calls' time is the measurement; open and close are kept apart.
+        assert {"open_seconds", "close_seconds", "total_seconds"} <= set(m.provenance)
     assert list((sweep / "data").iterdir()) == []  # the benchmark removed its files
     store = open_store(sweep / "kb.sqlite")
     assert store.counts()["measurements"] == EXPECTED
     summary = store.summary()
     assert len(summary) == EXPECTED // 2 and set(summary["n"]) == {2}
+    pairs = set(zip(summary["bytes_per_rank"], summary["calls_per_open"], strict=True))
+    assert pairs == set(CALLS.items())
     store.close()
 
 
@@ -66,6 +75,7 @@ def test_bench_rejects_bad_options(tmp_path: Path) -> None:
         (("--sizes", "4q"), "a size must be"),
         (("--patterns", "sometimes"), "--patterns must be"),
         (("--space", "nope"), "no space file"),
+        (("--open-size", "lots"), "a size must be"),
     ):
         completed = subprocess.run([IOTUNER, "bench", "--dir", str(tmp_path), "--no-db", *args],
                                    capture_output=True, text=True, check=False)  # fmt: skip

@@ -1,0 +1,111 @@
+"""bench's plan: calls per open, and the largest size scaled to memory and disk (given to
+size_limit, not read off this machine)."""
+
+from pathlib import Path
+
+import pytest
+
+from iotuner.bench import (
+    LARGEST_CALL,
+    MAX_CALLS,
+    MIN_CALLS,
+    OPEN_BYTES,
+    BenchPlan,
+    calls_per_open_for,
+    default_sizes,
+    kernel_command,
+    parse_layout,
+    plan_sizes,
+    size_limit,
+)
+from iotuner.errors import ConfigError
+from iotuner.space import load_space
+
+GIB, MIB = 1 << 30, 1 << 20
+
+
+def test_calls_per_open_fill_an_open_within_bounds() -> None:
+    assert calls_per_open_for(1024) == MAX_CALLS  # 64 MiB of 1 KiB calls would be 65536
+    assert calls_per_open_for(1 * MIB) == OPEN_BYTES // MIB == 64
+    assert calls_per_open_for(10_240_000) == 7  # rounded up: at least 64 MiB per open
+    assert calls_per_open_for(100 * MIB) == calls_per_open_for(GIB) == MIN_CALLS
+    assert calls_per_open_for(4096, open_bytes=64 * 1024, max_calls=8) == 8
+    with pytest.raises(ConfigError, match="at least 1 byte"):
+        calls_per_open_for(0)
+
+
+def test_default_sizes_reach_the_limit_up_to_one_gib() -> None:
+    decades = [1024, 10240, 102400, 1024000, 10240000, 102400000]
+    assert default_sizes(16 * MIB) == decades[:5]  # as before: no size above the limit
+    assert default_sizes(4 * GIB) == [*decades, GIB]
+    assert default_sizes(300 * MIB) == [*decades, 300 * MIB]
+    assert default_sizes(102400000) == decades  # the top is the last decade itself
+    assert max(default_sizes(GIB)) == LARGEST_CALL
+
+
+def test_the_limit_follows_memory_and_disk(tmp_path: Path) -> None:
+    roomy = size_limit(tmp_path, 2, memory=64 * GIB, disk=1 << 44)
+    assert roomy.size == GIB and "largest call" in roomy.reason
+    # A quarter of 4 GiB of memory over 4 ranks: 256 MiB per call.
+    small_memory = size_limit(tmp_path, 4, memory=4 * GIB, disk=1 << 44)
+    assert small_memory.size == 256 * MIB
+    assert (
+        "memory decides" in small_memory.reason and "4 GiB available memory" in small_memory.reason
+    )
+    # A quarter of 8 GiB of disk: 2 ranks x 2 calls x size <= 2 GiB, so 512 MiB per call;
+    # with fill 0.5 (holes that data sieving may fill) half of that.
+    small_disk = size_limit(tmp_path, 2, memory=64 * GIB, disk=8 * GIB)
+    assert small_disk.size == 512 * MIB and "disk decides" in small_disk.reason
+    assert size_limit(tmp_path, 2, 0.5, memory=64 * GIB, disk=8 * GIB).size == 256 * MIB
+    # The file of the chosen size fits, one byte more would not.
+    for limit in (small_disk.size, 256 * MIB):
+        fill = 1.0 if limit == small_disk.size else 0.5
+        file_bytes = 2 * limit * calls_per_open_for(limit) / fill
+        assert file_bytes <= 2 * GIB < 2 * (limit + 1) * calls_per_open_for(limit + 1) / fill
+    # Tiny disks still give a size, with the count of calls the rule gives there.
+    tiny = size_limit(tmp_path, 2, memory=64 * GIB, disk=1 << 20)
+    assert 1 <= tiny.size < 1 << 20
+
+
+def test_plan_sizes_says_how_they_were_chosen(tmp_path: Path) -> None:
+    layouts = [parse_layout("contiguous"), parse_layout("strided:4k:0.5")]
+    sizes, why = plan_sizes(None, "auto", tmp_path, [2, 4], layouts)
+    assert sizes == default_sizes(sizes[-1]) and "per call" in why and str(tmp_path) in why
+    assert "4 rank(s)" in why and "fill 0.5" in why  # the largest scale, the smallest fill
+    assert plan_sizes("4k,1m", "auto", tmp_path, [2], layouts) == ([4096, MIB], "sizes as given")
+    assert plan_sizes(None, "16m", tmp_path, [2], layouts)[0] == default_sizes(16 * MIB)
+    with pytest.raises(ConfigError, match="does not exist"):
+        plan_sizes(None, "auto", tmp_path / "missing", [2], layouts)
+
+
+def test_workloads_carry_their_calls_per_open_to_the_kernel() -> None:
+    plan = BenchPlan(
+        load_space("demo-small"),
+        [2],
+        ["collective"],
+        [parse_layout("contiguous"), parse_layout("strided:4k:0.5")],
+        ["write"],
+        [1000, 512 * 1024, GIB],
+        open_bytes=8 * MIB,
+    )
+    calls = {(w.layout, w.bytes_per_rank): w.calls_per_open for w in plan.workloads}
+    assert calls == {
+        ("contiguous", 1000): MAX_CALLS,
+        ("contiguous", 512 * 1024): 16,
+        ("contiguous", GIB): MIN_CALLS,
+        ("strided", 4096): MAX_CALLS,  # 1000 B rounded up to one block
+        ("strided", 512 * 1024): 16,
+        ("strided", GIB): MIN_CALLS,
+    }
+    assert "512 KiB x 16" in plan.calls_text() and "1 GiB x 2" in plan.calls_text()
+    moved = sum(2 * w.bytes_per_rank * w.calls_per_open * 18 for w in plan.workloads)
+    assert plan.data_bytes() == moved * plan.repeats
+    workload = next(w for w in plan.workloads if w.bytes_per_rank == 512 * 1024)
+    command = kernel_command(workload, Path("/x"))
+    assert command[command.index("--repeat") + 1] == "16"
+    assert command[command.index("--size") + 1] == str(512 * 1024)
+    # Another rule is another sweep: results of one never resume the other.
+    other = BenchPlan(
+        plan.space, [2], ["collective"], list(plan.layouts), ["write"], list(plan.sizes)
+    )
+    assert other.sweep_id != plan.sweep_id
