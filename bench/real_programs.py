@@ -479,8 +479,12 @@ def report(cells: list[Cell], args: argparse.Namespace) -> None:
             f"  {r['tuned_over_default']:5.2f} {r['tuned_over_best']:6.2f} {own:>9}"
             f"  {r['best_config']}{mark}"
         )
-        for warning in r["tuned_warnings"]:
-            print(f"{'':<{width}}  tuned run said: {warning}")
+    # The same table gives the same warnings in every cell: each is shown once.
+    said = sorted({w for r in rows for w in r["tuned_warnings"]})
+    for warning in said[:3]:
+        print(f"tuned runs said: {warning}")
+    if len(said) > 3:
+        print(f"tuned runs said {len(said) - 3} more distinct warning(s) (all in --json)")
     print("own t/def: tuned/default medians of IOR's own figure (open to close; no launch)")
     if slower:
         print("< : tuned slower than default beyond noise")
