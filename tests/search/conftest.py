@@ -12,6 +12,7 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -122,7 +123,7 @@ def fake_program(tmp_path: Path) -> list[str]:
     return [sys.executable, str(script)]
 
 
-def records(path: Path) -> list[dict[str, object]]:
+def records(path: Path) -> list[dict[str, Any]]:
     """What the fake program recorded, one dict per run."""
     if not path.exists():
         return []

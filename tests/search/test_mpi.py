@@ -151,3 +151,26 @@ def test_walltime_search_measures_the_program_untraced_over_what_it_does(tmp_pat
     )
     for key, value in space.hints(tried.config).items():
         assert info[key] == value, (key, info)
+
+
+def test_a_resumed_search_fixes_the_same_parameters_without_tracing_again(tmp_path: Path) -> None:
+    space = load_space("romio-ufs")
+    objective = RunObjective(
+        kernel(tmp_path), space, measure="walltime", log_dir=tmp_path / "logs", timeout=120
+    )
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    first = run_search(
+        objective, SearchSettings("random", budget=1, seed=2, repeats=0, storage=storage)
+    )
+    second = run_search(
+        objective, SearchSettings("random", budget=2, seed=2, repeats=0, storage=storage)
+    )
+    assert len(first.probe_logs) == 1 and not second.probe_logs
+    assert (
+        set(second.fixed)
+        == set(first.fixed)
+        == {"romio_cb_read", "romio_ds_read", "ind_rd_buffer_size"}
+    )
+    assert "read when this study began" in second.relevance_note
+    assert (second.program, second.nprocs) == ("iokernel", 2)  # kept in the study
+    assert len(second.trials) == 2 and sum(t.new for t in second.trials) == 1
