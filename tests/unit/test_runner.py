@@ -7,7 +7,15 @@ from pathlib import Path
 import pytest
 
 from iotuner.errors import ConfigError, SetupError, TableError
-from iotuner.runner import build_config, find_library, find_program, interposer_env, run
+from iotuner.runner import (
+    build_config,
+    find_library,
+    find_program,
+    interposer_env,
+    launcher_kind,
+    preload_ranks_only,
+    run,
+)
 
 LIB = Path("/opt/iotuner/lib/libiotuner.so")
 
@@ -143,3 +151,45 @@ def test_run_refuses_what_cannot_run(tmp_path: Path, sample_table: Path) -> None
         run(["true"], mode="tune", table=bad, log_dir=tmp_path, library=libc)
     tuned = run(["true"], mode="tune", table=sample_table, log_dir=tmp_path, library=libc)
     assert tuned.returncode == 0
+
+
+def _launchers(tmp_path: Path) -> dict[str, Path]:
+    """Fake installations, laid out as MPICH's and Open MPI's are (only names matter)."""
+    made = {}
+    for kind, names in (
+        ("mpich", ["mpiexec", "mpiexec.hydra"]),
+        ("openmpi", ["mpirun", "ompi_info"]),
+        ("other", ["srun"]),
+    ):
+        (tmp_path / kind).mkdir()
+        for name in names:
+            path = tmp_path / kind / name
+            path.write_text("#!/bin/sh\n")
+            path.chmod(0o755)
+        made[kind] = tmp_path / kind / names[0]
+    return made
+
+
+@pytest.mark.parametrize(
+    ("kind", "option"),
+    [
+        ("mpich", ["-genv", "LD_PRELOAD", "/lib/libiotuner.so:/x.so"]),
+        ("openmpi", ["-x", "LD_PRELOAD=/lib/libiotuner.so:/x.so"]),
+    ],
+)
+def test_the_interposer_goes_to_the_ranks_not_into_the_launcher(
+    tmp_path: Path, kind: str, option: list[str]
+) -> None:
+    launcher = _launchers(tmp_path)[kind]
+    env = {"LD_PRELOAD": "/lib/libiotuner.so:/x.so", "IOTUNER_MODE": "trace"}
+    command, launcher_env = preload_ranks_only([str(launcher), "-n", "2", "./a"], env, "/x.so")
+    assert command == [str(launcher), *option, "-n", "2", "./a"]
+    assert launcher_env == {"LD_PRELOAD": "/x.so", "IOTUNER_MODE": "trace"}
+    assert launcher_kind(str(launcher)) == ("hydra" if kind == "mpich" else "openmpi")
+
+
+def test_other_launchers_get_the_interposer_through_the_environment(tmp_path: Path) -> None:
+    srun = _launchers(tmp_path)["other"]
+    env = {"LD_PRELOAD": "/lib/libiotuner.so"}
+    assert preload_ranks_only([str(srun), "./a"], env, None) == ([str(srun), "./a"], env)
+    assert preload_ranks_only(["no-such-launcher-here"], env, None)[1] == env
