@@ -184,12 +184,12 @@ static void comm_quiet_end(struct comm_quiet *q) {
  * trusted after it was freed.
  */
 enum { KNOWN_TYPES = 8 };
-static _Thread_local struct {
+static IOT_TLS struct {
     MPI_Datatype type;
     MPI_Count size;
 } known_types[KNOWN_TYPES];
-static _Thread_local int known_count, known_next;
-static _Thread_local unsigned known_generation;
+static IOT_TLS int known_count, known_next;
+static IOT_TLS unsigned known_generation;
 static unsigned type_generation; /* bumped (atomically) by every MPI_Type_free */
 
 void iot__types_forget(void) {
@@ -249,18 +249,78 @@ int iot__type_has_holes(MPI_Datatype datatype, int *holes) {
 
 /* ---------------------------------------------------------------- time */
 
-double iot__now(void) {
-    return PMPI_Wtime() - iot__state.t0;
+/*
+ * The counter is used only where the kernel's own clock source is "tsc": the kernel
+ * chose it after checking that it runs at a constant rate and agrees between cores.
+ */
+static int core_tsc_usable(void) {
+    if (!IOT_HAVE_TSC)
+        return 0;
+    char text[32] = "";
+    int fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource", O_RDONLY);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    return n > 0 && strncmp(text, "tsc\n", 4) == 0;
+}
+
+/* Reads both clocks at (nearly) one moment: the ticks half way through the clock's read. */
+static void core_clock_pair(uint64_t *ticks, double *seconds) {
+    uint64_t before = iot__ticks();
+    *seconds = iot__clock();
+    uint64_t after = iot__ticks();
+    *ticks = before + (after - before) / 2;
+}
+
+double iot__tick_seconds(void) {
+    struct iot_state *s = &iot__state;
+    if (!s->tsc)
+        return 1e-9;
+    uint64_t ticks;
+    double seconds;
+    do
+        core_clock_pair(&ticks, &seconds);
+    while (seconds - s->t0 < 1e-3);
+    return ticks > s->tick0 ? (seconds - s->t0) / (double)(ticks - s->tick0) : 0.0;
 }
 
 /* ------------------------------------------------------------ registry */
 
+/*
+ * Each thread remembers the last file it found, valid while no file has left the list
+ * since. RATIONALE: a program makes many calls on one file in a row, and the lookup then
+ * needs neither the lock nor the walk. The remembered state cannot be freed under the
+ * thread: only closing its own handle frees it, which bumps the generation, and MPI does
+ * not allow closing a handle while another thread uses it; a handle MPI reuses after a
+ * close is looked up afresh, for the same reason.
+ */
+static unsigned long files_generation; /* written under the state's lock */
+static IOT_TLS struct {
+    MPI_File fh;
+    struct iot_file *f;
+    unsigned long generation;
+} last_found;
+
+void iot__files_changed(void) {
+    __atomic_add_fetch(&files_generation, 1, __ATOMIC_RELEASE);
+}
+
 struct iot_file *iot__file_find(MPI_File fh) {
+    if (last_found.f && last_found.fh == fh &&
+        last_found.generation == __atomic_load_n(&files_generation, __ATOMIC_ACQUIRE))
+        return last_found.f;
     pthread_mutex_lock(&iot__state.lock);
+    unsigned long generation = files_generation;
     struct iot_file *f = iot__state.files;
     while (f && f->fh != fh)
         f = f->next;
     pthread_mutex_unlock(&iot__state.lock);
+    if (f) {
+        last_found.fh = fh;
+        last_found.f = f;
+        last_found.generation = generation;
+    }
     return f;
 }
 
@@ -512,7 +572,11 @@ void iot__start(void) {
     PMPI_Comm_rank(MPI_COMM_WORLD, &s->world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &s->world_size);
     core_fault_switch();
-    s->t0 = PMPI_Wtime();
+    s->tsc = core_tsc_usable();
+    core_clock_pair(&s->tick0, &s->t0);
+    int provided = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&provided);
+    s->multiple = provided == MPI_THREAD_MULTIPLE;
     struct timespec wall;
     clock_gettime(CLOCK_REALTIME, &wall);
     s->start_wall = (double)wall.tv_sec + wall.tv_nsec * 1e-9;

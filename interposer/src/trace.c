@@ -83,6 +83,7 @@ static void file_unlink(struct iot_file *f) {
         p = &(*p)->next;
     if (*p)
         *p = f->next;
+    iot__files_changed();
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -100,6 +101,11 @@ static void file_free(struct iot_file *f) {
 
 /* --------------------------------------------------------------- records */
 
+/* Seconds since MPI_Init of an iot__ticks() reading, with rate seconds per tick. */
+static double ticks_since_start(uint64_t ticks, double rate) {
+    return ticks > iot__state.tick0 ? (double)(ticks - iot__state.tick0) * rate : 0.0;
+}
+
 static int error_class(int result) {
     int cls = result;
     if (result != MPI_SUCCESS && PMPI_Error_class(result, &cls) != MPI_SUCCESS)
@@ -107,30 +113,35 @@ static int error_class(int result) {
     return cls;
 }
 
-static void agg_add(struct iot_file *f, int op, double start, double seconds, uint64_t bytes) {
+static void agg_add(struct iot_file *f, int op, uint64_t start, uint64_t ticks, uint64_t bytes) {
     if (!f->agg)
         return;
-    struct iot_agg *a = &f->agg[op * IOT_NGROUPS + iot__size_group(bytes) - 1];
+    if (f->group == 0 || bytes != f->group_bytes) {
+        f->group_bytes = bytes;
+        f->group = iot__size_group(bytes);
+    }
+    struct iot_agg *a = &f->agg[op * IOT_NGROUPS + f->group - 1];
     if (a->calls == 0 || start < a->first_start)
         a->first_start = start;
     a->calls++;
     a->bytes += bytes;
-    a->seconds += seconds;
+    a->ticks += ticks;
 }
 
-void iot__trace_call(struct iot_file *f, int op, double start, double seconds, uint64_t bytes,
+void iot__trace_call(struct iot_file *f, int op, uint64_t start, uint64_t ticks, uint64_t bytes,
                      int result) {
     struct iot_state *s = &iot__state;
     if (!f->traced)
         return;
-    pthread_mutex_lock(&s->lock);
-    if (iot__ops[op].kind == 'r')
+    const struct iot_op_info *info = &iot__ops[op];
+    iot__calls_lock();
+    if (info->kind == 'r')
         f->bytes_read += bytes;
-    else if (iot__ops[op].kind == 'w')
+    else if (info->kind == 'w')
         f->bytes_written += bytes;
-    if (iot__ops[op].kind != 'm')
+    if (info->kind != 'm')
         f->data_calls++;
-    if (iot__ops[op].collective && f->ncoll < s->max_records) {
+    if (info->collective && f->ncoll < s->max_records) {
         if (f->ncoll == f->capcoll) {
             size_t cap = f->capcoll ? f->capcoll * 2 : 64;
             if (cap > s->max_records)
@@ -138,18 +149,18 @@ void iot__trace_call(struct iot_file *f, int op, double start, double seconds, u
             struct iot_coll_rec *grown = iot__realloc(f->coll, cap * sizeof *grown);
             if (!grown) {
                 f->broken = 1;
-                pthread_mutex_unlock(&s->lock);
+                iot__calls_unlock();
                 return;
             }
             f->coll = grown;
             f->capcoll = cap;
         }
         f->coll[f->ncoll++] =
-            (struct iot_coll_rec){start, seconds, bytes, op, f->hint_seq, error_class(result)};
+            (struct iot_coll_rec){start, ticks, bytes, op, f->hint_seq, error_class(result)};
     } else {
-        agg_add(f, op, start, seconds, bytes);
+        agg_add(f, op, start, ticks, bytes);
     }
-    pthread_mutex_unlock(&s->lock);
+    iot__calls_unlock();
 }
 
 int64_t iot__trace_offset_before(struct iot_file *f, int op, MPI_Offset offset) {
@@ -194,11 +205,13 @@ int iot__log_reserve(void) {
     return 0;
 }
 
-void iot__trace_local_meta(const char *operation, const char *file, double start, double seconds,
+void iot__trace_local_meta(const char *operation, const char *file, uint64_t start, uint64_t ticks,
                            int result) {
     struct iot_state *s = &iot__state;
     if (!s->trace)
         return;
+    double rate = iot__tick_seconds();
+    double at = ticks_since_start(start, rate), seconds = (double)ticks * rate;
     pthread_mutex_lock(&s->lock);
     if (!iot__log_reserve()) {
         pthread_mutex_unlock(&s->lock);
@@ -208,7 +221,7 @@ void iot__trace_local_meta(const char *operation, const char *file, double start
     iot__buf_json_string(&s->out, file);
     iot__buf_printf(&s->out,
                     ", \"time_stamp\": %.6f, \"duration\": %.9f, \"result\": %d, \"rank\": %d}\n",
-                    start, seconds, error_class(result), s->world_rank);
+                    at, seconds, error_class(result), s->world_rank);
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -310,12 +323,14 @@ static void file_reduce(struct iot_file *f) {
                   "out of memory while reducing the trace of %s; its records are lost", f->name);
         goto done;
     }
+    /* Times leave the ticks of the per-call path here (iot__ticks). */
+    double rate = iot__tick_seconds();
     for (size_t i = 0; i < ncoll; i++) {
         const struct iot_coll_rec *r = &f->coll[i];
         sum[2 * i] = (double)r->bytes;
         sum[2 * i + 1] = r->bytes > 0;
-        min[i] = r->start;
-        max[i] = r->duration;
+        min[i] = ticks_since_start(r->start, rate);
+        max[i] = (double)r->ticks * rate;
     }
     size_t k = 0;
     for (int c = 0; c < NCELLS; c++) {
@@ -326,8 +341,8 @@ static void file_reduce(struct iot_file *f) {
         sum[2 * ncoll + 3 * k] = used ? (double)a->calls : 0;
         sum[2 * ncoll + 3 * k + 1] = used ? (double)a->bytes : 0;
         sum[2 * ncoll + 3 * k + 2] = used;
-        min[ncoll + k] = used ? a->first_start : HUGE_VAL;
-        max[ncoll + k] = used ? a->seconds : 0;
+        min[ncoll + k] = used ? ticks_since_start(a->first_start, rate) : HUGE_VAL;
+        max[ncoll + k] = used ? (double)a->ticks * rate : 0;
         k++;
     }
     sum[nsum - 4] = (double)f->bytes_read;
@@ -437,11 +452,11 @@ done:
     free(out);
 }
 
-void iot__file_close_state(struct iot_file *f, double close_start, double close_seconds,
+void iot__file_close_state(struct iot_file *f, uint64_t close_start, uint64_t close_ticks,
                            int result) {
     file_unlink(f);
     if (f->traced) {
-        iot__trace_call(f, IOT_OP_CLOSE, close_start, close_seconds, 0, result);
+        iot__trace_call(f, IOT_OP_CLOSE, close_start, close_ticks, 0, result);
         file_reduce(f);
     }
     PMPI_Comm_free(&f->comm);

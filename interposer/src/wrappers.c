@@ -17,13 +17,13 @@
 void iot__start(void);
 void iot__stop(void);
 
-static _Thread_local int depth;
+static IOT_TLS int depth;
 
 /* The state of one data-access call between its begin and end. */
 struct call {
     struct iot_file *f;
     int op;
-    double start;
+    uint64_t start; /* iot__ticks() */
     MPI_Count count;
     MPI_Datatype datatype;
     uint64_t bytes;        /* this rank's bytes, once known (UNKNOWN_BYTES before) */
@@ -61,14 +61,14 @@ static void call_begin(struct call *c, MPI_File fh, int op, MPI_Count count, MPI
         return;
     if (f->first_offset < 0 && count > 0)
         c->offset_before = iot__trace_offset_before(f, op, offset);
-    c->start = iot__now();
+    c->start = iot__ticks();
 }
 
 static int call_end(struct call *c, int result) {
     if (!c->f)
         return result;
     if (c->f->traced) {
-        double seconds = iot__now() - c->start;
+        uint64_t ticks = iot__ticks() - c->start;
         uint64_t bytes = result != MPI_SUCCESS       ? 0
                          : c->bytes != UNKNOWN_BYTES ? c->bytes
                                                      : iot__type_size(c->count, c->datatype);
@@ -83,7 +83,7 @@ static int call_end(struct call *c, int result) {
             c->f->split_start = c->start;
             c->f->split_bytes = bytes;
         } else {
-            iot__trace_call(c->f, c->op, c->start, seconds, bytes, result);
+            iot__trace_call(c->f, c->op, c->start, ticks, bytes, result);
         }
     }
     depth--;
@@ -98,8 +98,8 @@ static int split_end(MPI_File fh, int result_of(MPI_File, void *, MPI_Status *),
     depth++;
     int result = result_of(fh, buf, status);
     if (f->split_op >= 0) {
-        iot__trace_call(f, f->split_op, f->split_start, iot__now() - f->split_start, f->split_bytes,
-                        result);
+        iot__trace_call(f, f->split_op, f->split_start, iot__ticks() - f->split_start,
+                        f->split_bytes, result);
         f->split_op = -1;
     }
     depth--;
@@ -116,13 +116,20 @@ static int split_end(MPI_File fh, int result_of(MPI_File, void *, MPI_Status *),
 
 /*
  * A data-access routine: params and args of the routine, its count argument
- * and explicit offset (-1 for file-pointer routines).
+ * and explicit offset (-1 for file-pointer routines). Off, and tuning alone in a call
+ * that carries no decision, go straight to MPI (op is a constant here); the work of a
+ * followed call sits in its own function, so that path saves no registers.
  */
 #define IOT_DATA(name, op, params, args, offset)                                                   \
-    static int wrap_##name params {                                                                \
+    static __attribute__((noinline)) int followed_##name params {                                  \
         struct call c;                                                                             \
         call_begin(&c, fh, op, (MPI_Count)count, datatype, offset);                                \
         return call_end(&c, iot__real.name args);                                                  \
+    }                                                                                              \
+    static int wrap_##name params {                                                                \
+        if (iot__state.active && (iot__state.trace || IOT_OP_BLOCKING(op)))                        \
+            return followed_##name args;                                                           \
+        return iot__real.name args;                                                                \
     }                                                                                              \
     IOT_BOTH_NAMES(name, params, args)
 
@@ -250,13 +257,13 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     int existed = rank == 0 && stat(filename, &st) == 0;
     struct iot_kv table = {0}, requested = {0};
     MPI_Info use = iot__decide_open(comm, rank, size, filename, info, &table);
-    double start = iot__now();
+    uint64_t start = iot__ticks();
     int result, untuned = 0;
     if (use == info)
         result = iot__real.File_open(comm, filename, amode, info, fh);
     else
         result = open_tuned(comm, filename, amode, info, use, fh, &untuned);
-    double seconds = iot__now() - start;
+    uint64_t ticks = iot__ticks() - start;
     /* MPICH returns MPI_SUCCESS from a failed open whose user handler returned, with
      * *fh left MPI_FILE_NULL: only a handle says the file is open. */
     int opened = result == MPI_SUCCESS && *fh != MPI_FILE_NULL;
@@ -276,13 +283,13 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     iot__info_release(use, info);
     if (!opened || untuned < 0) {
         if (rank == 0)
-            iot__trace_local_meta("MPI_File_open", filename, start, seconds, result);
+            iot__trace_local_meta("MPI_File_open", filename, start, ticks, result);
     } else {
         struct iot_file *f = iot__file_open_state(comm, rank, filename, *fh, amode);
         if (f) {
             iot__kv_from_info(&f->app, info);
             iot__record_hints(f, "open", &requested, &table, NULL, existed);
-            iot__trace_call(f, IOT_OP_OPEN, start, seconds, 0, result);
+            iot__trace_call(f, IOT_OP_OPEN, start, ticks, 0, result);
         }
     }
     iot__kv_clear(&table);
@@ -299,9 +306,9 @@ static int wrap_File_close(MPI_File *fh) {
     if (!f)
         return iot__real.File_close(fh);
     depth++;
-    double start = iot__now();
+    uint64_t start = iot__ticks();
     int result = iot__real.File_close(fh);
-    iot__file_close_state(f, start, iot__now() - start, result);
+    iot__file_close_state(f, start, iot__ticks() - start, result);
     depth--;
     return result;
 }
@@ -311,9 +318,9 @@ static int wrap_File_delete(const char *filename, MPI_Info info) {
     if (!iot__state.active || depth > 0)
         return iot__real.File_delete(filename, info);
     depth++;
-    double start = iot__now();
+    uint64_t start = iot__ticks();
     int result = iot__real.File_delete(filename, info);
-    iot__trace_local_meta("MPI_File_delete", filename, start, iot__now() - start, result);
+    iot__trace_local_meta("MPI_File_delete", filename, start, iot__ticks() - start, result);
     depth--;
     return result;
 }
@@ -329,11 +336,11 @@ static int wrap_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
     depth++;
     struct iot_pending pending;
     MPI_Info use = iot__decide_view(f, info, filetype, &pending);
-    double start = iot__now();
+    uint64_t start = iot__ticks();
     int result = iot__real.File_set_view(fh, disp, etype, filetype, datarep, use);
     if (result == MPI_SUCCESS)
         iot__trace_view(f, filetype);
-    iot__trace_call(f, IOT_OP_SET_VIEW, start, iot__now() - start, 0, result);
+    iot__trace_call(f, IOT_OP_SET_VIEW, start, iot__ticks() - start, 0, result);
     iot__pending_finish(f, "set_view", &pending, result);
     iot__info_release(use, info);
     depth--;
@@ -351,9 +358,9 @@ static int wrap_File_set_info(MPI_File fh, MPI_Info info) {
     depth++;
     struct iot_pending pending;
     MPI_Info use = iot__merge_app_info(f, info, &pending);
-    double start = iot__now();
+    uint64_t start = iot__ticks();
     int result = iot__real.File_set_info(fh, use);
-    iot__trace_call(f, IOT_OP_SET_INFO, start, iot__now() - start, 0, result);
+    iot__trace_call(f, IOT_OP_SET_INFO, start, iot__ticks() - start, 0, result);
     iot__pending_finish(f, "set_info", &pending, result);
     iot__info_release(use, info);
     depth--;
@@ -368,9 +375,9 @@ IOT_BOTH_NAMES(File_set_info, (MPI_File fh, MPI_Info info), (fh, info))
         if (!f)                                                                                    \
             return iot__real.name args;                                                            \
         depth++;                                                                                   \
-        double start = iot__now();                                                                 \
+        uint64_t start = iot__ticks();                                                             \
         int result = iot__real.name args;                                                          \
-        iot__trace_call(f, op, start, iot__now() - start, 0, result);                              \
+        iot__trace_call(f, op, start, iot__ticks() - start, 0, result);                            \
         depth--;                                                                                   \
         return result;                                                                             \
     }                                                                                              \
