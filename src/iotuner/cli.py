@@ -987,9 +987,12 @@ def _tune(args: argparse.Namespace) -> int:
     result = tune(model, data.space, data.frame)
     write_table(args.output, result.entries)
     changed = [c for c in result.choices if not c.kept_default]
+    at = Counter(e.at for e in result.entries)
     print(
-        f"{args.output}: {len(result.entries)} entries; {len(changed)} of "
-        f"{len(result.choices)} cases differ from the default (noise {result.noise:.0%})"
+        f"{args.output}: {len(result.entries)} entries ({at['open']} at open, {at['view']} at "
+        f"view, {at['access']} at access); {len(changed)} of {len(result.choices)} cases differ "
+        f"from the default (noise {result.noise:.0%}; an entry needs its lower bound above "
+        "the default's upper bound)"
     )
     render_choices(result, Console())
     return 0

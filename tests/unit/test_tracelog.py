@@ -65,7 +65,11 @@ def _drop_key(index: int, key: str) -> Callable[[Records], Records]:
         (lambda r: [*r[:3], r[0], *r[3:]], 4, "expected one 'job' record, on line 1"),
         (_set(0, "format", "darshan"), 1, "expected format 'iotuner-trace' version 1"),
         (_set(0, "version", 2), 1, "got 'iotuner-trace' version 2"),
-        (_set(3, "record", "row"), 4, "'record' must be one of op, job, hints, file, meta, no_entry, end"),
+        (
+            _set(3, "record", "row"),
+            4,
+            "'record' must be one of op, job, hints, file, meta, no_entry, end",
+        ),
         (_drop_key(3, "record"), 4, "'record' must be one of"),
         (_drop_key(3, "bytes"), 4, "op record: 'bytes' is missing"),
         (_set(3, "bytes", "12"), 4, "op record: 'bytes' must be an integer, got \"12\""),
