@@ -203,7 +203,6 @@ def tune(
     ]
     strided = summary[summary["layout"] == "strided"][["block", "fill"]].drop_duplicates()
     nodes = int(summary["nodes"].max())
-    calls = _calls_per_open(summary)
     choices: list[Choice] = []
     entries: list[TableEntry] = []
     for nprocs in scales or sorted(summary["nprocs"].unique()):
@@ -229,7 +228,7 @@ def tune(
                         bytes_per_rank=max(int(block), size - size % int(block)) if block else size,
                         block=int(block),
                         fill=float(fill),
-                        calls_per_open=calls,
+                        calls_per_open=_calls_per_open(summary, size),
                     )
                     for block, fill in shapes
                 ]
@@ -247,13 +246,17 @@ def tune(
     return TuneResult(entries, choices, noise)
 
 
-def _calls_per_open(summary: pd.DataFrame) -> int:
-    """The calls per open to predict for: the most the training data made (the steady
-    state of a program that writes many times per open), 1 for data from before the field."""
+def _calls_per_open(summary: pd.DataFrame, size: int) -> int:
+    """The calls per open to predict a size for: the median the training data made at its
+    nearest size (bench makes many small calls per open and few large ones, as programs
+    do), 1 for data from before the field."""
     if "calls_per_open" not in summary:
         return 1
-    values = pd.to_numeric(summary["calls_per_open"], errors="coerce").dropna()
-    return int(values.max()) if len(values) else 1
+    sizes = summary["bytes_per_rank"].clip(lower=1).astype(float)
+    distance = np.abs(np.log(sizes.to_numpy()) - math.log(max(size, 1)))
+    nearest = summary.loc[distance == distance.min(), "calls_per_open"]
+    values = pd.to_numeric(nearest, errors="coerce").dropna()
+    return max(1, int(values.median())) if len(values) else 1
 
 
 def _predict(
