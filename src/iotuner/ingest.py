@@ -540,6 +540,7 @@ _CONVERTERS: dict[str, Callable[[str], Any]] = {
     "block": lambda t: _integer(t, 0),
     "fill": lambda t: _number(t, 0, False, 1),
     "bytes_per_rank": lambda t: _integer(t, 0),
+    "calls_per_open": lambda t: _integer(t, 1),
     "bandwidth": lambda t: _number(t, 0, False),
     "seconds": lambda t: _number(t, 0, False),
     "bytes": lambda t: _integer(t, 0),
@@ -745,6 +746,7 @@ class _CsvRows:
                 bytes_per_rank=values["bytes_per_rank"],
                 block=values.get("block", 0),
                 fill=values.get("fill", 1.0),
+                calls_per_open=values.get("calls_per_open", 1),
             )
         except ValueError as exc:
             self.problems.append(f"{self.path} line {line}: {exc}")

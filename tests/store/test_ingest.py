@@ -334,3 +334,18 @@ def test_csv_needs_a_system(store: Store, tmp_path: Path) -> None:
         ingest_csv(store, path, mapping)
     ingest_csv(store, path, mapping, System("given", "m", "t", "d", "/"))
     assert [s.host for s in store.systems()] == ["given"]
+
+
+def test_csv_calls_per_open_column(store: Store, tmp_path: Path) -> None:
+    path = tmp_path / "calls.csv"
+    path.write_text("np,size,calls,bw\n4,1048576,64,300\n4,1048576,1,150\n4,1048576,0,1\n")
+    mapping = {"nprocs": "np", "bytes_per_rank": "size", "calls_per_open": "calls",
+               "bandwidth": "bw"}  # fmt: skip
+    system = System("h", "mpi", "ext4", "ufs", "/")
+    with pytest.raises(IngestError, match=r"calls_per_open") as refused:
+        ingest_csv(store, path, mapping, system, defaults=_DEFAULTS)
+    assert "line 4" in str(refused.value)  # the bad cell is named; nothing was added
+    path.write_text("np,size,calls,bw\n4,1048576,64,300\n4,1048576,1,150\n")
+    result = ingest_csv(store, path, mapping, system, defaults=_DEFAULTS)
+    assert (result.read, result.added) == (2, 2)
+    assert sorted(store.measurements()["calls_per_open"].tolist()) == [1, 64]
