@@ -49,8 +49,11 @@
  * Timing. The result line gives the slowest rank's time of each phase, each taken apart
  * (so they need not add up to the total, whose slowest rank may be another):
  *   open_s   MPI_File_open and MPI_File_set_view (what a program does before its first call);
- *   data_s   the data calls (with MPI_Wait/MPI_Waitall for --nonblocking);
- *   close_s  MPI_File_sync (writes) and MPI_File_close;
+ *   data_s   the data calls (with MPI_Wait/MPI_Waitall for --nonblocking) and, for writes,
+ *            MPI_File_sync: until the data is on storage, as a program's checkpoint is only
+ *            done then (without it, writes measure the page cache, and hints that help
+ *            storage would look the same as those that do not);
+ *   close_s  MPI_File_close;
  * and, as before, seconds: the slowest rank's time from just before MPI_File_open to just
  * after MPI_File_close. bandwidth_mib_s is bytes over seconds, data_mib_s bytes over data_s.
  * Buffers are filled (and read data is verified) outside the window, unless one rank's data
@@ -858,6 +861,8 @@ static int run_phase(struct kernel *k, int is_write, MPI_Info hints) {
         t = MPI_Wtime();
         if (is_write && o->sync)
             note(&k->fail, MPI_File_sync(fh), "MPI_File_sync");
+        phase[1] += MPI_Wtime() - t;
+        t = MPI_Wtime();
         note(&k->fail, MPI_File_close(&fh), "MPI_File_close");
         phase[2] = MPI_Wtime() - t;
     } else if (fh != MPI_FILE_NULL) {

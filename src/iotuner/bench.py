@@ -18,9 +18,10 @@ opens a file, makes `calls_per_open` data calls of `bytes_per_rank` bytes per ra
 kernel's segments, --repeat: each call all ranks' blocks side by side, as a checkpoint
 writer writes one variable after another), syncs and closes it. calls_per_open_for() gives
 the count: enough calls for OPEN_BYTES per rank per open, at least MIN_CALLS and at most
-MAX_CALLS (see there why). The kernel times open, data calls and sync+close apart; the
-bandwidth recorded is the data calls' (bytes over their time), and the open and close
-times go into each measurement's provenance (open_seconds, close_seconds, total_seconds).
+MAX_CALLS (see there why). The kernel times open, data calls (with the sync of a write:
+the data is on storage only then) and close apart; the bandwidth recorded is the data's
+(bytes over that time), and the open and close times go into each measurement's
+provenance (open_seconds, close_seconds, total_seconds).
 A one-call-per-open kernel measured mostly open and close at small sizes, and a model
 learned that and carried it to programs that make thousands of calls per open.
 

@@ -399,7 +399,8 @@ def _add_bench(subparsers: Subparsers) -> None:
             "configuration of a parameter space, each repeated, in a shuffled order, with "
             "data synced to storage. Each measurement opens a file, makes many calls (at "
             "least 2, up to 1024, about 64 MiB per rank), syncs and closes it; the bandwidth "
-            "recorded is the data calls' own, open and close are timed apart. Results are "
+            "recorded is the data's (calls and the sync of a write), open and close are timed "
+            "apart. Results are "
             "appended to a results file as they come; run the same command again to resume. "
             "They also go into the knowledge base."
         ),
