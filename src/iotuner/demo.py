@@ -268,6 +268,14 @@ def _applied(log: TraceLog) -> dict[str, str]:
 
 
 def _print_comparison(console: Console, series: dict[str, Series], tried: int) -> None:
+    tuned, default = series["tuned"], series["default"]
+    # First, the promise iotuner must keep: never slower than the default. Beyond the
+    # noise means every tuned run below every default run (the rule of bench/real_programs).
+    slower = max(tuned.bandwidths) < min(default.bandwidths)
+    console.print(
+        f"[bold]tuned slower than the default beyond the noise: {'yes' if slower else 'no'}[/]"
+        " (every tuned run below every default run would be)"
+    )
     best = series["best"].median
     table = Table(
         title=f"write bandwidth, MiB/s (open to close, with sync); best of {tried} "
@@ -288,7 +296,6 @@ def _print_comparison(console: Console, series: dict[str, Series], tried: int) -
             str(len(s.bandwidths)),
         )
     console.print(table)
-    tuned, default = series["tuned"], series["default"]
     ratio = tuned.median / default.median if default.median > 0 else float("nan")
     overlap = min(tuned.bandwidths) <= max(default.bandwidths)
     console.print(

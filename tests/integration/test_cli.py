@@ -106,6 +106,9 @@ def test_demo_runs_the_whole_loop(tmp_path: Path) -> None:
     for step in ("1. bench", "2. train", "3. tune", "4. a workload the sweep never saw"):
         assert step in shown
     assert "default" in shown and "tuned" in shown and "best (tried all)" in shown
+    verdict = next(line for line in shown.splitlines() if "tuned slower than the default" in line)
+    assert shown.index(verdict) < shown.index("best (tried all)")  # printed first
+    assert verdict.split("noise: ")[1].split()[0] in ("yes", "no")
     entries = read_table(out / "tuned-table.jsonl")
     # Every entry is reachable: access entries only for collective access.
     assert {e.pattern for e in entries if e.at == "access"} == {"collective"}
