@@ -8,8 +8,8 @@
  * PREFIX.shared (the same handle in every thread), one MPI_File_write_at_all of 8 bytes,
  * and close. Every 8-byte word written holds its own offset. After the threads end, every
  * rank reads its words of PREFIX.shared back and checks them. (The threads' files belong to
- * MPI_COMM_SELF: MPICH's ROMIO hangs when threads of two ranks make collective calls on
- * different communicators at once, with or without iotuner.)
+ * MPI_COMM_SELF: with threads of two ranks opening files on different communicators at
+ * once, MPICH 5.0.2 hung here even without iotuner.)
  *
  * Rank 0 prints "threads: ok threads=T rounds=K ops=N" when all went well; exit status 3
  * (and a line saying so) when MPI does not provide MPI_THREAD_MULTIPLE.
