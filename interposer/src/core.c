@@ -190,23 +190,31 @@ static IOT_TLS struct {
 } known_types[KNOWN_TYPES];
 static IOT_TLS int known_count, known_next;
 static IOT_TLS unsigned known_generation;
-static unsigned type_generation; /* bumped (atomically) by every MPI_Type_free */
+unsigned iot__type_generation; /* bumped (atomically) by every MPI_Type_free */
+IOT_TLS struct iot_type_memo iot__type_memo;
 
 void iot__types_forget(void) {
-    __atomic_add_fetch(&type_generation, 1, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&iot__type_generation, 1, __ATOMIC_RELEASE);
 }
 
-uint64_t iot__type_size(MPI_Count count, MPI_Datatype datatype) {
+/* The last datatype this thread asked about, for iot__type_size's first look. */
+static uint64_t type_remember(MPI_Datatype datatype, MPI_Count size, unsigned generation,
+                              MPI_Count count) {
+    iot__type_memo = (struct iot_type_memo){datatype, size, generation, 1};
+    return (uint64_t)count * (uint64_t)size;
+}
+
+uint64_t iot__type_size_lookup(MPI_Count count, MPI_Datatype datatype) {
     if (count <= 0 || datatype == MPI_DATATYPE_NULL)
         return 0;
-    unsigned generation = __atomic_load_n(&type_generation, __ATOMIC_ACQUIRE);
+    unsigned generation = __atomic_load_n(&iot__type_generation, __ATOMIC_ACQUIRE);
     if (generation != known_generation) {
         known_count = known_next = 0;
         known_generation = generation;
     }
     for (int i = 0; i < known_count; i++)
         if (known_types[i].type == datatype)
-            return (uint64_t)count * (uint64_t)known_types[i].size;
+            return type_remember(datatype, known_types[i].size, generation, count);
     struct comm_quiet q;
     if (comm_quiet_begin(&q) != 0)
         return 0;
@@ -220,7 +228,7 @@ uint64_t iot__type_size(MPI_Count count, MPI_Datatype datatype) {
     known_next = (known_next + 1) % KNOWN_TYPES;
     if (known_count < KNOWN_TYPES)
         known_count++;
-    return (uint64_t)count * (uint64_t)size;
+    return type_remember(datatype, size, generation, count);
 }
 
 int iot__comm_usable(MPI_Comm comm, int *rank, int *size) {

@@ -290,7 +290,23 @@ void iot__quiet_end(MPI_File fh, MPI_Errhandler saved);
  * iot__type_size returns count * the size of datatype in bytes, or 0 when the datatype
  * is not valid; it never fires an error handler (see core.c for how).
  */
-uint64_t iot__type_size(MPI_Count count, MPI_Datatype datatype);
+uint64_t iot__type_size_lookup(MPI_Count count, MPI_Datatype datatype);
+/* The last datatype a thread's lookup found valid: most calls repeat it. */
+struct iot_type_memo {
+    MPI_Datatype type;
+    MPI_Count size;
+    unsigned generation; /* iot__type_generation when it was found */
+    int valid;
+};
+extern IOT_TLS struct iot_type_memo iot__type_memo;
+extern unsigned iot__type_generation;
+static inline uint64_t iot__type_size(MPI_Count count, MPI_Datatype datatype) {
+    const struct iot_type_memo *m = &iot__type_memo;
+    if (count > 0 && m->valid && m->type == datatype &&
+        m->generation == __atomic_load_n(&iot__type_generation, __ATOMIC_ACQUIRE))
+        return (uint64_t)count * (uint64_t)m->size;
+    return iot__type_size_lookup(count, datatype);
+}
 /* iot__fault_open_hint gives the test switch IOTUNER_FAULT_OPEN's hint; 1 when set. */
 int iot__fault_open_hint(const char **key, const char **value);
 /*

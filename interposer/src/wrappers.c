@@ -37,8 +37,9 @@ struct call {
  * (an invalid datatype would abort inside the query instead of returning MPI_ERR_TYPE),
  * except the byte count a decision needs, which iot__type_size asks for quietly.
  */
-static void call_begin(struct call *c, MPI_File fh, int op, MPI_Count count, MPI_Datatype datatype,
-                       MPI_Offset offset) {
+static inline __attribute__((always_inline)) void call_begin(struct call *c, MPI_File fh, int op,
+                                                             MPI_Count count, MPI_Datatype datatype,
+                                                             MPI_Offset offset) {
     c->f = NULL;
     /* Tuning alone has nothing to do in a call that carries no decision. */
     if (!iot__state.active || depth > 0 || (!iot__state.trace && !iot__ops[op].blocking_collective))
@@ -53,6 +54,7 @@ static void call_begin(struct call *c, MPI_File fh, int op, MPI_Count count, MPI
     c->datatype = datatype;
     c->bytes = UNKNOWN_BYTES;
     c->offset_before = -1;
+    c->start = 0;
     if (iot__ops[op].blocking_collective && iot__access_decision_due(f)) {
         c->bytes = iot__type_size(count, datatype);
         iot__decide_access(f, op, c->bytes);
@@ -64,7 +66,7 @@ static void call_begin(struct call *c, MPI_File fh, int op, MPI_Count count, MPI
     c->start = iot__ticks();
 }
 
-static int call_end(struct call *c, int result) {
+static inline __attribute__((always_inline)) int call_end(struct call *c, int result) {
     if (!c->f)
         return result;
     if (c->f->traced) {
