@@ -41,8 +41,9 @@ static inline __attribute__((always_inline)) void call_begin(struct call *c, MPI
                                                              MPI_Count count, MPI_Datatype datatype,
                                                              MPI_Offset offset) {
     c->f = NULL;
-    /* Tuning alone has nothing to do in a call that carries no decision. */
-    if (!iot__state.active || depth > 0 || (!iot__state.trace && !iot__ops[op].blocking_collective))
+    /* The wrapper (IOT_DATA) came here only when iotuner is active and the call is traced
+     * or may carry a decision. */
+    if (depth > 0)
         return;
     struct iot_file *f = iot__file_find(fh);
     if (!f)
