@@ -26,6 +26,18 @@ static int is_striping_key(const char *key) {
            strcmp(key, "start_iodevice") == 0;
 }
 
+/*
+ * Whether the program's own value of a key stays when entry e also names it. Under the
+ * `app` policy always; under `table`, when the entry names no program. RATIONALE: an
+ * entry for every program (the scale's defaults `tune` writes from the benchmark kernel)
+ * has no evidence about this program, whose author chose its hints; an entry written for
+ * the program (from its own traces or a search of it) does. A pio_noncontig read with its
+ * own cb_nodes=4 overridden by a scale entry's cb_nodes=1 took twice as long.
+ */
+static int app_wins(const struct iot_entry *e) {
+    return iot__state.policy_app || !e || !e->program;
+}
+
 MPI_Info iot__decide_open(MPI_Comm comm, int rank, int size, const char *filename,
                           MPI_Info app_info, struct iot_kv *table_hints) {
     struct iot_state *s = &iot__state;
@@ -49,7 +61,7 @@ MPI_Info iot__decide_open(MPI_Comm comm, int rank, int size, const char *filenam
         ok = rc == MPI_SUCCESS && iot__kv_from_info(&app, app_info) == 0;
         for (int i = 0; ok && i < e->hints.n; i++) {
             const char *key = e->hints.keys[i];
-            if (s->policy_app && iot__kv_get(&app, key))
+            if (app_wins(e) && iot__kv_get(&app, key))
                 continue;
             ok = PMPI_Info_set(info, key, e->hints.vals[i]) == MPI_SUCCESS &&
                  iot__kv_set(table_hints, key, e->hints.vals[i]) == 0;
@@ -132,12 +144,11 @@ static void stop_tuning(struct iot_file *f, const char *why) {
 
 /* Applies entry e (NULL: none) at a blocking collective point. */
 static void decide_apply(struct iot_file *f, const struct iot_entry *e, const char *at) {
-    struct iot_state *s = &iot__state;
     struct iot_kv want = {0}, table = {0}, held = {0};
     int ok = 1;
     for (int i = 0; e && ok && i < e->hints.n; i++) {
         const char *key = e->hints.keys[i], *val = e->hints.vals[i];
-        if (s->policy_app && iot__kv_get(&f->app, key))
+        if (app_wins(e) && iot__kv_get(&f->app, key))
             continue;
         if (!lower_allowed(f, key, val)) {
             ok = iot__kv_set(&held, key, val) == 0;
@@ -146,9 +157,12 @@ static void decide_apply(struct iot_file *f, const struct iot_entry *e, const ch
         ok = iot__kv_set(&want, key, val) == 0 && iot__kv_set(&table, key, val) == 0;
     }
     /* Keys the previous entry set and this one does not go back to what they were: the
-     * view entry's value, or else the value before iotuner first changed them. */
+     * program's own value where it wins now, else the view entry's, else the value before
+     * iotuner first changed them. */
     for (int i = 0; ok && i < f->applied.n; i++) {
-        const char *old = iot__kv_get(&f->view_set, f->applied.keys[i]);
+        const char *old = app_wins(e) ? iot__kv_get(&f->app, f->applied.keys[i]) : NULL;
+        if (!old)
+            old = iot__kv_get(&f->view_set, f->applied.keys[i]);
         if (!old)
             old = iot__kv_get(&f->baseline, f->applied.keys[i]);
         if (!iot__kv_get(&want, f->applied.keys[i]) && old)
@@ -287,7 +301,7 @@ static MPI_Info merge(struct iot_file *f, MPI_Info app_info, int deciding,
         ok = iot__kv_set(&f->app, app.keys[i], app.vals[i]) == 0;
 
     /* Under the table policy, the table's keys in force stay in force. */
-    int merging = s->tune && f->tuned && !s->policy_app && f->applied.n > 0;
+    int merging = s->tune && f->tuned && !app_wins(f->access_entry) && f->applied.n > 0;
     for (int i = 0; ok && merging && i < f->applied.n; i++) {
         const char *theirs = iot__kv_get(&app, f->applied.keys[i]);
         if (theirs && strcmp(theirs, f->applied.vals[i]) != 0)
@@ -295,7 +309,7 @@ static MPI_Info merge(struct iot_file *f, MPI_Info app_info, int deciding,
     }
     for (int i = 0; ok && deciding && view && i < view->hints.n; i++) {
         const char *key = view->hints.keys[i], *val = view->hints.vals[i];
-        if (s->policy_app && iot__kv_get(&app, key))
+        if (app_wins(view) && iot__kv_get(&app, key))
             continue;
         if (!lower_allowed(f, key, val)) {
             ok = iot__kv_set(&held, key, val) == 0;

@@ -136,11 +136,19 @@ def test_access_choice_follows_size_group_and_pattern(
 
 @pytest.mark.parametrize("nprocs", NPROCS)
 @pytest.mark.parametrize("policy", ["table", "app"])
-def test_application_hints_policy(mpi: Mpi, tmp_path: Path, nprocs: int, policy: str) -> None:
-    table = write_table(
-        tmp_path / "table.jsonl",
-        {"at": "open", "hints": {"romio_cb_write": "enable", "cb_buffer_size": "1048576"}},
-    )
+@pytest.mark.parametrize("program", ["iokernel", None])
+def test_application_hints_policy(
+    mpi: Mpi, tmp_path: Path, nprocs: int, policy: str, program: str | None
+) -> None:
+    """Under `table`, an entry that names the program wins over the program's own value;
+    an entry for every program (no `program`) gives way to it, as under `app`."""
+    entry: dict[str, object] = {
+        "at": "open",
+        "hints": {"romio_cb_write": "enable", "cb_buffer_size": "1048576"},
+    }
+    if program:
+        entry["program"] = program
+    table = write_table(tmp_path / "table.jsonl", entry)
     result = mpi.run(
         nprocs,
         "iokernel",
@@ -156,7 +164,7 @@ def test_application_hints_policy(mpi: Mpi, tmp_path: Path, nprocs: int, policy:
         policy=policy,
     )
     info = printed_info(result.stdout)
-    assert info["romio_cb_write"] == ("enable" if policy == "table" else "disable")
+    assert info["romio_cb_write"] == ("enable" if policy == "table" and program else "disable")
     assert info["romio_ds_read"] == "disable"  # the application's other keys stay
     assert info["cb_buffer_size"] == "1048576"  # the table's other keys apply either way
 

@@ -294,7 +294,10 @@ class RunObjective(Objective):
         hints: dict[str, str | int] = dict(self.space.hints(config))
         table = self.log_dir / "tables" / f"{label}.jsonl"
         # One open entry: the keys stay in force for every access (module doc).
-        write_table(table, [TableEntry(at="open", hints=hints, note=f"search trial {label}")])
+        # `program: "*"`: an entry that names the program (any program) wins over the
+        # program's own hints for the same key, so a trial tries the value it says.
+        trial = TableEntry(at="open", program="*", hints=hints, note=f"search trial {label}")
+        write_table(table, [trial])
         argv = self.launcher.command(self.arguments(config, label))
         started = time.monotonic()
         try:
