@@ -107,10 +107,15 @@ static void check_table(const struct iot_table *t) {
         const struct iot_entry *e = &t->entries[i];
         CHECK(e->line > last); /* line 1 is the header; entries in line order */
         last = e->line;
-        CHECK(e->at == IOT_AT_OPEN || e->at == IOT_AT_ACCESS);
+        CHECK(e->at == IOT_AT_OPEN || e->at == IOT_AT_ACCESS || e->at == IOT_AT_VIEW);
+        CHECK(t->per_at[e->at] > 0);
         CHECK(e->specificity >= 0 && e->specificity <= 14);
         if (e->at == IOT_AT_OPEN)
             CHECK(e->group < 0 && e->pattern < 0 && e->op < 0 && e->layout < 0);
+        if (e->at == IOT_AT_VIEW)
+            CHECK(e->group < 0 && e->pattern < 0 && e->op < 0);
+        if (e->at == IOT_AT_ACCESS)
+            CHECK(e->pattern != IOT_PATTERN_INDEPENDENT); /* unreachable: dropped */
         CHECK(!e->program || strlen(e->program) <= IOT_TEXT_MAX_CHARS);
         CHECK(!e->file || strlen(e->file) <= IOT_TEXT_MAX_CHARS);
         for (int k = 0; k < e->hints.n; k++) {
@@ -121,6 +126,7 @@ static void check_table(const struct iot_table *t) {
             CHECK(strlen(e->hints.vals[k]) <= IOT_HINT_VALUE_MAX_CHARS);
         }
     }
+    CHECK(t->per_at[IOT_AT_OPEN] + t->per_at[IOT_AT_ACCESS] + t->per_at[IOT_AT_VIEW] == t->n);
     last = 1;
     for (int i = 0; i < t->ndropped; i++) {
         CHECK(t->dropped[i].line > last);
