@@ -38,8 +38,8 @@ import hashlib
 import json
 import os
 import random
-import signal
 import subprocess
+import threading
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -64,7 +64,14 @@ from iotuner.measurement import (
     measurement_from_json,
     measurement_to_json,
 )
-from iotuner.runner import build_config, find_program, interposer_env, make_log_dir
+from iotuner.runner import (
+    build_config,
+    find_program,
+    interposer_env,
+    make_log_dir,
+    preload_ranks_only,
+    stop_group,
+)
 from iotuner.space import Configuration, Parameter, Space, config_key
 from iotuner.tracelog import read_tracelog
 
@@ -563,7 +570,11 @@ def _run_workload(
     )
     tag = uuid.uuid4().hex[:12]
     env = interposer_env("trace", None, log_dir, "table", tag)
-    command = kernel_command(workload, work / "data", "--plan", str(plan_file))
+    command, env = preload_ranks_only(
+        kernel_command(workload, work / "data", "--plan", str(plan_file)),
+        env,
+        os.environ.get("LD_PRELOAD"),
+    )
     added = 0
     with (
         results.open("a", encoding="utf-8") as out,
@@ -573,9 +584,14 @@ def _run_workload(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            start_new_session=True,
+            process_group=0,
         ) as job,
     ):
+        # stderr is read on a thread while stdout is parsed: a kernel that writes more
+        # than a pipe holds to stderr (rank warnings) would otherwise block forever.
+        errors: list[str] = []
+        drain = threading.Thread(target=lambda: errors.extend(job.stderr or ()), daemon=True)
+        drain.start()
         try:
             assert job.stdout is not None
             for line in job.stdout:
@@ -588,9 +604,10 @@ def _run_workload(
                 added += 1
                 advance()
         except BaseException:
-            os.killpg(job.pid, signal.SIGTERM)
+            stop_group(job)
             raise
-        stderr = job.stderr.read() if job.stderr else ""
+        drain.join()
+        stderr = "".join(errors)
     if job.returncode != 0:
         raise ConfigError(
             f"the kernel failed on {workload_key(workload)} (exit {job.returncode}):\n{stderr}"

@@ -8,6 +8,7 @@ __all__ = [
     "ConfigError",
     "FormatError",
     "IotunerError",
+    "RunError",
     "SetupError",
     "TableError",
     "TraceLogError",
@@ -36,3 +37,9 @@ class SetupError(IotunerError):
 
 class ConfigError(IotunerError):
     """A setting given to iotuner (mode, policy, command, ...) is invalid."""
+
+
+class RunError(IotunerError):
+    """A command iotuner ran could not start, or did not finish in time (and was stopped,
+    with every process it started). Not a ConfigError: a search counts it as a failed
+    trial, while a bad setting must stop the search."""

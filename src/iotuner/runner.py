@@ -9,15 +9,17 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from iotuner._safejson import loads_json
-from iotuner.errors import ConfigError, SetupError, TableError
+from iotuner.errors import ConfigError, RunError, SetupError, TableError
 
 __all__ = [
     "MODES",
@@ -255,8 +257,8 @@ def run(
     In the tune modes the table is validated first: the interposer would run untuned on a
     bad table, and the error is clearer here. With `capture`, the command's standard output
     and error are returned as text instead of passed through; `extra_env` adds variables
-    (e.g. a program's parameters); after `timeout` seconds the command is stopped and a
-    ConfigError raised.
+    (e.g. a program's parameters); after `timeout` seconds the command is stopped, with
+    every process it started, and RunError raised (run_child).
     """
     if not command:
         raise ConfigError("no command to run")
@@ -275,28 +277,81 @@ def run(
         if refused is not None:
             raise TableError(f"{table}: refused ({refused[0]}): {refused[1]}")
     make_log_dir(log_dir)
-    try:
-        completed = subprocess.run(
-            list(command),
-            env=env,
-            check=False,
-            capture_output=capture,
-            text=capture,
-            timeout=timeout,
-        )
-    except OSError as exc:
-        raise ConfigError(f"cannot run {command[0]!r}: {exc.strerror}") from None
-    except subprocess.TimeoutExpired:
-        raise ConfigError(f"{command[0]!r} did not finish within {timeout} s") from None
-    code = completed.returncode
+    code, stdout, stderr = run_child(command, env, capture=capture, timeout=timeout)
     return RunResult(
         returncode=128 + abs(code) if code < 0 else code,
         logs=sorted(log_dir.glob(f"*-{tag}.iotrace.jsonl")),
         log_dir=log_dir,
         tag=tag,
-        stdout=completed.stdout if capture else "",
-        stderr=completed.stderr if capture else "",
+        stdout=stdout,
+        stderr=stderr,
     )
+
+
+GRACE_SECONDS = 5.0
+"""How long a stopped command's processes get between SIGTERM and SIGKILL."""
+
+
+def stop_group(process: subprocess.Popen[Any]) -> None:
+    """SIGTERM to the process group of `process` (its own, see run_child), SIGKILL to what
+    is left after GRACE_SECONDS. RATIONALE: killing only mpiexec leaves its ranks writing
+    into the next trial's files."""
+    for sig, wait in ((signal.SIGTERM, GRACE_SECONDS), (signal.SIGKILL, GRACE_SECONDS)):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=wait)
+            # The launcher is gone; its group may still hold ranks that ignored SIGTERM.
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            return
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def run_child(
+    command: Sequence[str],
+    env: Mapping[str, str],
+    *,
+    capture: bool = False,
+    timeout: float | None = None,
+) -> tuple[int, str, str]:
+    """Run a command; its exit status, and with `capture` its stdout and stderr (read
+    together, so a child that fills one pipe while the other is read cannot block).
+
+    With a timeout (the unattended runs: tests, bench, search, demo) the command runs in a
+    process group of its own, and on timeout or interrupt the whole group is stopped and
+    RunError raised. Without one (`iotuner run` at a terminal) it stays in the terminal's
+    foreground group, so ^C and input reach it as they would without iotuner.
+    """
+    pipe = subprocess.PIPE if capture else None
+    try:
+        process = subprocess.Popen(
+            list(command),
+            env=dict(env),
+            stdout=pipe,
+            stderr=pipe,
+            text=capture,
+            process_group=0 if timeout is not None else None,
+        )
+    except OSError as exc:
+        raise RunError(f"cannot run {command[0]!r}: {exc.strerror}") from None
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        stop_group(process)
+        process.communicate()
+        raise RunError(
+            f"{command[0]!r} did not finish within {timeout} s; it was stopped with every "
+            "process it started"
+        ) from None
+    except BaseException:
+        if timeout is not None:
+            stop_group(process)
+        raise
+    return process.returncode, stdout or "", stderr or ""
 
 
 def _tunes(mode: str) -> bool:

@@ -1,12 +1,14 @@
 """iotuner.runner without MPI: locating the installation, the environment, finding logs."""
 
 import json
+import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from iotuner.errors import ConfigError, SetupError, TableError
+from iotuner.errors import ConfigError, RunError, SetupError, TableError
 from iotuner.runner import (
     build_config,
     find_library,
@@ -15,6 +17,7 @@ from iotuner.runner import (
     launcher_kind,
     preload_ranks_only,
     run,
+    run_child,
 )
 
 LIB = Path("/opt/iotuner/lib/libiotuner.so")
@@ -143,7 +146,7 @@ def test_run_refuses_what_cannot_run(tmp_path: Path, sample_table: Path) -> None
     libc = Path("libc.so.6")
     with pytest.raises(ConfigError, match="no command"):
         run([], log_dir=tmp_path, library=libc)
-    with pytest.raises(ConfigError, match="cannot run 'no-such-launcher'"):
+    with pytest.raises(RunError, match="cannot run 'no-such-launcher'"):
         run(["no-such-launcher"], log_dir=tmp_path, library=libc)
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{}\n")
@@ -193,3 +196,36 @@ def test_other_launchers_get_the_interposer_through_the_environment(tmp_path: Pa
     env = {"LD_PRELOAD": "/lib/libiotuner.so"}
     assert preload_ranks_only([str(srun), "./a"], env, None) == ([str(srun), "./a"], env)
     assert preload_ranks_only(["no-such-launcher-here"], env, None)[1] == env
+
+
+def test_a_child_that_fills_its_stderr_pipe_finishes(tmp_path: Path) -> None:
+    """1 MiB on stderr and lines on stdout, read together: no pipe fills while the other is
+    read to its end."""
+    script = "head -c 1048576 /dev/zero | tr '\\0' e >&2; echo out"
+    code, out, err = run_child(["sh", "-c", script], os.environ, capture=True, timeout=60)
+    assert (code, out, len(err)) == (0, "out\n", 1 << 20)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_timed_out_command_is_stopped_with_every_process_it_started(tmp_path: Path) -> None:
+    """The launcher and the processes it started (a rank writing a file) all stop; before,
+    only the launcher was killed and its children went on writing."""
+    pids, out = tmp_path / "pids", tmp_path / "written"
+    script = (
+        f"(while :; do echo x >> {out}; sleep 0.02; done) & echo $! >> {pids}; "
+        f"trap '' TERM; echo $$ >> {pids}; wait"  # the launcher ignores SIGTERM
+    )
+    with pytest.raises(RunError, match="did not finish within 1 s; it was stopped"):
+        run_child(["sh", "-c", script], os.environ, capture=True, timeout=1)
+    for pid in map(int, pids.read_text().split()):
+        assert not _alive(pid) or Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+    size = out.stat().st_size
+    time.sleep(0.3)
+    assert out.stat().st_size == size  # nothing writes any more

@@ -37,7 +37,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-from iotuner.errors import ConfigError, TraceLogError
+from iotuner.errors import ConfigError, RunError, TraceLogError
 from iotuner.measurement import Workload
 from iotuner.runner import find_library, make_log_dir, run
 from iotuner.search._common import DIRECTIONS, SearchError, TrialOutcome
@@ -311,7 +311,7 @@ class RunObjective(Objective):
                 extra_env=self.launcher.env(self.environment(config)),
                 timeout=self.timeout,
             )
-        except ConfigError as exc:
+        except RunError as exc:  # a failed trial; a ConfigError is the user's to fix
             return TrialOutcome(None, str(exc), time.monotonic() - started)
         seconds = time.monotonic() - started
         logs = tuple(result.logs)
