@@ -24,7 +24,6 @@ It reports figures and never judges them.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import statistics
@@ -33,72 +32,24 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from _benchkit import (
+    BenchError,
+    clean_environment,
+    env_flag,
+    find_library,
+    find_mpiexec,
+    find_program,
+    overhead_cells,
+    print_aligned,
+)
+
+WHO = "collective_read.py"
 CONFIGS = ("baseline", "off", "trace", "tune", "tune,trace")
 TABLE = '{"format": "iotuner-table", "version": 1}\n{"hints": {"romio_ds_read": "disable"}}\n'
 RESULT = re.compile(
     r"^collective_read: calls=(\d+) bytes=(\d+) seconds=([0-9.eE+-]+) mib_per_s=([0-9.eE+-]+)$",
     re.M,
 )
-
-
-class BenchError(Exception):
-    """A problem that ends the benchmark with a message instead of a traceback."""
-
-
-def find_library(given: str | None) -> Path:
-    if given:
-        return Path(given)
-    env = os.environ.get("IOTUNER_LIB")
-    return Path(env) if env else REPO / ".venv/lib/iotuner/libiotuner.so"
-
-
-def find_mpiexec(given: str | None) -> str:
-    if given:
-        return given
-    local = REPO / ".venv/bin/mpiexec"
-    if local.is_file() and os.access(local, os.X_OK):
-        return str(local)
-    found = shutil.which("mpiexec")
-    if found is None:
-        raise BenchError(
-            "collective_read.py: no mpiexec: neither "
-            f"{local} nor one on PATH (run ./setup.sh, or pass --mpiexec)"
-        )
-    return found
-
-
-def find_program() -> Path:
-    for candidate in (
-        REPO / ".venv/libexec/iotuner/collective_read",
-        REPO / "build/bench/collective_read",
-    ):
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    raise BenchError(
-        "collective_read.py: the benchmark program was not found in .venv/libexec/iotuner/ "
-        "or build/bench/ (run ./setup.sh, or make MPICC=... build/bench/collective_read)"
-    )
-
-
-def env_flag(mpiexec: str) -> list[str]:
-    """How this mpiexec sets a variable for the ranks only (so mpiexec itself is not preloaded)."""
-    try:
-        out = subprocess.run(
-            [mpiexec, "--version"], capture_output=True, text=True, timeout=60
-        ).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        out = ""
-    if "Open MPI" in out or "OpenRTE" in out:
-        return ["-x", "{name}={value}"]
-    return ["-genv", "{name}", "{value}"]  # MPICH's Hydra, Intel MPI
-
-
-def clean_environment() -> dict[str, str]:
-    """The caller's environment without anything that would load or steer the interposer."""
-    return {
-        k: v for k, v in os.environ.items() if k != "LD_PRELOAD" and not k.startswith("IOTUNER_")
-    }
 
 
 def run(cmd: list[str], env: dict[str, str], what: str, timeout: float) -> str:
@@ -124,7 +75,7 @@ class Runner:
         self.program = program
         self.library = library
         self.work = work
-        self.mpiexec = find_mpiexec(args.mpiexec)
+        self.mpiexec = find_mpiexec(args.mpiexec, WHO)
         needs_library = any(c != "baseline" for c in args.configs)
         self.flag = env_flag(self.mpiexec) if needs_library else []
 
@@ -167,7 +118,6 @@ def print_table(size: int, calls: int, np: int, results: dict[str, list[float]])
     """One table per size: bandwidth figures, and the overhead as a share of program time."""
     moved = size * calls * np / (1024 * 1024)
     base = results.get("baseline")
-    base_median = statistics.median(base) if base else None
     header = (
         "configuration",
         "median MiB/s",
@@ -180,24 +130,12 @@ def print_table(size: int, calls: int, np: int, results: dict[str, list[float]])
     for config, seconds in results.items():
         mibs = [moved / s if s > 0 else 0.0 for s in seconds]
         cells = [config, f"{statistics.median(mibs):.1f}", f"{min(mibs):.1f}", f"{max(mibs):.1f}"]
-        if base is None or base_median is None or config == "baseline" or base_median <= 0:
-            cells += ["-", "-"]
-        else:
-            median = statistics.median(seconds)
-            paired = [(s - b) / b * 100 for s, b in zip(seconds, base, strict=True) if b > 0]
-            cells.append(f"{(median - base_median) / base_median * 100:+.1f}")
-            cells.append(f"{min(paired):+.1f} .. {max(paired):+.1f}" if paired else "-")
-        rows.append(tuple(cells))
+        rows.append((*cells, *overhead_cells(seconds, None if config == "baseline" else base)))
     print(
         f"collective_read: size={size} bytes per rank per call, calls={calls}, np={np}, "
         f"{len(next(iter(results.values())))} repeats"
     )
-    widths = [max(len(r[i]) for r in [*rows, header]) for i in range(len(header))]
-    for row in [header, *rows]:
-        cells = [row[0].ljust(widths[0])] + [
-            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
-        ]
-        print("  ".join(cells))
+    print_aligned(header, rows)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -251,7 +189,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     try:
-        program = find_program()
+        program = find_program("collective_read", WHO)
         library = find_library(args.library)
         if any(c != "baseline" for c in args.configs) and not library.is_file():
             raise BenchError(

@@ -52,6 +52,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from _benchkit import BenchError, clean_environment, find_mpiexec
+
 REPO = Path(__file__).resolve().parent.parent
 PROGRAM = REPO / "build/bench/hint_safety"
 SMALL_SIZE = 8192  # bytes per rank (two blocks) for the retry of a slow case
@@ -97,10 +99,6 @@ BOILERPLATE = re.compile(
     r"^(=+|\s*$|.*BAD TERMINATION|.*PID \d+ RUNNING AT|.*EXIT CODE:|.*CLEANING UP|"
     r".*YOU CAN IGNORE|YOUR APPLICATION TERMINATED|This typically refers|Please see the FAQ)"
 )
-
-
-class BenchError(Exception):
-    """A problem that ends the benchmark with a message instead of a traceback."""
 
 
 @dataclass(frozen=True)
@@ -265,27 +263,6 @@ class Run:
     details: list[str] = field(default_factory=list)
 
 
-def find_mpiexec(given: str | None) -> str:
-    if given:
-        return given
-    local = REPO / ".venv/bin/mpiexec"
-    if local.is_file() and os.access(local, os.X_OK):
-        return str(local)
-    found = shutil.which("mpiexec")
-    if found is None:
-        raise BenchError(f"hint_safety.py: no mpiexec: neither {local} nor one on PATH")
-    return found
-
-
-def clean_environment() -> dict[str, str]:
-    """The caller's environment without the interposer or ROMIO hint settings (ROMIO_HINTS)."""
-    return {
-        k: v
-        for k, v in os.environ.items()
-        if k != "LD_PRELOAD" and not k.startswith(("IOTUNER_", "ROMIO_"))
-    }
-
-
 def descendants(root: int) -> list[int]:
     """Ids of root's children, their children and so on (Hydra puts its proxy and every rank
     in a session of its own, so neither the process group nor the session covers them)."""
@@ -361,7 +338,7 @@ def execute(
         stderr=subprocess.PIPE,
         text=True,
         errors="replace",
-        env=clean_environment(),
+        env=clean_environment(drop=("IOTUNER_", "ROMIO_")),  # no hints but the case's
         start_new_session=True,
     )
     timed_out = False
@@ -571,7 +548,7 @@ def main(argv: list[str]) -> int:
                 f"hint_safety.py: {PROGRAM} is missing; build it with\n"
                 "    make MPICC=.venv/bin/mpicc build/bench/hint_safety"
             )
-        mpiexec = find_mpiexec(args.mpiexec)
+        mpiexec = find_mpiexec(args.mpiexec, "hint_safety.py")
         if args.dir:
             Path(args.dir).mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix="iotuner-hint-safety-", dir=args.dir))

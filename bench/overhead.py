@@ -24,7 +24,6 @@ It reports figures and never judges them.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import statistics
@@ -33,7 +32,18 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from _benchkit import (
+    BenchError,
+    clean_environment,
+    env_flag,
+    find_library,
+    find_mpiexec,
+    find_program,
+    overhead_cells,
+    print_aligned,
+)
+
+WHO = "overhead.py"
 CONFIGS = ("baseline", "off", "trace", "tune", "tune,trace")
 TABLE = '{"format": "iotuner-table", "version": 1}\n{"hints": {"romio_ds_write": "disable"}}\n'
 RESULT = re.compile(
@@ -41,60 +51,6 @@ RESULT = re.compile(
     r" cpu_seconds=([0-9.eE+-]+) cpu_ns_per_op=([0-9.eE+-]+)$",
     re.M,
 )
-
-
-class BenchError(Exception):
-    """A problem that ends the benchmark with a message instead of a traceback."""
-
-
-def find_library() -> Path:
-    env = os.environ.get("IOTUNER_LIB")
-    return Path(env) if env else REPO / ".venv/lib/iotuner/libiotuner.so"
-
-
-def find_mpiexec(given: str | None) -> str:
-    if given:
-        return given
-    local = REPO / ".venv/bin/mpiexec"
-    if local.is_file() and os.access(local, os.X_OK):
-        return str(local)
-    found = shutil.which("mpiexec")
-    if found is None:
-        raise BenchError(
-            f"overhead.py: no mpiexec: neither {local} nor one on PATH "
-            "(run ./setup.sh, or pass --mpiexec)"
-        )
-    return found
-
-
-def find_program() -> Path:
-    for candidate in (REPO / ".venv/libexec/iotuner/overhead", REPO / "build/bench/overhead"):
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    raise BenchError(
-        "overhead.py: the benchmark program was not found in .venv/libexec/iotuner/ or "
-        "build/bench/ (run ./setup.sh, or make MPICC=... build/bench/overhead)"
-    )
-
-
-def env_flag(mpiexec: str) -> list[str]:
-    """How this mpiexec sets a variable for the ranks only (so mpiexec itself is not preloaded)."""
-    try:
-        out = subprocess.run(
-            [mpiexec, "--version"], capture_output=True, text=True, timeout=60
-        ).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        out = ""
-    if "Open MPI" in out or "OpenRTE" in out:
-        return ["-x", "{name}={value}"]
-    return ["-genv", "{name}", "{value}"]  # MPICH's Hydra, Intel MPI
-
-
-def clean_environment() -> dict[str, str]:
-    """The caller's environment without anything that would load or steer the interposer."""
-    return {
-        k: v for k, v in os.environ.items() if k != "LD_PRELOAD" and not k.startswith("IOTUNER_")
-    }
 
 
 def run_once(
@@ -139,8 +95,7 @@ def run_once(
 
 def print_table(title: str, results: dict[str, list[float]]) -> None:
     print(title)
-    base_runs = results.get("baseline")
-    base = statistics.median(base_runs) if base_runs else None
+    base = results.get("baseline")
     header = (
         "configuration",
         "median ns/op",
@@ -153,20 +108,12 @@ def print_table(title: str, results: dict[str, list[float]]) -> None:
     rows = []
     for config, values in results.items():
         median = statistics.median(values)
-        if base is None or base_runs is None or config == "baseline":
-            extra: tuple[str, ...] = ("-", "-", "-")
+        if base is None or config == "baseline":
+            extra = ["-", "-", "-"]
         else:
-            pct = f"{(median - base) / base * 100:+.1f}" if base > 0 else "-"
-            paired = [(v - b) / b * 100 for v, b in zip(values, base_runs, strict=True) if b > 0]
-            spread = f"{min(paired):+.1f} .. {max(paired):+.1f}" if paired else "-"
-            extra = (f"{median - base:+.1f}", pct, spread)
+            extra = [f"{median - statistics.median(base):+.1f}", *overhead_cells(values, base)]
         rows.append((config, f"{median:.1f}", f"{min(values):.1f}", f"{max(values):.1f}", *extra))
-    widths = [max(len(r[i]) for r in [*rows, header]) for i in range(len(header))]
-    for row in [header, *rows]:
-        cells = [row[0].ljust(widths[0])] + [
-            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
-        ]
-        print("  ".join(cells))
+    print_aligned(header, rows)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -199,8 +146,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     try:
-        mpiexec = find_mpiexec(args.mpiexec)
-        program = find_program()
+        mpiexec = find_mpiexec(args.mpiexec, WHO)
+        program = find_program("overhead", WHO)
         library = find_library()
         if any(c != "baseline" for c in args.configs) and not library.is_file():
             raise BenchError(
