@@ -62,18 +62,11 @@ def dominant_accesses(
     moved: dict[tuple[str, str, int], dict[Access, int]] = defaultdict(lambda: defaultdict(int))
     seen_name: dict[tuple[str, str, int], str] = {}
     for log in logs:
-        nprocs_of = {record["file"]: record["nprocs"] for record in log.files}
-        layout_of = {
-            record["file"]: "contiguous"
-            if (record["pattern"] or {}).get("contiguous", True)
-            else "strided"
-            for record in log.files
-        }
-        for op in log.ops:
-            nprocs = nprocs_of.get(op["file"], log.job["nprocs"])
-            key = (log.job["program"], file_pattern(op["file"]), nprocs)
-            layout = layout_of.get(op["file"], "contiguous")
-            moved[key][Access(op["pattern"], op["kind"], op["group"], layout)] += op["bytes"]
+        for index, op in enumerate(log.ops):
+            workload = log.workload_of(index)
+            key = (log.job["program"], file_pattern(op["file"]), workload.nprocs)
+            access = Access(workload.pattern, workload.op, workload.group, workload.layout)
+            moved[key][access] += op["bytes"]
             seen_name[key] = op["file"]
     return {
         key: (max(by_access, key=lambda a: by_access[a]), seen_name[key])

@@ -71,13 +71,13 @@ import socket
 import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from iotuner._choices import INGEST_KINDS
 from iotuner._safejson import loads_json
-from iotuner.errors import IotunerError
+from iotuner.errors import IotunerError, TraceLogError
 from iotuner.measurement import (
     BENCH_FORMAT,
     CONFIG_PREFIX,
@@ -85,6 +85,7 @@ from iotuner.measurement import (
     OPS,
     PATTERNS,
     WORKLOAD_COLUMNS,
+    WORKLOAD_FIELDS,
     Measurement,
     System,
     Workload,
@@ -125,7 +126,7 @@ CSV_FIELDS = (
 )
 """The fields a CSV mapping may name, besides cfg:<parameter>."""
 
-_REQUIRED = ("nprocs", "nodes", "pattern", "op", "layout", "bytes_per_rank")
+_REQUIRED = tuple(f.name for f in WORKLOAD_FIELDS if f.default is MISSING)
 _SCALABLE = ("block", "bytes_per_rank", "bandwidth", "seconds", "bytes")
 _MIB = 1024 * 1024
 _MAX_PROBLEMS = 20
@@ -214,58 +215,44 @@ def ingest_trace(store: Store, path: Path | str, kind: str = "trace") -> IngestR
     `kind` is the run's kind in the knowledge base: "trace", or "search" for the logs of
     search trials.
 
-    Workload: nprocs of the file (its `file` record, else the job's), nodes from the file's
-    access pattern (else the job's), pattern and op (`kind`) and bytes_per_rank from the
-    row, layout contiguous unless the file's pattern says it was not (block 0, fill 1: a
-    log does not tell). Configuration: every key requested for the file up to the row's
-    hint set, with the value MPI reported for it (effective), or {} when none was. System:
-    host and MPI library from the job, the driver of the file's hints; fs_type and fs_mount
-    "unknown" (a log does not tell). Measurement uid: the log's sha256 and the row's index;
-    repeat: how many earlier rows of the log had the same workload and configuration.
+    Workload: TraceLog.workload_of (the one reading of a trace's workloads).
+    Configuration: every key requested for the file up to the row's hint set, with the
+    value MPI reported for it (effective), or {} when none was. System: host and MPI
+    library from the job, the driver of the file's hints; fs_type and fs_mount "unknown"
+    (a log does not tell), unless the log comes from this host (see _trace_system).
+    Measurement uid: the log's sha256 and the row's index; repeat: how many earlier rows
+    of the log had the same workload and configuration.
     """
     path = Path(path).resolve()
     data = _read_bytes(path)
     run_uid = hashlib.sha256(data).hexdigest()
     log = read_tracelog(path)
-    op_lines = [
-        number
-        for number, line in enumerate(_text(path, data).splitlines(), start=1)
-        if line.strip() and loads_json(line).get("record") == "op"
-    ]
     job = log.job
     host = job["host"].split(".")[0] or "unknown"
     mpi_library = " ".join(job["mpi_library"].split()) or "unknown"
-    files = {record["file"]: record for record in log.files}
     configs, drivers = _configs_in_force(log.hints)
     log_drivers = set(drivers.values())
     log_driver = log_drivers.pop() if len(log_drivers) == 1 else "unknown"
+    systems: dict[tuple[str, str], System] = {}
 
     records: list[Record] = []
     ignored = 0
     repeats: Counter[tuple[Workload, str]] = Counter()
-    for index, (line, row) in enumerate(zip(op_lines, log.ops, strict=True)):
+    for index, row in enumerate(log.ops):
         if row["duration"] <= 0:
             ignored += 1
             continue
-        record = files.get(row["file"])
-        pattern = record["pattern"] if record else None
-        nodes = pattern.get("nodes") if isinstance(pattern, dict) else None
-        contiguous = pattern.get("contiguous", True) if isinstance(pattern, dict) else True
         try:
-            workload = Workload(
-                nprocs=record["nprocs"] if record else job["nprocs"],
-                nodes=nodes if isinstance(nodes, int) and nodes >= 1 else job["nodes"],
-                pattern=row["pattern"],
-                op=row["kind"],
-                layout="contiguous" if contiguous is not False else "strided",
-                bytes_per_rank=row["bytes_per_rank"],
-            )
-        except ValueError as exc:
-            raise IngestError(f"{path} line {line}: not a workload iotuner knows: {exc}") from None
+            workload = log.workload_of(index)
+        except TraceLogError as exc:
+            raise IngestError(str(exc)) from None
         hint_set = (row["file"], row["hint_set"])
         config = configs.get(hint_set, {})
         driver = drivers.get(hint_set) or _file_driver(drivers, row["file"]) or log_driver
-        system = _trace_system(host, mpi_library, driver, row["file"])
+        directory = os.path.dirname(row["file"])
+        if (driver, directory) not in systems:
+            systems[(driver, directory)] = _trace_system(host, mpi_library, driver, row["file"])
+        system = systems[(driver, directory)]
         key = (workload, config_key(canonical_config(config)))
         measurement = Measurement(
             uid=f"{run_uid}:{index}",
@@ -277,7 +264,7 @@ def ingest_trace(store: Store, path: Path | str, kind: str = "trace") -> IngestR
             repeat=repeats[key],
             provenance={
                 "log": str(path),
-                "line": line,
+                "line": log.op_lines[index],
                 "operation": row["operation"],
                 "file": row["file"],
             },
@@ -737,17 +724,7 @@ class _CsvRows:
         if seconds is None:
             seconds = moved / _MIB / bandwidth
         try:
-            workload = Workload(
-                nprocs=nprocs,
-                nodes=values["nodes"],
-                pattern=values["pattern"],
-                op=values["op"],
-                layout=values["layout"],
-                bytes_per_rank=values["bytes_per_rank"],
-                block=values.get("block", 0),
-                fill=values.get("fill", 1.0),
-                calls_per_open=values.get("calls_per_open", 1),
-            )
+            workload = Workload.from_row(values)
         except ValueError as exc:
             self.problems.append(f"{self.path} line {line}: {exc}")
             return None

@@ -11,7 +11,8 @@ import hashlib
 import json
 import os
 import socket
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
+from dataclasses import MISSING, Field, asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ __all__ = [
     "STAT_COLUMNS",
     "SUMMARY_COLUMNS",
     "WORKLOAD_COLUMNS",
+    "WORKLOAD_FIELDS",
     "Measurement",
     "System",
     "Workload",
@@ -41,29 +43,11 @@ PATTERNS = ("collective", "independent")
 OPS = ("write", "read")
 LAYOUTS = ("contiguous", "strided")
 
-WORKLOAD_COLUMNS = (
-    "nprocs",
-    "nodes",
-    "pattern",
-    "op",
-    "layout",
-    "block",
-    "fill",
-    "bytes_per_rank",
-    "group",
-    "calls_per_open",
-)
-"""Columns that describe a workload in the summary frame (`group` follows from the size)."""
-
 CONFIG_PREFIX = "cfg:"
 """Configuration columns of the summary frame are named cfg:<parameter>."""
 
 STAT_COLUMNS = ("n", "bw_min", "bw_q1", "bw_median", "bw_q3", "bw_max")
 """Repeats and the five-number summary of their bandwidths (MiB/s)."""
-
-SUMMARY_COLUMNS = ("system", *WORKLOAD_COLUMNS, "config", *STAT_COLUMNS)
-"""The fixed columns of a summary frame; the cfg:<parameter> columns come after `config`
-(the canonical configuration text, iotuner.space.config_key)."""
 
 
 @dataclass(frozen=True)
@@ -106,26 +90,38 @@ class System:
         return System(host, " ".join(mpi_library.split()), fs_type, fs_driver, fs_mount)
 
 
+def _describe(column: str, doc: str, **default: Any) -> Any:
+    """A Workload field with its knowledge-base column type ("integer", "bigint", "real",
+    "word") and what it means; the store's table and the CSV fields are made from these."""
+    return field(metadata={"column": column, "doc": doc}, **default)
+
+
 @dataclass(frozen=True)
 class Workload:
-    """What was measured, apart from the settings.
+    """What was measured, apart from the settings: the one list of workload fields.
 
     `block` and `fill` describe a strided layout (Kunkel et al.: block size, and the fraction
     of the file the blocks cover); a contiguous layout has block 0 and fill 1.
     `bytes_per_rank` is what one rank moves in one call; `calls_per_open` how many such
     calls a rank makes between opening and closing the file (1 where a source does not
     tell, as in results from before the field: the old kernel made one call per open).
+
+    The knowledge base, the summary frame, bench results, CSV mappings, the search's study
+    attributes and the model features all take their workload columns from these fields
+    (`dataclasses.fields`, WORKLOAD_COLUMNS); a new field needs a store schema upgrade.
     """
 
-    nprocs: int
-    nodes: int
-    pattern: str
-    op: str
-    layout: str
-    bytes_per_rank: int
-    block: int = 0
-    fill: float = 1.0
-    calls_per_open: int = 1
+    nprocs: int = _describe("integer", "ranks that took part")
+    nodes: int = _describe("integer", "hosts the ranks ran on")
+    pattern: str = _describe("word", "collective or independent")
+    op: str = _describe("word", "write or read")
+    layout: str = _describe("word", "contiguous or strided")
+    bytes_per_rank: int = _describe("bigint", "bytes one rank moves in one call")
+    block: int = _describe("bigint", "block size of a strided layout (0: contiguous)", default=0)
+    fill: float = _describe("real", "fraction of the file a strided layout covers", default=1.0)
+    calls_per_open: int = _describe(
+        "bigint", "data calls per rank between open and close", default=1
+    )
 
     def __post_init__(self) -> None:
         if self.pattern not in PATTERNS:
@@ -146,19 +142,32 @@ class Workload:
         return size_group(self.bytes_per_rank)
 
     def as_row(self) -> dict[str, Any]:
-        """The workload's columns of the summary frame."""
-        return {
-            "nprocs": self.nprocs,
-            "nodes": self.nodes,
-            "pattern": self.pattern,
-            "op": self.op,
-            "layout": self.layout,
-            "block": self.block,
-            "fill": self.fill,
-            "bytes_per_rank": self.bytes_per_rank,
-            "group": self.group,
-            "calls_per_open": self.calls_per_open,
-        }
+        """The workload's columns of the summary frame (WORKLOAD_COLUMNS)."""
+        return {**asdict(self), "group": self.group}
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> "Workload":
+        """The workload of a row with (at least) the fields without a default; other keys
+        (such as `group`, which follows from the size) are ignored. ValueError (with what
+        was expected) for a value out of range; KeyError for a missing field."""
+        return cls(
+            **{f.name: row[f.name] for f in WORKLOAD_FIELDS if f.name in row or _required(f)}
+        )
+
+
+WORKLOAD_FIELDS = fields(Workload)
+
+WORKLOAD_COLUMNS = (*(f.name for f in WORKLOAD_FIELDS), "group")
+"""Columns that describe a workload in the summary frame (`group` follows from the size)."""
+
+
+SUMMARY_COLUMNS = ("system", *WORKLOAD_COLUMNS, "config", *STAT_COLUMNS)
+"""The fixed columns of a summary frame; the cfg:<parameter> columns come after `config`
+(the canonical configuration text, iotuner.space.config_key)."""
+
+
+def _required(f: Field[Any]) -> bool:
+    return f.default is MISSING
 
 
 @dataclass(frozen=True)

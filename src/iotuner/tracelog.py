@@ -1,22 +1,29 @@
-"""Trace logs (formats/README.md, "Trace log"): read and check one log of one job, and
-find the temporary logs that jobs killed while writing them left behind.
+"""Trace logs (formats/README.md, "Trace log"): read and check one log of one job, say
+which workload each of its operations was, and find the temporary logs that jobs killed
+while writing them left behind.
 
 The `op` columns are checked against formats/trace_op_fields.def; the other records
-against the keys formats/README.md lists for them.
+against the keys formats/README.md lists for them. This is the one reading of a trace:
+ingest, trace history and the search all take records, line numbers and workloads from
+`TraceLog`, so they cannot disagree on where, say, an operation's `nprocs` comes from.
 """
 
 import functools
 import json
+import math
 import os
 import re
 import time
-from dataclasses import dataclass, field
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from iotuner._safejson import loads_json
 from iotuner.errors import TraceLogError
 from iotuner.formats import op_fields, trace_records
+from iotuner.measurement import Workload
 
 __all__ = [
     "EMPTY_STALE_AFTER_SECONDS",
@@ -26,6 +33,7 @@ __all__ = [
     "VERSION",
     "LeftoverLog",
     "TraceLog",
+    "dominant_workload",
     "leftover_logs",
     "read_tracelog",
     "remove_leftover",
@@ -107,10 +115,106 @@ class TraceLog:
     end: dict[str, Any] | None
     no_entries: list[dict[str, Any]] = field(default_factory=list)
     """Where a tune mode's table had no entry (one per file, size group, op and layout)."""
+    op_lines: list[int] = field(default_factory=list)
+    """The line number of each `op` record, in the order of `ops` (empty when the log was
+    not read from a file)."""
 
     @functools.cached_property
     def _hints_by_set(self) -> dict[tuple[str, int], dict[str, Any]]:
         return {(h["file"], h["seq"]): h for h in self.hints}
+
+    def where(self, index: int) -> str:
+        """'<path> line <n>' of the op record `ops[index]`, for messages."""
+        if index < len(self.op_lines):
+            return f"{self.path} line {self.op_lines[index]}"
+        return f"{self.path} op record {index + 1}"
+
+    def workload_of(self, index: int) -> Workload:
+        """The workload the op record `ops[index]` was part of.
+
+        - nprocs: the ranks of the file's communicator (its `file` record), else the job's;
+        - nodes: the hosts the file's ranks ran on (the `file` record's pattern), else the
+          job's;
+        - pattern, op and bytes_per_rank: the op row's own (`pattern`, `kind`,
+          `bytes_per_rank`);
+        - layout: strided when the file's pattern says its access was not contiguous;
+          block 0 and fill 1, as a log does not record a strided layout's shape;
+        - calls_per_open: the calls each rank made with this pattern, op and size group
+          between the open and the close of the file that the row falls into, rounded,
+          at least 1 (all rows of one open count, also those summed past the record cap).
+
+        TraceLogError (with the line) when the row is no workload iotuner knows.
+        """
+        workload = self._workloads[index]
+        if isinstance(workload, str):
+            raise TraceLogError(f"{self.where(index)}: not a workload iotuner knows: {workload}")
+        return workload
+
+    @functools.cached_property
+    def _workloads(self) -> list[Workload | str]:
+        """workload_of for every op, or the reason it is none."""
+        opens = [self._open_of(op) for op in self.ops]
+        calls: dict[tuple[int, str, str, int], float] = defaultdict(float)
+        for op, (number, record) in zip(self.ops, opens, strict=True):
+            calls[(number, op["pattern"], op["kind"], op["group"])] += self._calls_per_rank(
+                op, record
+            )
+        workloads: list[Workload | str] = []
+        for op, (number, record) in zip(self.ops, opens, strict=True):
+            shape = record["pattern"] if record and isinstance(record["pattern"], dict) else {}
+            nodes = shape.get("nodes")
+            per_open = calls[(number, op["pattern"], op["kind"], op["group"])]
+            try:
+                workloads.append(
+                    Workload(
+                        nprocs=record["nprocs"] if record else self.job["nprocs"],
+                        nodes=nodes if isinstance(nodes, int) and nodes >= 1 else self.job["nodes"],
+                        pattern=op["pattern"],
+                        op=op["kind"],
+                        layout="strided" if shape.get("contiguous") is False else "contiguous",
+                        bytes_per_rank=op["bytes_per_rank"],
+                        calls_per_open=max(1, math.floor(per_open + 0.5)),
+                    )
+                )
+            except ValueError as exc:
+                workloads.append(str(exc))
+        return workloads
+
+    def _open_of(self, op: dict[str, Any]) -> tuple[int, dict[str, Any] | None]:
+        """The `file` record of the open an op row falls into, and its index (-1: none).
+
+        A file opened more than once has one record per open; the row belongs to the open
+        whose [opened_at, closed_at] holds its time stamp, else to the latest open before
+        it (a row summed over many calls is stamped with the first).
+        """
+        best: tuple[int, dict[str, Any] | None] = (-1, None)
+        for number, record in self._opens_by_name.get(op["file"], []):
+            if record["opened_at"] <= op["time_stamp"] or best[1] is None:
+                best = (number, record)
+            closed = record["closed_at"]
+            if record["opened_at"] <= op["time_stamp"] and (
+                closed is None or op["time_stamp"] <= closed
+            ):
+                return number, record
+        return best
+
+    @functools.cached_property
+    def _opens_by_name(self) -> dict[str, list[tuple[int, dict[str, Any]]]]:
+        by_name: dict[str, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
+        for number, record in enumerate(self.files):
+            by_name[record["file"]].append((number, record))
+        for records in by_name.values():
+            records.sort(key=lambda item: item[1]["opened_at"])
+        return by_name
+
+    def _calls_per_rank(self, op: dict[str, Any], record: dict[str, Any] | None) -> float:
+        """The calls each rank made in one op row: every rank of the file takes part in a
+        collective call; independent calls are made by the ranks that moved data."""
+        if op["pattern"] == "collective":
+            ranks = record["nprocs"] if record else self.job["nprocs"]
+        else:
+            ranks = op["ranks"]
+        return op["calls"] / ranks if ranks > 0 else float(op["calls"])
 
     def hints_for(self, op: dict[str, Any]) -> dict[str, Any] | None:
         """The hints record in force for an `op` record (same file and seq as its hint_set).
@@ -139,6 +243,7 @@ def read_tracelog(path: Path | str, *, allow_incomplete: bool = False) -> TraceL
     records: dict[str, list[dict[str, Any]]] = {kind: [] for kind in ["op", *_RECORD_KEYS]}
     hint_sets: set[tuple[str, int]] = set()
     op_lines: list[tuple[str, dict[str, Any]]] = []
+    op_numbers: list[int] = []
     for number, line in enumerate(lines, start=1):
         where = f"{path} line {number}"
         if records["end"]:
@@ -156,8 +261,10 @@ def read_tracelog(path: Path | str, *, allow_incomplete: bool = False) -> TraceL
                     f"{where}: a second hints record for file {hint_set[0]!r} seq {hint_set[1]}"
                 )
             hint_sets.add(hint_set)
-        elif kind == "op" and record["hint_set"] != -1:
-            op_lines.append((where, record))
+        elif kind == "op":
+            op_numbers.append(number)
+            if record["hint_set"] != -1:
+                op_lines.append((where, record))
         records[kind].append(record)
     # Checked once all are read: the writer need not put a hints record before its ops.
     for where, op in op_lines:
@@ -175,10 +282,35 @@ def read_tracelog(path: Path | str, *, allow_incomplete: bool = False) -> TraceL
         metas=records["meta"],
         end=records["end"][0] if records["end"] else None,
         no_entries=records["no_entry"],
+        op_lines=op_numbers,
     )
     if log.end is None and not allow_incomplete:
         raise TraceLogError(f"{path}: incomplete log, expected an 'end' record on the last line")
     return log
+
+
+def dominant_workload(logs: Iterable[TraceLog]) -> Workload | None:
+    """The workload of a run as one: the access that moved the most bytes over all its logs,
+    and its bytes per rank per call on average; None when the logs hold no data operation.
+
+    Rows are grouped by their workload less the sizes (nprocs, nodes, pattern, op,
+    layout); the group with the most bytes wins, and gets the mean bytes per rank per call
+    of its rows and the calls_per_open of the row that moved the most bytes.
+    """
+    moved: dict[tuple[int, int, str, str, str], list[int]] = defaultdict(lambda: [0, 0])
+    heaviest: dict[tuple[int, int, str, str, str], tuple[int, Workload]] = {}
+    for log in logs:
+        for index, op in enumerate(log.ops):
+            workload = log.workload_of(index)
+            key = (workload.nprocs, workload.nodes, workload.pattern, workload.op, workload.layout)
+            moved[key][0] += int(op["bytes"])
+            moved[key][1] += int(op["calls"])
+            if key not in heaviest or op["bytes"] > heaviest[key][0]:
+                heaviest[key] = (int(op["bytes"]), workload)
+    if not moved:
+        return None
+    key, (total, calls) = max(moved.items(), key=lambda item: item[1][0])
+    return replace(heaviest[key][1], bytes_per_rank=total // max(calls, 1))
 
 
 def _decode(where: str, line: str) -> dict[str, Any]:

@@ -24,11 +24,11 @@ WORKLOAD_FEATURES = [
     "pattern=independent",
     "op=read",
     "layout=strided",
+    "log2(bytes_per_rank)",
     "log2(block)",
     "fill",
-    "log2(bytes_per_rank)",
-    "group",
     "log2(calls_per_open)",
+    "group",
 ]
 
 

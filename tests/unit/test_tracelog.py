@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from iotuner.errors import TraceLogError
-from iotuner.tracelog import read_tracelog
+from iotuner.tracelog import dominant_workload, read_tracelog
 
 Records = list[dict[str, Any]]
 
@@ -124,3 +124,99 @@ def test_an_empty_or_missing_log(tmp_path: Path) -> None:
         read_tracelog(empty)
     with pytest.raises(TraceLogError, match="cannot read"):
         read_tracelog(tmp_path / "absent.iotrace.jsonl")
+
+
+# ---------------------------------------------------------------- the workload of each op
+
+
+def test_each_op_knows_its_line_and_workload(sample_log: Path) -> None:
+    log = read_tracelog(sample_log)
+    assert log.op_lines == [4, 5, 6, 7]
+    first = log.workload_of(0)
+    # nprocs and nodes from the file's record; two collective writes of one size in one open.
+    assert (first.nprocs, first.nodes, first.pattern, first.op, first.layout) == (
+        4,
+        2,
+        "collective",
+        "write",
+        "contiguous",
+    )
+    assert first.bytes_per_rank == 1607876 and first.calls_per_open == 2
+    # The independent read summed 4 calls by 4 ranks: one per rank.
+    assert log.workload_of(2).calls_per_open == 1
+    # log.txt was opened by one rank: the file's communicator, not the job's 4 ranks.
+    assert log.workload_of(3).nprocs == 1 and log.workload_of(3).nodes == 1
+
+
+def _op(time_stamp: float, calls: int = 2, pattern: str = "collective") -> dict[str, Any]:
+    return {
+        "record": "op",
+        "group": 20,
+        "time_stamp": time_stamp,
+        "operation": "MPI_File_write_at_all",
+        "bytes": 2048 * calls,
+        "duration": 0.01,
+        "bandwidth": 1.0,
+        "file": "ckpt.dat",
+        "pattern": pattern,
+        "kind": "write",
+        "calls": calls,
+        "ranks": 2,
+        "bytes_per_rank": 2048,
+        "summary": 0,
+        "hint_set": -1,
+    }
+
+
+def _file(opened_at: float, closed_at: float, contiguous: bool = True) -> dict[str, Any]:
+    return {
+        "record": "file",
+        "file": "ckpt.dat",
+        "nprocs": 2,
+        "opened_at": opened_at,
+        "closed_at": closed_at,
+        "bytes_read": 0,
+        "bytes_written": 8192,
+        "pattern": {"nodes": 1, "contiguous": contiguous},
+        "reduced": True,
+        "complete": True,
+    }
+
+
+def test_a_file_opened_twice_counts_calls_per_open(tmp_path: Path, sample_log: Path) -> None:
+    """Three collective writes in the first open, one in the second, and the second open's
+    strided view: each row takes its figures from the open it falls into."""
+
+    def edit(records: Records) -> Records:
+        job, end = records[0], records[-1]
+        job["nprocs"] = 2
+        ops = [_op(0.1), _op(0.2), _op(0.3), _op(1.5)]
+        files = [_file(1.0, 2.0, contiguous=False), _file(0.0, 0.9)]
+        end["rows"] = len(ops) + len(files)
+        return [job, *ops, *files, end]
+
+    log = read_tracelog(_write(tmp_path, sample_log, edit))
+    first, second = log.workload_of(0), log.workload_of(3)
+    assert [log.workload_of(i).calls_per_open for i in range(4)] == [3, 3, 3, 1]
+    assert first.layout == "contiguous" and second.layout == "strided"
+    assert log.op_lines == [2, 3, 4, 5]
+
+
+def test_an_op_that_is_no_workload_is_refused_with_its_line(
+    tmp_path: Path, sample_log: Path
+) -> None:
+    log = read_tracelog(_write(tmp_path, sample_log, _set(3, "pattern", "sideways")))
+    with pytest.raises(TraceLogError, match=r"line 4: not a workload iotuner knows: pattern"):
+        log.workload_of(0)
+    assert log.workload_of(1).pattern == "collective"  # the other rows are still read
+
+
+def test_the_dominant_workload_of_a_run(sample_log: Path) -> None:
+    log = read_tracelog(sample_log)
+    workload = dominant_workload([log, log])
+    assert workload is not None
+    assert (workload.pattern, workload.op, workload.nprocs) == ("collective", "write", 4)
+    assert workload.bytes_per_rank == 1607876 and workload.calls_per_open == 2
+    empty = read_tracelog(sample_log)
+    empty.ops.clear()
+    assert dominant_workload([empty]) is None

@@ -79,11 +79,11 @@ _WORKLOAD_ENCODINGS: tuple[tuple[str, str, tuple[Value, ...]], ...] = (
     ("pattern", "binary", PATTERNS),
     ("op", "binary", OPS),
     ("layout", "binary", LAYOUTS),
+    ("bytes_per_rank", "log2", ()),
     ("block", "log2", ()),
     ("fill", "number", ()),
-    ("bytes_per_rank", "log2", ()),
-    ("group", "number", ()),
     ("calls_per_open", "log2", ()),
+    ("group", "number", ()),
 )
 assert tuple(name for name, _, _ in _WORKLOAD_ENCODINGS) == WORKLOAD_COLUMNS
 

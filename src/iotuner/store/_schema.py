@@ -4,7 +4,12 @@ JSON values (run meta, configuration parameters, provenance) are stored as text,
 backends hold the same thing and a reader never depends on a backend's JSON type.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 import sqlalchemy as sa
+
+from iotuner.measurement import WORKLOAD_FIELDS
 
 SCHEMA_VERSION = 2
 """Raised by one whenever a table or column changes; stores refuse a newer schema and
@@ -14,6 +19,34 @@ RUN_KINDS = ("bench", "trace", "csv", "search")
 """Where a run's measurements came from."""
 
 metadata = sa.MetaData()
+
+_COLUMN_TYPES: dict[str, Callable[[], sa.types.TypeEngine[Any]]] = {
+    "integer": sa.Integer,
+    "bigint": sa.BigInteger,
+    "real": sa.Double,
+    "word": lambda: sa.String(16),
+}
+
+_SERVER_DEFAULTS = {"calls_per_open": "1"}
+"""Workload columns added by an upgrade: the value of the rows stored before them."""
+
+
+def _workload_columns() -> list[sa.Column[Any]]:
+    """The measurements' workload columns, one per iotuner.measurement.Workload field (the
+    column type and comment from its metadata), then `group`, which follows from the size
+    and is stored so that a summary can group by it."""
+    columns = [
+        sa.Column(
+            f.name,
+            _COLUMN_TYPES[f.metadata["column"]](),
+            nullable=False,
+            server_default=_SERVER_DEFAULTS.get(f.name),
+            comment=f.metadata["doc"],
+        )
+        for f in WORKLOAD_FIELDS
+    ]
+    return [*columns, sa.Column("group", sa.Integer, nullable=False)]
+
 
 schema_version = sa.Table(
     "schema_version",
@@ -66,22 +99,7 @@ measurements = sa.Table(
     sa.Column("system_id", sa.Integer, sa.ForeignKey("systems.id"), nullable=False, index=True),
     sa.Column("configuration_id", sa.Integer, sa.ForeignKey("configurations.id"), nullable=False),
     sa.Column("space", sa.Text, nullable=False),
-    sa.Column("nprocs", sa.Integer, nullable=False),
-    sa.Column("nodes", sa.Integer, nullable=False),
-    sa.Column("pattern", sa.String(16), nullable=False),
-    sa.Column("op", sa.String(8), nullable=False),
-    sa.Column("layout", sa.String(16), nullable=False),
-    sa.Column("block", sa.BigInteger, nullable=False),
-    sa.Column("fill", sa.Double, nullable=False),
-    sa.Column("bytes_per_rank", sa.BigInteger, nullable=False),
-    sa.Column("group", sa.Integer, nullable=False),
-    sa.Column(
-        "calls_per_open",
-        sa.BigInteger,
-        nullable=False,
-        server_default="1",
-        comment="data calls per rank between open and close",
-    ),
+    *_workload_columns(),
     sa.Column("bandwidth", sa.Double, nullable=False, comment="MiB/s"),
     sa.Column("seconds", sa.Double, nullable=False),
     sa.Column("bytes", sa.BigInteger, nullable=False),
