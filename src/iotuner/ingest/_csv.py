@@ -1,15 +1,4 @@
-"""Bring measurements into the knowledge base: trace logs, bench result files, CSV files.
-
-Every file is read and checked whole before anything is written, and then written in one
-transaction, so a bad file adds nothing. Ingesting is idempotent: a measurement's uid says
-where it came from, and a uid already stored is skipped.
-
-* **Trace logs** (`*.iotrace.jsonl`, formats/README.md): one run per log (its uid is the
-  sha256 of the file's bytes); each `op` row with a duration is a measurement.
-* **Bench results** (`*.bench.jsonl`, iotuner.measurement.measurement_to_json): one run
-  per file (the sweep's `bench_run` id when every line has the same, else the file's
-  hash); a results file that grew since it was last ingested adds only its new lines.
-* **CSV files** of measurements made elsewhere, read through a column mapping.
+"""CSV files of measurements made elsewhere, read through a column mapping.
 
 CSV column mapping
 ------------------
@@ -66,8 +55,6 @@ import hashlib
 import io
 import json
 import math
-import os
-import socket
 import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -75,11 +62,16 @@ from dataclasses import MISSING, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from iotuner._choices import INGEST_KINDS
 from iotuner._safejson import loads_json
-from iotuner.errors import IotunerError, TraceLogError
+from iotuner.ingest._common import (
+    MIB,
+    IngestError,
+    IngestResult,
+    commit_run,
+    decode_text,
+    read_bytes,
+)
 from iotuner.measurement import (
-    BENCH_FORMAT,
     CONFIG_PREFIX,
     LAYOUTS,
     OPS,
@@ -89,33 +81,9 @@ from iotuner.measurement import (
     Measurement,
     System,
     Workload,
-    measurement_from_json,
 )
 from iotuner.space import config_key
-from iotuner.store import Record, Store, StoreError, canonical_config
-from iotuner.tracelog import read_tracelog
-
-__all__ = [
-    "CSV_FIELDS",
-    "KINDS",
-    "CsvMapping",
-    "IngestError",
-    "IngestResult",
-    "guess_kind",
-    "ingest_bench",
-    "ingest_csv",
-    "ingest_file",
-    "ingest_trace",
-    "input_files",
-    "load_mapping",
-    "mapping_from_dict",
-]
-
-KINDS = INGEST_KINDS
-"""The kinds of file `iotuner ingest` reads (kept in iotuner._choices, which the
-command line imports without importing this module)."""
-
-_SUFFIXES = {"trace": ".iotrace.jsonl", "bench": ".bench.jsonl", "csv": ".csv"}
+from iotuner.store import Record, Store, canonical_config
 
 CSV_FIELDS = (
     *(column for column in WORKLOAD_COLUMNS if column != "group"),  # group follows from size
@@ -128,245 +96,8 @@ CSV_FIELDS = (
 
 _REQUIRED = tuple(f.name for f in WORKLOAD_FIELDS if f.default is MISSING)
 _SCALABLE = ("block", "bytes_per_rank", "bandwidth", "seconds", "bytes")
-_MIB = 1024 * 1024
 _MAX_PROBLEMS = 20
 """Bad cells reported per CSV file before giving up."""
-
-
-class IngestError(IotunerError):
-    """A file to ingest, or a CSV mapping, is not what was expected."""
-
-
-@dataclass(frozen=True)
-class IngestResult:
-    """What ingesting one file did.
-
-    `read`: rows that could be measurements (op rows, result lines, CSV rows); `added`: new
-    measurements stored; `skipped`: rows whose measurement was already stored; `ignored`:
-    rows that are no measurement (a trace row with duration 0 has no bandwidth).
-    """
-
-    path: Path
-    kind: str
-    read: int
-    added: int
-    skipped: int
-    ignored: int = 0
-
-
-def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise IngestError(f"cannot read {path}: {exc.strerror or exc}") from None
-
-
-def _text(path: Path, data: bytes) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise IngestError(
-            f"{path}: expected UTF-8 text ({exc.reason} at byte {exc.start})"
-        ) from None
-
-
-def _commit(
-    store: Store,
-    path: Path,
-    kind: str,
-    run_uid: str,
-    records: Sequence[Record],
-    ignored: int,
-    *,
-    program: str | None = None,
-    system: System | None = None,
-    meta: Mapping[str, Any] | None = None,
-    started_at: float | None = None,
-) -> IngestResult:
-    """Store the run and its new measurements in one transaction.
-
-    A run is recorded when it brings a new measurement (or was recorded before), so
-    ingesting a known file again leaves no empty run behind.
-    """
-    read = len(records) + ignored
-    with store.transaction():
-        known = store.known_uids(m.uid for m, _, _ in records)
-        if len(known) == len({m.uid for m, _, _ in records}) and store.run_id(run_uid) is None:
-            return IngestResult(path, kind, read, 0, len(records), ignored)
-        run_id = store.add_run(
-            run_uid,
-            kind,
-            str(path),
-            program=program,
-            system=system,
-            meta=meta,
-            started_at=started_at,
-        )
-        added = store.add_records(run_id, records)
-    return IngestResult(path, kind, read, added, len(records) - added, ignored)
-
-
-# ---------------------------------------------------------------- trace logs
-
-
-def ingest_trace(store: Store, path: Path | str, kind: str = "trace") -> IngestResult:
-    """Ingest one trace log; each `op` row with a duration becomes a measurement.
-
-    `kind` is the run's kind in the knowledge base: "trace", or "search" for the logs of
-    search trials.
-
-    Workload: TraceLog.workload_of (the one reading of a trace's workloads).
-    Configuration: every key requested for the file up to the row's hint set, with the
-    value MPI reported for it (effective), or {} when none was. System: host and MPI
-    library from the job, the driver of the file's hints; fs_type and fs_mount "unknown"
-    (a log does not tell), unless the log comes from this host (see _trace_system).
-    Measurement uid: the log's sha256 and the row's index; repeat: how many earlier rows
-    of the log had the same workload and configuration.
-    """
-    path = Path(path).resolve()
-    data = _read_bytes(path)
-    run_uid = hashlib.sha256(data).hexdigest()
-    log = read_tracelog(path)
-    job = log.job
-    host = job["host"].split(".")[0] or "unknown"
-    mpi_library = " ".join(job["mpi_library"].split()) or "unknown"
-    configs, drivers = _configs_in_force(log.hints)
-    log_drivers = set(drivers.values())
-    log_driver = log_drivers.pop() if len(log_drivers) == 1 else "unknown"
-    systems: dict[tuple[str, str], System] = {}
-
-    records: list[Record] = []
-    ignored = 0
-    repeats: Counter[tuple[Workload, str]] = Counter()
-    for index, row in enumerate(log.ops):
-        if row["duration"] <= 0:
-            ignored += 1
-            continue
-        try:
-            workload = log.workload_of(index)
-        except TraceLogError as exc:
-            raise IngestError(str(exc)) from None
-        hint_set = (row["file"], row["hint_set"])
-        config = configs.get(hint_set, {})
-        driver = drivers.get(hint_set) or _file_driver(drivers, row["file"]) or log_driver
-        directory = os.path.dirname(row["file"])
-        if (driver, directory) not in systems:
-            systems[(driver, directory)] = _trace_system(host, mpi_library, driver, row["file"])
-        system = systems[(driver, directory)]
-        key = (workload, config_key(canonical_config(config)))
-        measurement = Measurement(
-            uid=f"{run_uid}:{index}",
-            workload=workload,
-            config=dict(config),
-            bandwidth=float(row["bandwidth"]),
-            seconds=float(row["duration"]),
-            bytes=row["bytes"],
-            repeat=repeats[key],
-            provenance={
-                "log": str(path),
-                "line": log.op_lines[index],
-                "operation": row["operation"],
-                "file": row["file"],
-            },
-        )
-        repeats[key] += 1
-        records.append((measurement, system, "trace"))
-    run_system = records[0][1] if records else None
-    meta = {
-        "job": {k: v for k, v in job.items() if k != "record"},
-        "end": {k: v for k, v in (log.end or {}).items() if k != "record"},
-    }
-    return _commit(
-        store,
-        path,
-        kind,
-        run_uid,
-        records,
-        ignored,
-        program=job["program"],
-        system=run_system,
-        meta=meta,
-        started_at=float(job["start_time"]),
-    )
-
-
-def _configs_in_force(
-    hints: Iterable[dict[str, Any]],
-) -> tuple[dict[tuple[str, int], dict[str, str]], dict[tuple[str, int], str]]:
-    """For each (file, seq) hint set: the configuration in force and the driver.
-
-    RATIONALE: a hints record lists only the keys passed at its decision point (an access
-    record only the keys the table changed there), so the keys in force are those requested
-    by the file's records up to this one; their values are what MPI last reported.
-    """
-    by_file: dict[str, list[dict[str, Any]]] = {}
-    for record in hints:
-        by_file.setdefault(record["file"], []).append(record)
-    configs: dict[tuple[str, int], dict[str, str]] = {}
-    drivers: dict[tuple[str, int], str] = {}
-    for name, records in by_file.items():
-        requested: dict[str, str] = {}
-        effective: dict[str, str] = {}
-        for record in sorted(records, key=lambda r: r["seq"]):
-            requested.update({str(k): str(v) for k, v in record["requested"].items()})
-            effective.update({str(k): str(v) for k, v in record["effective"].items()})
-            configs[(name, record["seq"])] = {k: effective.get(k, v) for k, v in requested.items()}
-            drivers[(name, record["seq"])] = record["driver"] or "unknown"
-    return configs, drivers
-
-
-def _file_driver(drivers: Mapping[tuple[str, int], str], name: str) -> str | None:
-    """The driver any hints record of file `name` reported, or None."""
-    return next((d for (f, _), d in drivers.items() if f == name and d != "unknown"), None)
-
-
-# ---------------------------------------------------------------- bench results
-
-
-def ingest_bench(store: Store, path: Path | str) -> IngestResult:
-    """Ingest a bench result file (one measurement_to_json line per measurement).
-
-    The first bad line is reported with its file and line, and nothing is added.
-    """
-    path = Path(path).resolve()
-    data = _read_bytes(path)
-    records: list[Record] = []
-    for number, line in enumerate(_text(path, data).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            measurement, system, space = measurement_from_json(line)
-            canonical_config(measurement.config)
-            for name in ("bandwidth", "seconds"):
-                value = getattr(measurement, name)
-                if not math.isfinite(value) or value < 0:
-                    raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
-            if not measurement.uid:
-                raise ValueError("uid must be a non-empty string")
-        except (ValueError, StoreError) as exc:
-            raise IngestError(f"{path}:{number}: {exc}; nothing was added") from None
-        records.append((measurement, system, space))
-    bench_runs = {str(m.provenance.get("bench_run") or "") for m, _, _ in records}
-    single = bench_runs.pop() if len(bench_runs) == 1 else ""
-    run_uid = single or hashlib.sha256(data).hexdigest()
-    file_systems = {system for _, system, _ in records}
-    meta = {
-        "spaces": sorted({space for _, _, space in records}),
-        "systems": len(file_systems),
-    }
-    return _commit(
-        store,
-        path,
-        "bench",
-        run_uid,
-        records,
-        0,
-        system=file_systems.pop() if len(file_systems) == 1 else None,
-        meta=meta,
-    )
-
-
-# ---------------------------------------------------------------- CSV files
 
 
 @dataclass(frozen=True)
@@ -596,8 +327,10 @@ def ingest_csv(
         system = System(**{f: mapping.system.get(f, "unknown") for f in _SYSTEM_FIELDS})
     space = space or mapping.space or "csv"
 
-    data = _read_bytes(path)
-    reader = csv.reader(io.StringIO(_text(path, data), newline=""), delimiter=mapping.delimiter)
+    data = read_bytes(path)
+    reader = csv.reader(
+        io.StringIO(decode_text(path, data), newline=""), delimiter=mapping.delimiter
+    )
     try:
         header = [name.strip() for name in next(reader)]
     except StopIteration:
@@ -639,7 +372,7 @@ def ingest_csv(
             measurement = replace(measurement, repeat=repeats[key])
         repeats[key] += 1
         records.append((measurement, system, space))
-    return _commit(
+    return commit_run(
         store,
         path,
         "csv",
@@ -720,9 +453,9 @@ class _CsvRows:
         bandwidth = values.get("bandwidth")
         seconds = values.get("seconds")
         if bandwidth is None:
-            bandwidth = moved / _MIB / seconds
+            bandwidth = moved / MIB / seconds
         if seconds is None:
-            seconds = moved / _MIB / bandwidth
+            seconds = moved / MIB / bandwidth
         try:
             workload = Workload.from_row(values)
         except ValueError as exc:
@@ -752,77 +485,3 @@ def _expected(name: str) -> str:
     except _Bad as exc:
         return str(exc)
     return "a value"
-
-
-# ---------------------------------------------------------------- files and kinds
-
-
-def guess_kind(path: Path) -> str:
-    """trace, bench or csv, from the file's name, else from its first line."""
-    for kind, suffix in _SUFFIXES.items():
-        if path.name.endswith(suffix):
-            return kind
-    try:
-        with path.open(encoding="utf-8") as f:
-            first = loads_json(f.readline())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        first = None
-    if isinstance(first, dict) and first.get("record") == "job":
-        return "trace"
-    if isinstance(first, dict) and first.get("format") == BENCH_FORMAT:
-        return "bench"
-    raise IngestError(
-        f"{path}: cannot tell what kind of file this is (expected a name ending in "
-        f"{', '.join(_SUFFIXES.values())}, or a trace log or bench result inside); "
-        "give --kind"
-    )
-
-
-def input_files(paths: Iterable[Path], kind: str | None = None) -> list[Path]:
-    """The files to ingest: files as given; for a directory, the trace logs and bench
-    results directly inside (with `kind`, the files of that kind, CSV files included)."""
-    suffixes = [_SUFFIXES[kind]] if kind else [_SUFFIXES["trace"], _SUFFIXES["bench"]]
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files.extend(
-                sorted(
-                    p for p in path.iterdir() if p.is_file() and p.name.endswith(tuple(suffixes))
-                )
-            )
-        elif path.exists():
-            files.append(path)
-        else:
-            raise IngestError(f"no such file or directory: {path}")
-    return files
-
-
-def ingest_file(
-    store: Store,
-    path: Path,
-    kind: str | None = None,
-    mapping: CsvMapping | None = None,
-    system: System | None = None,
-) -> IngestResult:
-    """Ingest one file of the given kind (guessed when None); CSV needs a mapping."""
-    kind = kind or guess_kind(path)
-    if kind == "trace":
-        return ingest_trace(store, path)
-    if kind == "bench":
-        return ingest_bench(store, path)
-    if kind == "csv":
-        if mapping is None:
-            raise IngestError(f"{path}: a CSV file needs a column mapping (--mapping FILE)")
-        return ingest_csv(store, path, mapping, system)
-    raise IngestError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
-
-
-def _trace_system(host: str, mpi_library: str, driver: str, file: str) -> System:
-    """The system of a trace row. A trace does not record the file system; when the log
-    comes from this host and names an absolute path, the mount table here tells, so traces
-    and bench runs of the same machine land on the same system."""
-    here = socket.gethostname().split(".")[0]
-    if host == here and os.path.isabs(file):
-        detected = System.detect(Path(file).parent, mpi_library, driver)
-        return System(host, detected.mpi_library, detected.fs_type, driver, detected.fs_mount)
-    return System(host, mpi_library, "unknown", driver, "unknown")

@@ -1,0 +1,111 @@
+"""Bring measurements into the knowledge base: trace logs, bench result files, CSV files.
+
+Every file is read and checked whole before anything is written, and then written in one
+transaction, so a bad file adds nothing. Ingesting is idempotent: a measurement's uid says
+where it came from, and a uid already stored is skipped.
+
+* **Trace logs** (`*.iotrace.jsonl`, formats/README.md): one run per log (its uid is the
+  sha256 of the file's bytes); each `op` row with a duration is a measurement.
+* **Bench results** (`*.bench.jsonl`, iotuner.measurement.measurement_to_json): one run
+  per file (the sweep's `bench_run` id when every line has the same, else the file's
+  hash); a results file that grew since it was last ingested adds only its new lines.
+* **CSV files** of measurements made elsewhere, read through a column mapping.
+
+The modules: `_common` (the error, the result, the one transaction), `_trace`, `_bench`
+and `_csv` (one per kind of file, with the CSV column mapping described in `_csv`).
+"""
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from iotuner._choices import INGEST_KINDS
+from iotuner._safejson import loads_json
+from iotuner.ingest._bench import ingest_bench
+from iotuner.ingest._common import IngestError, IngestResult
+from iotuner.ingest._csv import CSV_FIELDS, CsvMapping, ingest_csv, load_mapping, mapping_from_dict
+from iotuner.ingest._trace import ingest_trace
+from iotuner.measurement import BENCH_FORMAT, System
+from iotuner.store import Store
+
+__all__ = [
+    "CSV_FIELDS",
+    "KINDS",
+    "CsvMapping",
+    "IngestError",
+    "IngestResult",
+    "guess_kind",
+    "ingest_bench",
+    "ingest_csv",
+    "ingest_file",
+    "ingest_trace",
+    "input_files",
+    "load_mapping",
+    "mapping_from_dict",
+]
+
+KINDS = INGEST_KINDS
+"""The kinds of file `iotuner ingest` reads (kept in iotuner._choices, which the
+command line imports without importing this module)."""
+
+_SUFFIXES = {"trace": ".iotrace.jsonl", "bench": ".bench.jsonl", "csv": ".csv"}
+
+
+def guess_kind(path: Path) -> str:
+    """trace, bench or csv, from the file's name, else from its first line."""
+    for kind, suffix in _SUFFIXES.items():
+        if path.name.endswith(suffix):
+            return kind
+    try:
+        with path.open(encoding="utf-8") as f:
+            first = loads_json(f.readline())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        first = None
+    if isinstance(first, dict) and first.get("record") == "job":
+        return "trace"
+    if isinstance(first, dict) and first.get("format") == BENCH_FORMAT:
+        return "bench"
+    raise IngestError(
+        f"{path}: cannot tell what kind of file this is (expected a name ending in "
+        f"{', '.join(_SUFFIXES.values())}, or a trace log or bench result inside); "
+        "give --kind"
+    )
+
+
+def input_files(paths: Iterable[Path], kind: str | None = None) -> list[Path]:
+    """The files to ingest: files as given; for a directory, the trace logs and bench
+    results directly inside (with `kind`, the files of that kind, CSV files included)."""
+    suffixes = [_SUFFIXES[kind]] if kind else [_SUFFIXES["trace"], _SUFFIXES["bench"]]
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(
+                sorted(
+                    p for p in path.iterdir() if p.is_file() and p.name.endswith(tuple(suffixes))
+                )
+            )
+        elif path.exists():
+            files.append(path)
+        else:
+            raise IngestError(f"no such file or directory: {path}")
+    return files
+
+
+def ingest_file(
+    store: Store,
+    path: Path,
+    kind: str | None = None,
+    mapping: CsvMapping | None = None,
+    system: System | None = None,
+) -> IngestResult:
+    """Ingest one file of the given kind (guessed when None); CSV needs a mapping."""
+    kind = kind or guess_kind(path)
+    if kind == "trace":
+        return ingest_trace(store, path)
+    if kind == "bench":
+        return ingest_bench(store, path)
+    if kind == "csv":
+        if mapping is None:
+            raise IngestError(f"{path}: a CSV file needs a column mapping (--mapping FILE)")
+        return ingest_csv(store, path, mapping, system)
+    raise IngestError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")

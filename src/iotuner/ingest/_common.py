@@ -1,0 +1,88 @@
+"""What every kind of ingest shares: its error, its result, reading the file, and the one
+transaction that stores a run with its new measurements."""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from iotuner.errors import IotunerError
+from iotuner.measurement import (
+    System,
+)
+from iotuner.store import Record, Store
+
+MIB = 1024 * 1024
+
+
+class IngestError(IotunerError):
+    """A file to ingest, or a CSV mapping, is not what was expected."""
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """What ingesting one file did.
+
+    `read`: rows that could be measurements (op rows, result lines, CSV rows); `added`: new
+    measurements stored; `skipped`: rows whose measurement was already stored; `ignored`:
+    rows that are no measurement (a trace row with duration 0 has no bandwidth).
+    """
+
+    path: Path
+    kind: str
+    read: int
+    added: int
+    skipped: int
+    ignored: int = 0
+
+
+def read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise IngestError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def decode_text(path: Path, data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise IngestError(
+            f"{path}: expected UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
+
+
+def commit_run(
+    store: Store,
+    path: Path,
+    kind: str,
+    run_uid: str,
+    records: Sequence[Record],
+    ignored: int,
+    *,
+    program: str | None = None,
+    system: System | None = None,
+    meta: Mapping[str, Any] | None = None,
+    started_at: float | None = None,
+) -> IngestResult:
+    """Store the run and its new measurements in one transaction.
+
+    A run is recorded when it brings a new measurement (or was recorded before), so
+    ingesting a known file again leaves no empty run behind.
+    """
+    read = len(records) + ignored
+    with store.transaction():
+        known = store.known_uids(m.uid for m, _, _ in records)
+        if len(known) == len({m.uid for m, _, _ in records}) and store.run_id(run_uid) is None:
+            return IngestResult(path, kind, read, 0, len(records), ignored)
+        run_id = store.add_run(
+            run_uid,
+            kind,
+            str(path),
+            program=program,
+            system=system,
+            meta=meta,
+            started_at=started_at,
+        )
+        added = store.add_records(run_id, records)
+    return IngestResult(path, kind, read, added, len(records) - added, ignored)
