@@ -44,6 +44,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import (
@@ -74,6 +75,9 @@ from iotuner.runner import (
 )
 from iotuner.space import Configuration, Parameter, Space, config_key
 from iotuner.tracelog import read_tracelog
+
+if TYPE_CHECKING:
+    from iotuner.store import Record
 
 __all__ = [
     "LARGEST_CALL",
@@ -484,12 +488,13 @@ def run_bench(
     data_dir: Path,
     results: Path,
     console: Console,
-    after_workload: Callable[[Path], object] | None = None,
+    after_workload: Callable[[list["Record"]], object] | None = None,
 ) -> int:
     """Measure what `results` does not hold yet; returns the number of new measurements.
 
-    `after_workload(results)` runs after each workload's job (e.g. to ingest into the
-    knowledge base). Interrupting (Ctrl-C) stops the running job; what it measured so far
+    `after_workload(records)` runs after each workload's job with the measurements it
+    added to `results` (e.g. to store them in the knowledge base without reading the
+    growing file again). Interrupting (Ctrl-C) stops the running job; what it measured so far
     is kept.
     """
     if not data_dir.is_dir():
@@ -517,7 +522,7 @@ def run_bench(
             task = progress.add_task("bench", total=total, completed=min(len(done), total))
             for workload in order:
                 progress.update(task, description=workload_key(workload))
-                added += _run_workload(
+                new = _run_workload(
                     plan,
                     workload,
                     system,
@@ -527,8 +532,9 @@ def run_bench(
                     done,
                     lambda: progress.advance(task),
                 )
-                if after_workload is not None:
-                    after_workload(results)
+                added += len(new)
+                if after_workload is not None and new:
+                    after_workload([(m, system, plan.space.name) for m in new])
     finally:
         for leftover in work.iterdir():
             leftover.unlink()
@@ -545,8 +551,9 @@ def _run_workload(
     results: Path,
     done: set[str],
     advance: Callable[[], None],
-) -> int:
-    """One MPI job: the workload's missing (configuration, repeat) pairs, shuffled."""
+) -> list[Measurement]:
+    """One MPI job: the workload's missing (configuration, repeat) pairs, shuffled; returns
+    the measurements it added to `results`."""
     prefix = f"{plan.sweep_id}:{workload_key(workload)}"
     lines: dict[str, tuple[Configuration, int]] = {}
     for index, config in enumerate(plan.configurations(workload)):
@@ -555,7 +562,7 @@ def _run_workload(
             if uid not in done:
                 lines[f"c{index}r{repeat}"] = (config, repeat)
     if not lines:
-        return 0
+        return []
     ids = list(lines)
     random.Random(f"{plan.seed}:{prefix}").shuffle(ids)
     plan_file = work / "plan.txt"
@@ -575,7 +582,7 @@ def _run_workload(
         env,
         os.environ.get("LD_PRELOAD"),
     )
-    added = 0
+    added: list[Measurement] = []
     with (
         results.open("a", encoding="utf-8") as out,
         subprocess.Popen(
@@ -601,7 +608,7 @@ def _run_workload(
                 out.write(measurement_to_json(measurement, system, plan.space.name) + "\n")
                 out.flush()
                 done.add(measurement.uid)
-                added += 1
+                added.append(measurement)
                 advance()
         except BaseException:
             stop_group(job)

@@ -13,6 +13,7 @@ from iotuner.ingest import (
     CsvMapping,
     IngestError,
     ingest_bench,
+    ingest_bench_records,
     ingest_csv,
     ingest_trace,
     load_mapping,
@@ -21,7 +22,7 @@ from iotuner.measurement import System
 from iotuner.runner import build_config, find_program
 from iotuner.store import Store
 
-from .conftest import SAMPLE_LOG, bench_lines, measurement
+from .conftest import SAMPLE_LOG, SYSTEM_A, bench_lines, measurement
 
 EMPTY = {"systems": 0, "runs": 0, "configurations": 0, "measurements": 0}
 
@@ -144,6 +145,19 @@ def test_a_grown_bench_file_adds_only_its_new_lines(store: Store, tmp_path: Path
     assert store.run_id("sweep1") is not None
     assert store.summary()["n"].tolist() == [5]
     assert set(store.measurements()["space"]) == {"romio-ufs"}
+
+
+def test_a_sweep_stores_what_it_holds_as_the_file_would(store: Store, tmp_path: Path) -> None:
+    """bench stores each workload's new lines from memory; ingesting the results file
+    afterwards finds them all stored, in the same run."""
+    ms = [measurement(f"sweep1:w:{i}", 10.0 * (i + 1), repeat=i) for i in range(4)]
+    results = _write(tmp_path / "r.bench.jsonl", bench_lines(*ms))
+    for batch in (ms[:1], ms[1:]):
+        stored = ingest_bench_records(store, results, [(m, SYSTEM_A, "romio-ufs") for m in batch])
+        assert stored.added == len(batch)
+    again = ingest_bench(store, results)
+    assert (again.read, again.added, again.skipped) == (4, 0, 4)
+    assert store.counts()["runs"] == 1 and store.run_id("sweep1") is not None
 
 
 def test_a_bad_bench_line_adds_nothing(store: Store, tmp_path: Path) -> None:

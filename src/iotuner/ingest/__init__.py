@@ -21,7 +21,7 @@ from pathlib import Path
 
 from iotuner._choices import INGEST_KINDS
 from iotuner._safejson import loads_json
-from iotuner.ingest._bench import ingest_bench
+from iotuner.ingest._bench import ingest_bench, ingest_bench_records
 from iotuner.ingest._common import IngestError, IngestResult
 from iotuner.ingest._csv import CSV_FIELDS, CsvMapping, ingest_csv, load_mapping, mapping_from_dict
 from iotuner.ingest._trace import ingest_trace
@@ -36,6 +36,7 @@ __all__ = [
     "IngestResult",
     "guess_kind",
     "ingest_bench",
+    "ingest_bench_records",
     "ingest_csv",
     "ingest_file",
     "ingest_trace",

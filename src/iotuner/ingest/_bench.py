@@ -3,6 +3,7 @@ the knowledge base."""
 
 import hashlib
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 from iotuner.ingest._common import IngestError, IngestResult, commit_run, decode_text, read_bytes
@@ -35,9 +36,23 @@ def ingest_bench(store: Store, path: Path | str) -> IngestResult:
         except (ValueError, StoreError) as exc:
             raise IngestError(f"{path}:{number}: {exc}; nothing was added") from None
         records.append((measurement, system, space))
+    return ingest_bench_records(store, path, records, hashlib.sha256(data).hexdigest())
+
+
+def ingest_bench_records(
+    store: Store, path: Path | str, records: Sequence[Record], file_hash: str = ""
+) -> IngestResult:
+    """Store measurements a sweep holds in memory as lines of the results file `path`,
+    without reading the file again (bench stores each workload's new lines as it goes).
+
+    The run is the sweep's `bench_run` id when every record has the same, else
+    `file_hash`, else the hash of the records' uids.
+    """
+    path = Path(path).resolve()
     bench_runs = {str(m.provenance.get("bench_run") or "") for m, _, _ in records}
     single = bench_runs.pop() if len(bench_runs) == 1 else ""
-    run_uid = single or hashlib.sha256(data).hexdigest()
+    uids = "\n".join(sorted(m.uid for m, _, _ in records))
+    run_uid = single or file_hash or hashlib.sha256(uids.encode()).hexdigest()
     file_systems = {system for _, system, _ in records}
     meta = {
         "spaces": sorted({space for _, _, space in records}),
