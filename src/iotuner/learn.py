@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from iotuner.errors import ConfigError
-from iotuner.measurement import CONFIG_PREFIX, System
+from iotuner.measurement import CONFIG_PREFIX, NOT_SET, System
 from iotuner.space import Space, load_space, shipped_spaces
 from iotuner.store import Store
 
@@ -76,17 +76,15 @@ def training_data(
     extra = [c for c in frame.columns if c.startswith(CONFIG_PREFIX) and c not in known]
     keep = pd.Series(True, index=frame.index)
     for column in extra:
-        keep &= frame[column].astype(str) == "default"
+        keep &= frame[column].astype(str) == NOT_SET
     for p in chosen_space.parameters:
         column = f"{CONFIG_PREFIX}{p.name}"
         if column not in frame:
             frame[column] = p.default
         else:
-            values = {str(v) for v in p.values} | {"default"}
+            values = {str(v) for v in p.values} | {NOT_SET}
             keep &= frame[column].astype(str).isin(values)
-            frame[column] = frame[column].map(
-                lambda v, p=p: p.default if str(v) == "default" else v
-            )
+            frame[column] = frame[column].map(lambda v, p=p: p.default if str(v) == NOT_SET else v)
     dropped = int((~keep).sum())
     frame = frame[keep].drop(columns=extra).reset_index(drop=True)
     if frame.empty:

@@ -23,6 +23,7 @@ __all__ = [
     "BENCH_FORMAT",
     "CONFIG_PREFIX",
     "LAYOUTS",
+    "NOT_SET",
     "OPS",
     "PATTERNS",
     "STAT_COLUMNS",
@@ -45,6 +46,11 @@ LAYOUTS = ("contiguous", "strided")
 
 CONFIG_PREFIX = "cfg:"
 """Configuration columns of the summary frame are named cfg:<parameter>."""
+
+NOT_SET = "default"
+"""The one word for "the library's own setting": what a cfg:<parameter> cell holds when
+the configuration does not set the parameter, and the key (iotuner.space.config_key) of
+the configuration that sets nothing."""
 
 STAT_COLUMNS = ("n", "bw_min", "bw_q1", "bw_median", "bw_q3", "bw_max")
 """Repeats and the five-number summary of their bandwidths (MiB/s)."""

@@ -35,6 +35,7 @@ from typing import Any
 
 from iotuner.errors import IotunerError
 from iotuner.formats import hint_vocabulary
+from iotuner.measurement import NOT_SET
 
 __all__ = [
     "Configuration",
@@ -139,7 +140,7 @@ class Space:
 
 def config_key(config: Mapping[str, Value]) -> str:
     """A canonical text for a configuration (sorted name=value pairs), for keys and labels."""
-    return ",".join(f"{name}={config[name]}" for name in sorted(config)) or "default"
+    return ",".join(f"{name}={config[name]}" for name in sorted(config)) or NOT_SET
 
 
 def _parameter(kind: str, name: str, spec: Any, where: str) -> Parameter:

@@ -10,7 +10,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from iotuner.errors import IotunerError
-from iotuner.measurement import CONFIG_PREFIX, WORKLOAD_COLUMNS
+from iotuner.measurement import CONFIG_PREFIX, NOT_SET, WORKLOAD_COLUMNS
 from iotuner.space import Space
 
 __all__ = [
@@ -27,8 +27,6 @@ __all__ = [
     "single_system",
 ]
 
-NOT_SET = "default"
-"""What a cfg:<parameter> cell holds when the parameter was not set (the library default)."""
 
 BANDWIDTH_STATS = ("bw_min", "bw_q1", "bw_median", "bw_q3", "bw_max")
 """The summary-frame columns a model may learn or judge by (MiB/s)."""

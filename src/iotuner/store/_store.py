@@ -17,6 +17,7 @@ from iotuner._dbpath import default_store_path
 from iotuner.errors import IotunerError
 from iotuner.measurement import (
     CONFIG_PREFIX,
+    NOT_SET,
     SUMMARY_COLUMNS,
     WORKLOAD_COLUMNS,
     Measurement,
@@ -519,7 +520,7 @@ def _with_config_columns(
     names = sorted({name for config in params.values() for name in config})
     columns = {
         CONFIG_PREFIX + name: pd.Series(
-            [params.get(key, {}).get(name, "default") for key in frame["config"]],
+            [params.get(key, {}).get(name, NOT_SET) for key in frame["config"]],
             index=frame.index,
             dtype=object,
         )
