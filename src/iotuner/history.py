@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from iotuner.table import TableEntry, match
+from iotuner.table import TableEntry, match, merge_entries
 from iotuner.tracelog import TraceLog, read_tracelog
 
 __all__ = ["Access", "derive_open_entries", "file_pattern", "merge_tables", "read_logs"]
@@ -122,7 +122,5 @@ def derive_open_entries(logs: Sequence[TraceLog], table: Sequence[TableEntry]) -
 
 def merge_tables(derived: Sequence[TableEntry], table: Sequence[TableEntry]) -> list[TableEntry]:
     """The table with derived open entries in front, replacing older ones for the same
-    program, file pattern and scale."""
-    replaced = {(e.program, e.file, e.nprocs) for e in derived}
-    kept = [e for e in table if not (e.at == "open" and (e.program, e.file, e.nprocs) in replaced)]
-    return [*derived, *kept]
+    program, file pattern and scale (table.merge_entries)."""
+    return merge_entries(table, derived, in_front=True)

@@ -30,6 +30,7 @@ __all__ = [
     "TableEntry",
     "check_table",
     "match",
+    "merge_entries",
     "read_table",
     "specificity",
     "table_problems",
@@ -59,6 +60,14 @@ class TableEntry:
     hints: dict[str, str | int] = field(default_factory=dict)
     note: str | None = None
     line: int | None = field(default=None, compare=False)
+
+    @property
+    def case(self) -> tuple[Any, ...]:
+        """What the entry applies to: every key but its hints and note. Two entries with
+        the same case compete for the same decision; a merge keeps one of them."""
+        return tuple(
+            getattr(self, f.name) for f in table_fields() if f.name not in ("hints", "note")
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The entry as a table line's object: keys in definition order, absent ones left out."""
@@ -175,6 +184,29 @@ def write_table(path: Path | str, entries: Iterable[TableEntry]) -> None:
     if problems:
         raise TableError("\n".join(f"{path}: {p}" for p in problems))
     atomic_write_text(Path(path), "\n".join(lines) + "\n")
+
+
+def merge_entries(
+    table: Sequence[TableEntry], new: Sequence[TableEntry], *, in_front: bool = False
+) -> list[TableEntry]:
+    """`table` with the `new` entries in it: each replaces the entries of its case (the
+    first such in its place, the others dropped); new cases go at the end, or all new
+    entries in front when `in_front` (as trace history puts its derived entries).
+    The order decides nothing the interposer matches (the most specific entry wins), but
+    a table kept in a stable order reads and diffs well.
+    """
+    by_case = {entry.case: entry for entry in new}
+    if in_front:
+        return [*by_case.values(), *(e for e in table if e.case not in by_case)]
+    merged: list[TableEntry] = []
+    placed: set[tuple[Any, ...]] = set()
+    for entry in table:
+        if entry.case not in by_case:
+            merged.append(entry)
+        elif entry.case not in placed:
+            merged.append(by_case[entry.case])
+            placed.add(entry.case)
+    return merged + [e for case, e in by_case.items() if case not in placed]
 
 
 def table_problems(obj: object) -> list[str]:

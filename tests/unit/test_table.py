@@ -19,6 +19,7 @@ from iotuner.table import (
     TableEntry,
     check_table,
     match,
+    merge_entries,
     read_table,
     specificity,
     table_problems,
@@ -568,3 +569,17 @@ def test_a_file_glob_with_a_slash_is_matched_against_the_whole_name() -> None:
 def test_keys_unknown_at_the_decision_point_match_no_entry_that_has_them() -> None:
     sized = TableEntry(at="open", group=35)
     assert match([sized], at="open", program="ior", file="f", nprocs=4) is None
+
+
+def test_merging_entries_replaces_those_of_the_same_case() -> None:
+    old_open = TableEntry(at="open", program="ior", nprocs=4, hints={"cb_nodes": 2})
+    access = TableEntry(group=20, pattern="collective", op="write", hints={"cb_nodes": 1})
+    twin = TableEntry(at="open", program="ior", nprocs=4, hints={"cb_nodes": 8}, note="older")
+    other_scale = TableEntry(at="open", program="ior", nprocs=8, hints={"cb_nodes": 4})
+    table = [old_open, access, twin, other_scale]
+    new = TableEntry(at="open", program="ior", nprocs=4, hints={"cb_nodes": 3}, note="search")
+    assert new.case == old_open.case != other_scale.case
+    assert merge_entries(table, [new]) == [new, access, other_scale]
+    fresh = TableEntry(at="open", program="wrf", hints={"striping_factor": 4})
+    assert merge_entries(table, [fresh]) == [*table, fresh]
+    assert merge_entries(table, [fresh, new], in_front=True) == [fresh, new, access, other_scale]
