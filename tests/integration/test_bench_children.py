@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-import iotuner.bench as bench
+import iotuner.bench._run as bench_run
 from iotuner.bench import BenchPlan, parse_layout, run_bench
 from iotuner.ingest import ingest_bench_records
 from iotuner.measurement import Workload
@@ -23,12 +23,12 @@ for stdout's end before reading stderr waits forever."""
 def test_a_kernel_job_with_a_mebibyte_of_stderr_finishes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = bench.kernel_command
+    real = bench_run.kernel_command
 
     def noisy(workload: Workload, target: Path, *extra: str) -> list[str]:
         return ["sh", "-c", NOISY, "sh", *real(workload, target, *extra)]
 
-    monkeypatch.setattr(bench, "kernel_command", noisy)
+    monkeypatch.setattr(bench_run, "kernel_command", noisy)
     space = load_space("demo-small")
     plan = BenchPlan(
         space,
