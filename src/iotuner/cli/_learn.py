@@ -1,0 +1,239 @@
+"""Commands that turn measurements into tuning tables and check them: train, tune and
+analyze, which learn from the knowledge base, and table check and table derive."""
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from iotuner.cli._common import Subparsers, add_db_argument, store_from_args
+
+if TYPE_CHECKING:
+    from iotuner.learn import TrainingData
+
+__all__ = ["add_analyze", "add_table", "add_train", "add_tune"]
+
+
+def add_table(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("table", help="work with tuning tables")
+    actions = parser.add_subparsers(title="actions", required=True, metavar="ACTION")
+    check = actions.add_parser(
+        "check",
+        help="validate a tuning table",
+        description=(
+            "Judge a tuning table line by line as the interposer will: the entries it "
+            "applies per decision point, and each line it drops with the rule it breaks "
+            "(formats/table_rules.def). Exit status 1 when anything is dropped or refused."
+        ),
+    )
+    check.add_argument("table", type=Path, help="tuning table (.jsonl)")
+    check.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON verdict per line, as the interposer's C checker prints them",
+    )
+    check.set_defaults(handler=_table_check)
+    derive = actions.add_parser(
+        "derive",
+        help="add open-time entries learned from trace logs",
+        description=(
+            "For each program and file-name pattern in the trace logs, find the access the "
+            "files mostly had, look up the table's hints for it and write them as an "
+            '"at": "open" entry for that program and pattern (hints such as cb_nodes and '
+            "striping are read at open only, and independent access is never re-tuned later)."
+        ),
+    )
+    derive.add_argument("table", type=Path, help="tuning table with access entries (.jsonl)")
+    derive.add_argument("logs", type=Path, nargs="+", help="trace logs or directories of them")
+    derive.add_argument("-o", "--output", type=Path, required=True, help="table to write")
+    derive.set_defaults(handler=_table_derive)
+
+
+def _table_check(args: argparse.Namespace) -> int:
+    from iotuner.formats import table_fields
+    from iotuner.table import check_table
+
+    checked = check_table(args.table)
+    if args.json:
+        for record in checked.as_records():
+            print(json.dumps(record))
+        return 0 if checked.refused is None and not checked.dropped else 1
+    if checked.refused is not None:
+        rule, message = checked.refused
+        print(f"{args.table}: refused ({rule}): {message}")
+        print("  the interposer would run the program untuned")
+        return 1
+    entries = checked.entries
+    counts = Counter(e.at for e in entries)
+    (decision_points,) = (f.choices for f in table_fields() if f.name == "at")
+    verdict = "valid" if not checked.dropped else f"{len(checked.dropped)} lines dropped"
+    print(f"{args.table}: {verdict}, {len(entries)} entries")
+    for at in decision_points:
+        print(f"  at {at}: {counts[at]}")
+    for dropped in checked.dropped:
+        print(f"  line {dropped.line} dropped ({dropped.rule}): {dropped.message}")
+    return 0 if not checked.dropped else 1
+
+
+def _table_derive(args: argparse.Namespace) -> int:
+    from iotuner.history import derive_open_entries, merge_tables, read_logs
+    from iotuner.table import read_table, write_table
+
+    table = read_table(args.table)
+    derived = derive_open_entries(read_logs(args.logs), table)
+    write_table(args.output, merge_tables(derived, table))
+    print(f"{args.output}: {len(derived)} open entries from trace history, {len(table)} kept")
+    for entry in derived:
+        print(f"  {entry.program} {entry.file} x{entry.nprocs}: {entry.hints} ({entry.note})")
+    return 0
+
+
+def _add_learning_source(parser: argparse.ArgumentParser) -> None:
+    add_db_argument(parser)
+    parser.add_argument(
+        "--system",
+        help="fingerprint (prefix) of the system to learn from, "
+        "when the knowledge base holds several",
+    )
+    parser.add_argument(
+        "--space",
+        help="parameter space (file or shipped name; default: the space of the measurements)",
+    )
+    parser.add_argument(
+        "--kind",
+        choices=("bench", "trace", "csv", "search"),
+        help="learn only from measurements of this kind",
+    )
+
+
+def _training_data(args: argparse.Namespace) -> "TrainingData":
+    from iotuner.learn import training_data
+
+    data = training_data(
+        store_from_args(args), system=args.system, space=args.space, kind=args.kind
+    )
+    print(
+        f"learning from {len(data.frame)} summarised cases of system "
+        f"{data.system.fingerprint} ({data.system.host}, {data.system.fs_type}), space "
+        f"{data.space.name}"
+        + (f"; {data.dropped_rows} rows of other parameters left out" if data.dropped_rows else "")
+    )
+    return data
+
+
+def add_train(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "train",
+        help="compare performance models on the knowledge base and save the chosen one",
+        description=(
+            "Compare a random forest (the thesis' baseline), a decision tree, SVR, an MLP and "
+            "gradient boosting over 70/30 splits and leave-one-group-out, save the model the "
+            "selection rule picks, and print Kunkel et al.'s decision trees and how their "
+            "choice compares with the default and the best."
+        ),
+    )
+    _add_learning_source(parser)
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=Path("iotuner-model"),
+        help="directory for the model (default ./iotuner-model)",
+    )
+    parser.add_argument(
+        "--target",
+        default="bw_min",
+        choices=("bw_min", "bw_median"),
+        help="what to learn: the minimum of the repeats (the thesis) or median",
+    )
+    parser.add_argument("--seeds", type=int, default=10, help="70/30 splits (default 10)")
+    parser.add_argument("--quick", action="store_true", help="a small zoo, for demos")
+    parser.add_argument("--no-rules", action="store_true", help="skip the decision-tree rules")
+    parser.set_defaults(handler=_train)
+
+
+def _train(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from iotuner.models import kunkel_report, render_kunkel, render_train_report, train_command
+
+    data = _training_data(args)
+    console = Console()
+    report = train_command(
+        data.frame, data.space, args.output, target=args.target, seeds=args.seeds, quick=args.quick
+    )
+    render_train_report(report, console)
+    if not args.no_rules:
+        render_kunkel(kunkel_report(data.frame, data.space), console)
+    return 0
+
+
+def add_tune(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "tune",
+        help="write a tuning table from a trained model",
+        description=(
+            "Predict every configuration for each scale, size group, pattern, read/write and "
+            "layout the training data covers; keep the configuration with the best lower "
+            "quantile, or the default when nothing beats it by more than the noise."
+        ),
+    )
+    _add_learning_source(parser)
+    parser.add_argument(
+        "--model",
+        type=Path,
+        default=Path("iotuner-model"),
+        help="model directory from `iotuner train` (default ./iotuner-model)",
+    )
+    parser.add_argument("-o", "--output", type=Path, required=True, help="tuning table to write")
+    parser.set_defaults(handler=_tune)
+
+
+def _tune(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from iotuner.models import load_model
+    from iotuner.table import write_table
+    from iotuner.tune import render_choices, tune
+
+    data = _training_data(args)
+    model = load_model(args.model)
+    result = tune(model, data.space, data.frame)
+    write_table(args.output, result.entries)
+    changed = [c for c in result.choices if not c.kept_default]
+    at = Counter(e.at for e in result.entries)
+    print(
+        f"{args.output}: {len(result.entries)} entries ({at['open']} at open, {at['view']} at "
+        f"view, {at['access']} at access); {len(changed)} of {len(result.choices)} cases differ "
+        f"from the default (noise {result.noise:.0%}; an entry needs its lower bound above "
+        "the default's upper bound)"
+    )
+    render_choices(result, Console())
+    return 0
+
+
+def add_analyze(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "analyze",
+        help="find configurations that are consistently good or bad (SCTuner)",
+        description=(
+            "Normalise every case to the best configuration of its workload, summarise each "
+            "configuration by five numbers, cluster them (Ward, Euclidean) and name the "
+            "consistently good and consistently bad ones."
+        ),
+    )
+    _add_learning_source(parser)
+    parser.add_argument("--stat", default="bw_median", choices=("bw_min", "bw_median"))
+    parser.add_argument("--limit", type=int, default=20, help="configurations to list")
+    parser.set_defaults(handler=_analyze)
+
+
+def _analyze(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from iotuner.models import analyze, render_analyze
+
+    data = _training_data(args)
+    render_analyze(analyze(data.frame, data.space, stat=args.stat), Console(), limit=args.limit)
+    return 0

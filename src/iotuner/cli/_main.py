@@ -1,0 +1,57 @@
+"""The entry point: the parser of every subcommand, assembled in the order of the loop,
+and the one place where an IotunerError becomes a message and an exit status."""
+
+import argparse
+from collections.abc import Callable, Sequence
+
+from iotuner import __version__
+from iotuner.cli._common import ERROR_STATUS, Subparsers, print_error
+from iotuner.cli._demo import add_demo
+from iotuner.cli._learn import add_analyze, add_table, add_train, add_tune
+from iotuner.cli._measure import add_bench, add_db, add_ingest, add_space
+from iotuner.cli._search import add_search
+from iotuner.cli._trace import add_log2csv, add_logs, add_run, add_show
+from iotuner.errors import IotunerError
+
+__all__ = ["main"]
+
+_SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
+    # In the order of the loop: run and read traces, measure, learn, tune, search.
+    add_demo,
+    add_run,
+    add_show,
+    add_log2csv,
+    add_logs,
+    add_table,
+    add_space,
+    add_bench,
+    add_ingest,
+    add_db,
+    add_train,
+    add_tune,
+    add_analyze,
+    add_search,
+)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the iotuner command line with `argv` (default: sys.argv[1:]); return the status."""
+    args = _parser().parse_args(argv)
+    try:
+        status: int = args.handler(args)
+    except IotunerError as exc:
+        print_error(str(exc))
+        return ERROR_STATUS
+    return status
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="iotuner",
+        description="Tune MPI-IO hints at run time through the iotuner interposer.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+    for add in _SUBCOMMANDS:
+        add(subparsers)
+    return parser

@@ -1,0 +1,264 @@
+"""Commands that fill and read the knowledge base: space list and space show (what can
+be measured), bench (measure it here), ingest (import trace logs, bench results and CSV
+files) and db status."""
+
+import argparse
+from pathlib import Path
+
+from iotuner._choices import INGEST_KINDS
+from iotuner.cli._common import (
+    ERROR_STATUS,
+    Subparsers,
+    add_db_argument,
+    add_space_argument,
+    comma_separated,
+    print_error,
+    store_from_args,
+)
+from iotuner.cli._trace import warn_about_leftovers
+from iotuner.errors import ConfigError, IotunerError
+
+__all__ = ["add_bench", "add_db", "add_ingest", "add_space"]
+
+
+def add_space(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("space", help="list, show or check parameter spaces")
+    actions = parser.add_subparsers(title="actions", required=True, metavar="ACTION")
+    listing = actions.add_parser("list", help="the spaces shipped with iotuner")
+    listing.set_defaults(handler=_space_list)
+    show = actions.add_parser("show", help="validate a space (file or shipped name) and show it")
+    show.add_argument("space", help="a TOML file or a shipped space's name")
+    show.set_defaults(handler=_space_show)
+
+
+def _space_list(args: argparse.Namespace) -> int:
+    from iotuner.space import load_space, shipped_spaces
+
+    for name, path in sorted(shipped_spaces().items()):
+        space = load_space(path)
+        print(f"{name}: {space.size} configurations ({path})")
+    return 0
+
+
+def _space_show(args: argparse.Namespace) -> int:
+    from iotuner.space import load_space
+
+    space = load_space(args.space)
+    print(f"{space.name}: {space.size} configurations")
+    print(space.description.strip())
+    for p in space.parameters:
+        extra = f" (with {p.with_keys})" if p.with_keys else ""
+        extra += f" (env {p.env})" if p.env else ""
+        print(f"  {p.kind} {p.name}: {list(p.values)}, default {p.default!r}{extra}")
+    return 0
+
+
+def add_bench(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "bench",
+        help="measure a parameter space on this system (the training benchmark)",
+        description=(
+            "Sweep workloads (scale, pattern, layout, read/write, size per call) and every "
+            "configuration of a parameter space, each repeated, in a shuffled order, with "
+            "data synced to storage. Each measurement opens a file, makes many calls (at "
+            "least 2, up to 1024, about 64 MiB per rank), syncs and closes it; the bandwidth "
+            "recorded is the data's (calls and the sync of a write), open and close are timed "
+            "apart. Results are "
+            "appended to a results file as they come; run the same command again to resume. "
+            "They also go into the knowledge base."
+        ),
+    )
+    add_space_argument(parser)
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        required=True,
+        help="directory on the file system to measure (its files are removed)",
+    )
+    parser.add_argument(
+        "--results", type=Path, help="results file (default: ./bench-<space>.bench.jsonl)"
+    )
+    add_db_argument(parser)
+    parser.add_argument("--no-db", action="store_true", help="only write the results file")
+    parser.add_argument("--nprocs", default="2", help="comma-separated scales (default 2)")
+    parser.add_argument("--patterns", default="collective,independent")
+    parser.add_argument(
+        "--layouts",
+        default="contiguous,strided:4k:0.5,strided:256:1",
+        help="contiguous and strided:BLOCK:FILL layouts, comma-separated",
+    )
+    parser.add_argument("--ops", default="write,read")
+    parser.add_argument(
+        "--sizes",
+        help="sizes per rank per call, e.g. 4k,64k,1m (default: one per "
+        "decade of the size groups up to --max-size)",
+    )
+    parser.add_argument(
+        "--max-size",
+        default="auto",
+        help="largest size per rank per call (default auto: up to 1g, at most a quarter of "
+        "the available memory over the ranks, and what fits a quarter of the free disk of --dir)",
+    )
+    parser.add_argument(
+        "--open-size",
+        default="64m",
+        help="bytes per rank per file open: calls per open = this over the size per call, "
+        "at least 2 and at most 1024 (default 64m)",
+    )
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--max-configs",
+        type=int,
+        help="measure at most this many configurations per workload (the "
+        "default and a seeded random sample)",
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.set_defaults(handler=_bench)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from iotuner.bench import BenchPlan, parse_layout, parse_size, plan_sizes, run_bench
+    from iotuner.ingest import ingest_bench_records
+    from iotuner.measurement import OPS, PATTERNS
+    from iotuner.space import load_space
+
+    space = load_space(args.space)
+    try:
+        nprocs = [int(n) for n in comma_separated(args.nprocs, what="--nprocs")]
+    except ValueError:
+        raise ConfigError(
+            f"--nprocs must be comma-separated integers, got {args.nprocs!r}"
+        ) from None
+    layouts = [parse_layout(text) for text in comma_separated(args.layouts, what="--layouts")]
+    open_bytes = parse_size(args.open_size)
+    sizes, why = plan_sizes(args.sizes, args.max_size, args.dir, nprocs, layouts, open_bytes)
+    plan = BenchPlan(
+        space=space,
+        nprocs=nprocs,
+        patterns=comma_separated(args.patterns, PATTERNS, "--patterns"),
+        layouts=layouts,
+        ops=comma_separated(args.ops, OPS, "--ops"),
+        sizes=sizes,
+        repeats=args.repeats,
+        max_configs=args.max_configs,
+        seed=args.seed,
+        open_bytes=open_bytes,
+    )
+    results = args.results or Path(f"bench-{space.name}.bench.jsonl")
+    console = Console()
+    console.print(f"{why}; size per call x calls per open: {plan.calls_text()}")
+    console.print(
+        f"{len(plan.workloads)} workloads, {plan.measurements()} measurements "
+        f"(space {space.name}, {args.repeats} repeats), {plan.data_bytes() / (1 << 30):.1f} "
+        f"GiB of data; results: {results}"
+    )
+    after = None
+    if not args.no_db:
+        store = store_from_args(args)
+        after = lambda records: ingest_bench_records(store, results, records)  # noqa: E731
+    added = run_bench(plan, args.dir, results, console, after)
+    console.print(f"{added} new measurements in {results}")
+    return 0
+
+
+def add_ingest(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "ingest",
+        help="import trace logs, bench results and CSV files into the knowledge base",
+        description="Import measurements into the knowledge base: trace logs "
+        "(*.iotrace.jsonl), bench results (*.bench.jsonl) and CSV files read through a "
+        "column mapping (its format: python -m pydoc iotuner.ingest). A folder stands for "
+        "the trace logs and bench results directly inside (with --kind, the files of that "
+        "kind). Each file is added whole or not at all; what is stored already is skipped, "
+        "so ingesting a file again adds nothing.",
+    )
+    add_db_argument(parser)
+    parser.add_argument("--kind", choices=INGEST_KINDS, help="kind of the files (default: guessed)")
+    parser.add_argument("--mapping", type=Path, help="CSV column mapping (.toml or .json)")
+    for name, what in (
+        ("host", "host name"),
+        ("mpi", "MPI library and version"),
+        ("fs-type", "file-system type (e.g. lustre)"),
+        ("fs-driver", "MPI-IO driver (e.g. ufs)"),
+        ("fs-mount", "mount point of the file system"),
+    ):
+        parser.add_argument(
+            f"--system-{name}", metavar="TEXT", help=f"CSV: {what} (overrides the mapping's)"
+        )
+    parser.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="files or folders")
+    parser.set_defaults(handler=_ingest)
+
+
+def _ingest(args: argparse.Namespace) -> int:
+    from iotuner.ingest import IngestError, ingest_file, input_files, load_mapping
+    from iotuner.measurement import System
+
+    mapping = load_mapping(args.mapping) if args.mapping else None
+    given = {
+        "host": args.system_host,
+        "mpi_library": args.system_mpi,
+        "fs_type": args.system_fs_type,
+        "fs_driver": args.system_fs_driver,
+        "fs_mount": args.system_fs_mount,
+    }
+    system = None
+    if any(given.values()):
+        fields = {**(mapping.system if mapping else {}), **{k: v for k, v in given.items() if v}}
+        if "host" not in fields:
+            raise IngestError("--system-host is needed with the other --system-* options")
+        system = System(**{k: fields.get(k, "unknown") for k in given})
+    warn_about_leftovers(args.paths)
+    files = input_files(args.paths, args.kind)
+    if not files:
+        wanted = f"{args.kind} files" if args.kind else "trace logs or bench results"
+        raise IngestError(f"no {wanted} in {', '.join(map(str, args.paths))}")
+    status = 0
+    with store_from_args(args) as store:
+        for path in files:
+            try:
+                result = ingest_file(store, path, args.kind, mapping, system)
+            except IotunerError as exc:
+                print_error(str(exc))
+                status = ERROR_STATUS
+                continue
+            ignored = f", ignored {result.ignored} (no duration)" if result.ignored else ""
+            print(
+                f"{path}: {result.kind}: read {result.read}, added {result.added}, "
+                f"skipped {result.skipped} (already stored){ignored}"
+            )
+    return status
+
+
+def add_db(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("db", help="look after the knowledge base")
+    actions = parser.add_subparsers(title="actions", required=True, metavar="ACTION")
+    status = actions.add_parser(
+        "status",
+        help="count what the knowledge base holds",
+        description="Print where the knowledge base is, its rows per table, and its "
+        "systems with their measurements per kind of run.",
+    )
+    add_db_argument(status)
+    status.set_defaults(handler=_db_status)
+
+
+def _db_status(args: argparse.Namespace) -> int:
+    from iotuner.store import SCHEMA_VERSION
+
+    with store_from_args(args) as store:
+        counts = store.counts()
+        per_system = store.measurement_counts()
+        systems = store.systems()
+        print(f"knowledge base: {store.url} (schema {SCHEMA_VERSION})")
+        print("  " + ", ".join(f"{table}: {n}" for table, n in counts.items()))
+        for system in systems:
+            kinds = {k: n for (fp, k), n in sorted(per_system.items()) if fp == system.fingerprint}
+            by_kind = ", ".join(f"{k} {n}" for k, n in kinds.items()) or "none"
+            print(
+                f"  system {system.fingerprint}: host {system.host}, {system.mpi_library}, "
+                f"{system.fs_type} at {system.fs_mount} (driver {system.fs_driver}); "
+                f"measurements: {by_kind}"
+            )
+    return 0

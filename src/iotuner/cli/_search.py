@@ -1,0 +1,251 @@
+"""The search command: find good settings for a program by running it under the
+interposer with configurations a strategy picks, or by replaying a table of measured
+results; the winner can go into the knowledge base and a tuning table."""
+
+import argparse
+from pathlib import Path
+
+from iotuner._choices import STRATEGIES
+from iotuner.cli._common import (
+    Subparsers,
+    add_db_argument,
+    add_space_argument,
+    comma_separated,
+    command_after_dashes,
+    store_from_args,
+)
+from iotuner.errors import ConfigError
+
+__all__ = ["add_search"]
+
+
+def add_search(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "search",
+        help="find good settings by running the program (or replaying a table of results)",
+        description=(
+            "Search a parameter space by measuring configurations: each trial runs the "
+            "command under the interposer with the configuration's hints ({name} in the "
+            "command is replaced by an application parameter's value, {trial} by the trial "
+            "number; no shell is involved), or, with --objective FILE.csv, answers from a "
+            "table of measured results. Trials are kept in an Optuna study: run the same "
+            "command again to resume. Parameters that act on no access the program makes "
+            "(read from a traced run of the default, or --trace) stay at their defaults. "
+            "Trials are traced only when the objective is bandwidth. At the end the default "
+            "and the best are re-measured, interleaved, and the best wins only when a rank "
+            "test puts it beyond the noise."
+        ),
+        usage="%(prog)s [options] [-- LAUNCHER PROGRAM [ARGS...]]",
+    )
+    add_space_argument(parser)
+    parser.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="ga",
+        help="ga (the dissertation's GA, default), random, grid, tpe, gp, model",
+    )
+    parser.add_argument(
+        "--budget", type=int, help="trials to measure (default: ga 300, grid all, others 50)"
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=5,
+        help="re-measurements of the default and of each of the --top best at the end, "
+        "interleaved (default 5, at least 3; 0: no verdict)",
+    )
+    parser.add_argument(
+        "--top", type=int, default=1, help="best configurations to re-measure (default 1)"
+    )
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="LOG",
+        help="trace log of the program to read its accesses from, instead of a traced run "
+        "of the default (repeatable)",
+    )
+    parser.add_argument(
+        "--all-parameters",
+        action="store_true",
+        help="search every parameter, even those that act on no access the program makes",
+    )
+    parser.add_argument(
+        "--objective",
+        default="bandwidth",
+        help="bandwidth (from the trace, default), walltime, regex:PATTERN "
+        "(the number the program prints), or FILE.csv (offline)",
+    )
+    direction = parser.add_mutually_exclusive_group()
+    direction.add_argument("--maximize", action="store_true", help="maximise the objective")
+    direction.add_argument("--minimize", action="store_true", help="minimise the objective")
+    parser.add_argument(
+        "--value-column", help="offline: the measured value's column (default bandwidth)"
+    )
+    parser.add_argument(
+        "--param-columns",
+        help="offline: configuration columns, "
+        "comma-separated (default: all but the value and filter columns)",
+    )
+    parser.add_argument(
+        "--filter",
+        action="append",
+        default=[],
+        metavar="COLUMN=VALUE",
+        help="offline: keep the rows of one problem or scale (repeatable)",
+    )
+    parser.add_argument(
+        "--target-fraction",
+        type=float,
+        default=0.95,
+        help="offline: report the trials needed to reach this fraction of "
+        "the table's best (default 0.95)",
+    )
+    parser.add_argument("--parallel", type=int, default=1, help="trials run at once")
+    parser.add_argument(
+        "--storage",
+        default="iotuner-search.db",
+        help="Optuna storage: SQLite file or RDB URL (default ./iotuner-search.db)",
+    )
+    parser.add_argument("--study", help="study name (default: from command, space, strategy)")
+    parser.add_argument("--seed", type=int, help="seed of the strategy")
+    parser.add_argument(
+        "--table", type=Path, help="tuning table to put the winner into (created when missing)"
+    )
+    parser.add_argument(
+        "--log-dir",
+        type=Path,
+        default=Path("iotuner-search-logs"),
+        help="trace logs and per-trial tables (default ./iotuner-search-logs)",
+    )
+    parser.add_argument("--timeout", type=float, help="seconds a trial may take")
+    parser.add_argument("--model", type=Path, help="model strategy: a trained model")
+    parser.add_argument(
+        "--workload",
+        help="model strategy: what the program does, e.g. "
+        "nprocs=4,pattern=collective,op=write,layout=contiguous,size=1m "
+        "(default: read from a traced run of the default configuration)",
+    )
+    parser.add_argument("--population", type=int, default=10, help="ga: population (10)")
+    parser.add_argument("--generations", type=int, default=30, help="ga: generations (30)")
+    parser.add_argument(
+        "--mutation", type=float, default=0.15, help="ga: mutation probability per parameter (0.15)"
+    )
+    add_db_argument(parser)
+    parser.add_argument(
+        "--no-db", action="store_true", help="keep the trials out of the knowledge base"
+    )
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="e.g. mpiexec -n 4 ./app")
+    parser.set_defaults(handler=_search)
+
+
+def _search(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from iotuner.ingest import ingest_trace
+    from iotuner.models import load_model
+    from iotuner.search import (
+        Objective,
+        OfflineObjective,
+        OfflineTable,
+        RunObjective,
+        SearchProgress,
+        SearchSettings,
+        StrategyOptions,
+        merge_winner,
+        parse_filters,
+        parse_measure,
+        parse_workload,
+        print_result,
+        run_search,
+        storage_url,
+        winner_entry,
+    )
+    from iotuner.space import load_space
+
+    command = command_after_dashes(args)
+    direction = "maximize" if args.maximize else "minimize" if args.minimize else None
+    objective: Objective
+    if args.objective.endswith(".csv") or Path(args.objective).is_file():
+        if command:
+            raise ConfigError("an offline objective (a CSV table) runs nothing: drop the command")
+        table = OfflineTable(
+            args.objective,
+            value_column=args.value_column,
+            param_columns=comma_separated(args.param_columns, what="--param-columns")
+            if args.param_columns
+            else None,
+            filters=parse_filters(args.filter),
+        )
+        objective = OfflineObjective(table, direction or "maximize")
+    else:
+        measure, pattern = parse_measure(args.objective)
+        objective = RunObjective(
+            command,
+            load_space(args.space),
+            measure=measure,
+            pattern=pattern,
+            direction=direction,
+            log_dir=args.log_dir,
+            timeout=args.timeout,
+        )
+    model = args.model
+    if model is None and args.strategy == "model" and Path("iotuner-model").is_dir():
+        model = Path("iotuner-model")  # where `iotuner train` saves by default
+    predictor = load_model(model) if model is not None else None
+    settings = SearchSettings(
+        strategy=args.strategy,
+        budget=args.budget,
+        storage=storage_url(args.storage),
+        study=args.study,
+        seed=args.seed,
+        parallel=args.parallel,
+        repeats=args.repeats,
+        top=args.top,
+        target_fraction=args.target_fraction,
+        trace=tuple(args.trace),
+        all_parameters=args.all_parameters,
+        options=StrategyOptions(
+            population=args.population, generations=args.generations, mutation=args.mutation
+        ),
+    )
+    console = Console(stderr=True)
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"),
+    )
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task("search", total=None, status="")
+
+        def show(p: SearchProgress) -> None:
+            best = f"best {p.best:.4g}" if p.best is not None else "no value yet"
+            eta = f", eta {p.eta:.0f} s" if p.eta is not None else ""
+            status = f"{best}, {p.budget - p.done} left, {p.failed} failed{eta}"
+            progress.update(task, total=p.budget, completed=p.done, status=status)
+
+        result = run_search(
+            objective,
+            settings,
+            predictor=predictor,
+            workload=parse_workload(args.workload) if args.workload else None,
+            on_progress=show,
+        )
+    print_result(result, Console())
+    logs = [log for t in result.trials if t.new for log in t.outcome.logs]
+    logs += [log for r in result.remeasured for log in r.logs] + result.probe_logs
+    if logs and not args.no_db:
+        store = store_from_args(args)
+        added = sum(ingest_trace(store, log, kind="search").added for log in logs)
+        print(f"knowledge base {store.url}: {added} measurements from {len(logs)} trial logs")
+        store.close()
+    if args.table is not None and result.winner is not None:
+        if result.program is None or result.nprocs is None:
+            raise ConfigError("--table needs a run's trace to name the program and its scale")
+        entry = winner_entry(result, result.program, result.nprocs)
+        merge_winner(args.table, entry)
+        print(f"{args.table}: {entry.program} x{entry.nprocs} at open: {entry.hints}")
+    return 0 if result.best is not None else 1
