@@ -137,7 +137,7 @@ def test_walltime_search_measures_the_program_untraced_over_what_it_does(tmp_pat
     assert result.trial_mode == "tune"
     default, best = result.remeasured
     assert default.is_default and len(default.values) == 3 and len(best.values) == 3
-    assert result.comparison is not None and result.comparison.level == 0.05
+    assert result.verdict is not None and result.verdict.level == 0.05
     assert result.winner in (default.config, best.config)
     # The route the trials took (one open entry, mode tune, no trace) sets the hints in MPI.
     tried = next(t for t in result.trials if space.hints(t.config))

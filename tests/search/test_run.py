@@ -4,6 +4,7 @@ the tuning table, with a fake program (a Python script; see conftest)."""
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from iotuner.search import (
     OfflineObjective,
@@ -13,6 +14,7 @@ from iotuner.search import (
     SearchSettings,
     merge_winner,
     parse_measure,
+    print_result,
     run_search,
     storage_url,
     winner_entry,
@@ -116,11 +118,11 @@ class _Interrupting(OfflineObjective):
 
     calls = 0
 
-    def evaluate(self, config: Configuration, label: str) -> TrialOutcome:
+    def evaluate(self, config: Configuration, label: str, *, trace: bool = False) -> TrialOutcome:
         type(self).calls += 1
         if type(self).calls == 3:
             raise KeyboardInterrupt
-        return super().evaluate(config, label)
+        return super().evaluate(config, label, trace=trace)
 
 
 def test_an_interrupted_trial_is_run_again_on_resume(grid_table: Path, tmp_path: Path) -> None:
@@ -160,7 +162,7 @@ def test_noise_step_and_winner_in_the_table(
     assert len(records(record)) == 24 + 3 * 4
     default = [r for r in result.remeasured if r.is_default]
     assert len(default) == 1 and default[0].values == [1.0] * 4
-    assert result.comparison is not None and result.comparison.significant
+    assert result.verdict is not None and result.verdict.significant
     assert result.winner == {"romio_cb_write": "enable", "x": 3, "buf": 4}
     table = tmp_path / "tuned.jsonl"
     write_table(table, [TableEntry(at="open", program="other", hints={"cb_nodes": "2"})])
@@ -199,8 +201,8 @@ def test_not_better_keeps_the_default(fake_program: list[str], tmp_path: Path) -
     run = objective([*fake_program, str(record), "{x}"], space, tmp_path)
     result = run_search(run, SearchSettings("grid", repeats=3))
     assert [len(r.values) for r in result.remeasured] == [3, 3]
-    assert result.comparison is not None and not result.comparison.significant
-    assert "NOT better than the default beyond the noise" in result.comparison.message
+    assert result.verdict is not None and not result.verdict.significant
+    assert "NOT better than the default beyond the noise" in result.verdict.message
     assert result.winner == space.default()
     assert result.winner_reason.endswith("the default is kept")
 
@@ -216,3 +218,30 @@ def test_parallel_trials_measure_each_configuration_once(
     assert len(runs) == 10
     seen = {(r["args"][1], r["buf"], r["hints"].get("romio_cb_write")) for r in runs}
     assert len(seen) == 10
+
+
+def test_a_failed_trial_shows_the_end_of_its_output(
+    fake_program: list[str], fake_space: Space, tmp_path: Path
+) -> None:
+    record = tmp_path / "record.jsonl"
+    command = [*fake_program, str(record), "{x}"]
+    assert (
+        objective(command, fake_space, tmp_path).evaluate(fake_space.default(), "ok").stdout_tail
+        == ""
+    )  # kept only for a failed trial
+    run = objective(command, fake_space, tmp_path, "regex:^t=(\\d+)$")
+    settings = SearchSettings(
+        "grid", budget=2, repeats=0, storage=storage_url(str(tmp_path / "s.db"))
+    )
+    result = run_search(run, settings)
+    assert [t.outcome.stdout_tail.splitlines()[-1] for t in result.trials] == ["done", "done"]
+    resumed = run_search(run, settings)  # nothing left to run: the study kept the output
+    assert len(records(record)) == 1 + 2
+    assert [t.outcome.stdout_tail for t in resumed.trials] == [
+        t.outcome.stdout_tail for t in result.trials
+    ]
+    console = Console(record=True, width=200)
+    print_result(resumed, console)
+    text = console.export_text()
+    assert "failed trials: no line of the output matches '^t=(\\\\d+)$'" in text
+    assert "its output ended with:\n  | starting\n  | value=1\n  | done" in text

@@ -17,7 +17,7 @@ from iotuner.search import (
     rank_test,
     run_search,
 )
-from iotuner.search._driver import _compare
+from iotuner.search._verdict import judge
 from iotuner.space import Space
 
 from .conftest import records
@@ -51,11 +51,11 @@ def test_the_verdict_interleaves_three_of_each(
     assert default.is_default and default.values == [1.0, 1.0, 1.0]
     assert not best.is_default and best.values == [12.0, 12.0, 12.0]
     assert best.config == {"romio_cb_write": "automatic", "x": 3, "buf": 4}
-    comparison = result.comparison
-    assert comparison is not None and comparison.significant
-    assert comparison.p_value == pytest.approx(0.05) and comparison.level == pytest.approx(0.05)
-    assert comparison.ratio == pytest.approx(12.0)
-    assert "median 12 (min 12, max 12, n 3" in comparison.message
+    verdict = result.verdict
+    assert verdict is not None and verdict.significant
+    assert verdict.p_value == pytest.approx(0.05) and verdict.level == pytest.approx(0.05)
+    assert verdict.ratio == pytest.approx(12.0)
+    assert "median 12 (min 12, max 12, n 3" in verdict.message
     assert result.winner == best.config
 
 
@@ -77,26 +77,26 @@ def test_only_a_winner_beyond_the_noise_wins() -> None:
     default = _remeasured([100.0, 90.0, 110.0], default=True)
     # Every re-measure of the candidate above every one of the default: p = 1/20.
     assert rank_test([111.0, 120.0, 115.0], default.values, "maximize") == pytest.approx(0.05)
-    clear = _compare([default, _remeasured([111.0, 120.0, 115.0])], "maximize")
+    clear = judge([default, _remeasured([111.0, 120.0, 115.0])], "maximize")
     assert clear is not None and clear.significant
     # One overlap: a higher median, but within the default's own spread.
-    overlap = _compare([default, _remeasured([105.0, 150.0, 160.0])], "maximize")
+    overlap = judge([default, _remeasured([105.0, 150.0, 160.0])], "maximize")
     assert overlap is not None and not overlap.significant
     assert overlap.p_value == pytest.approx(0.1)
     assert "only complete separation passes" in overlap.message
     assert "default: median 100 (min 90, max 110, n 3, spread 20%)" in overlap.message
     # Wall time: lower is better, and the test turns round.
-    faster = _compare([default, _remeasured([50.0, 60.0, 55.0])], "minimize")
+    faster = judge([default, _remeasured([50.0, 60.0, 55.0])], "minimize")
     assert faster is not None and faster.significant
-    slower = _compare([default, _remeasured([111.0, 120.0, 115.0])], "minimize")
+    slower = judge([default, _remeasured([111.0, 120.0, 115.0])], "minimize")
     assert slower is not None and not slower.significant
     # Two candidates: the best of them is tested at 0.05 / 2, which 3 and 3 cannot reach.
-    two = _compare(
+    two = judge(
         [default, _remeasured([111.0, 120.0, 115.0]), _remeasured([101.0, 102.0, 103.0])],
         "maximize",
     )
     assert two is not None and not two.significant and two.level == pytest.approx(0.025)
-    failed = _compare([_remeasured([100.0, 90.0], default=True), _remeasured([200.0] * 3)], "x")
+    failed = judge([_remeasured([100.0, 90.0], default=True), _remeasured([200.0] * 3)], "x")
     assert failed is not None and not failed.significant and "needs 3 of each" in failed.message
 
 

@@ -10,52 +10,51 @@ says whether the best is better beyond the noise. It searches only the parameter
 can act on what the program does (its trace shows which accesses it makes), and runs
 trials with no more interposer than the objective needs.
 
-Modules: objectives (_objectives, _offline), which parameters matter (_relevance),
-strategies (_strategies, _samplers, _gp, _guide), launchers (_launchers), the loop and
-the verdict (_driver) and the report (_report).
+Modules, one idea each: what a search measures (_objectives: the Objective base and
+RunObjective; _offline: tables and OfflineObjective), which parameters matter (_relevance,
+_program), strategies (_strategies, _samplers, _gp, _guide), launchers (_launchers), the
+settings (_settings), the study and its resume (_study), the loop (_loop), the verdict and
+the winner's table entry (_verdict), the result records (_result), run_search tying them
+together (_driver) and the report (_report). Objective, Strategy and Launcher are the
+extension points: the search asks them only what their base classes declare.
 """
 
 from iotuner.search._common import DIRECTIONS, SearchError, TrialOutcome
-from iotuner.search._driver import (
-    MIN_REPEATS,
-    Comparison,
-    OfflineSummary,
-    Remeasured,
-    SearchProgress,
-    SearchResult,
-    SearchSettings,
-    Skipped,
-    TrialRecord,
-    default_study_name,
-    merge_winner,
-    rank_test,
-    run_search,
-    storage_url,
-    winner_entry,
-)
+from iotuner.search._driver import run_search
 from iotuner.search._gp import GaussianProcessSampler
 from iotuner.search._guide import ModelGuide, parse_workload
-from iotuner.search._launchers import Launcher, LocalLauncher
+from iotuner.search._launchers import LAUNCHERS, Launcher, LocalLauncher
 from iotuner.search._objectives import (
     MEASURES,
     Objective,
-    OfflineObjective,
     RunObjective,
     bandwidth_from_logs,
     parse_measure,
     workload_from_logs,
 )
-from iotuner.search._offline import MeasuredConfig, OfflineTable, parse_filters
+from iotuner.search._offline import MeasuredConfig, OfflineObjective, OfflineTable, parse_filters
 from iotuner.search._relevance import Relevance, accesses_from_logs, describe_accesses, relevance
 from iotuner.search._report import print_result
+from iotuner.search._result import (
+    OfflineSummary,
+    Remeasured,
+    SearchProgress,
+    SearchResult,
+    Skipped,
+    TrialRecord,
+    Verdict,
+)
+from iotuner.search._settings import MIN_REPEATS, SearchSettings
 from iotuner.search._strategies import STRATEGIES, Strategy, StrategyOptions, make_strategy
+from iotuner.search._study import default_study_name, storage_url
+from iotuner.search._verdict import merge_winner, rank_test, winner_entry
 
 __all__ = [
     "DIRECTIONS",
+    "LAUNCHERS",
     "MEASURES",
     "MIN_REPEATS",
     "STRATEGIES",
-    "Comparison",
     "GaussianProcessSampler",
     "Launcher",
     "LocalLauncher",
@@ -77,6 +76,7 @@ __all__ = [
     "StrategyOptions",
     "TrialOutcome",
     "TrialRecord",
+    "Verdict",
     "accesses_from_logs",
     "bandwidth_from_logs",
     "default_study_name",

@@ -21,7 +21,8 @@ class TrialOutcome:
     `logs` the trace logs it wrote, `returncode` the command's exit status (None offline).
     Offline, `answered_by` is the measured configuration (config_key) whose value answered
     when the proposed one was not in the table, and `repeats` how many rows of the table
-    were summarised into the value.
+    were summarised into the value. `stdout_tail` is the last lines a failed run printed
+    (empty for a trial that did not fail or printed nothing), for the report to show why.
     """
 
     value: float | None
@@ -45,3 +46,9 @@ class TrialOutcome:
 def better(a: float, b: float, direction: str) -> bool:
     """Whether `a` is strictly better than `b` in `direction`."""
     return a > b if direction == "maximize" else a < b
+
+
+def target_value(best: float, fraction: float, direction: str) -> float:
+    """The value that is `fraction` of `best`: the best times it when maximising, divided
+    by it when minimising (so 0.95 of a 10 s best is 10.53 s)."""
+    return best * fraction if direction == "maximize" else best / fraction

@@ -1,8 +1,10 @@
 """What a search optimises: one base class, answered by running the program or by a table.
 
-RunObjective runs the user's command under the interposer with the configuration's hints
-and measures it; OfflineObjective looks the configuration up in a table of measured
-results. The driver sees only Objective.evaluate.
+Objective is the extension point: the search (the loop, the study, the verdict, the
+report) asks an objective only what this base class declares, and never which class it
+is. RunObjective runs the user's command under the interposer with the configuration's
+hints and measures it; OfflineObjective (_offline) looks the configuration up in a table
+of measured results.
 
 How a trial's hints reach MPI, and what it traces
 -------------------------------------------------
@@ -42,15 +44,14 @@ from iotuner.measurement import Workload
 from iotuner.runner import find_library, make_log_dir, run
 from iotuner.search._common import DIRECTIONS, SearchError, TrialOutcome
 from iotuner.search._launchers import Launcher, LocalLauncher
-from iotuner.search._offline import OfflineTable
-from iotuner.space import Configuration, Space, config_key
+from iotuner.search._result import OfflineSummary, TrialRecord
+from iotuner.space import Configuration, Space
 from iotuner.table import TableEntry, write_table
 from iotuner.tracelog import TraceLog, read_tracelog
 
 __all__ = [
     "MEASURES",
     "Objective",
-    "OfflineObjective",
     "RunObjective",
     "bandwidth_from_logs",
     "parse_measure",
@@ -65,28 +66,101 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 TRIAL_PLACEHOLDER = "trial"
 """`{trial}` in the command becomes the trial's label (e.g. to give each run its own file)."""
 _MIB = 1024.0 * 1024.0
+TAIL_LINES = 5
+"""Lines of a failed trial's standard output kept in its outcome (TrialOutcome.stdout_tail)."""
+_LAUNCHER_NAMES = {"mpiexec", "mpirun", "srun", "aprun", "mpiexec.hydra", "orterun"}
 
 
 class Objective:
-    """Answers a configuration of `space` with a value to maximise or minimise.
+    """Base class: answers a configuration of `space` with a value to maximise or minimise.
 
-    `direction` is "maximize" or "minimize"; `description` says what the value is.
-    `candidates()` lists the configurations worth proposing (None: all of the space);
-    `remeasurable` says whether asking again gives a new measurement (so that the best
-    configurations can be re-measured against the default at the end).
+    A subclass sets `space`, `direction` ("maximize" or "minimize") and `description` (what
+    the value is) and implements evaluate(); every other member has the answer of an
+    objective that runs nothing and knows nothing beyond its answers, and a subclass
+    overrides what differs. The search relies on these and on nothing else:
+
+    * what to propose: candidates();
+    * how to answer: evaluate(), and whether asking again measures again (`remeasurable`:
+      the verdict re-measures the best found against the default only then);
+    * what it runs: `command` and `trial_mode` (the report), `runs_program` and
+      `traces_trials` (whether a traced run of the default can show what the program does,
+      and whether that run is a trial);
+    * how many trials at once: slots();
+    * which study it belongs to: signature() and study_label() (resume);
+    * what it knows without a search: best_known() and summary() (a table's best);
+    * how a trial reads in the report: describe().
     """
 
     space: Space
     direction: str
     description: str
+    command: list[str] | None = None
+    """The command a trial runs (placeholders unfilled), for the report; None: none."""
     remeasurable = False
+    """Whether evaluating a configuration again gives a new measurement (a run does, a
+    table's answer does not), so that re-measuring the best against the default can judge
+    whether it is better beyond the noise."""
+    runs_program = False
+    """Whether evaluate() runs the program, so that evaluate(default, ..., trace=True)
+    shows what it does (its accesses, and the workload the model strategy needs)."""
+    traces_trials = False
+    """Whether every trial is traced (its value is read from the trace): the traced run of
+    the default is then a trial like any other, not an extra run."""
 
-    def evaluate(self, config: Configuration, label: str) -> TrialOutcome:
-        """Measure (or look up) one configuration; `label` names the trial (e.g. "12")."""
+    def evaluate(self, config: Configuration, label: str, *, trace: bool = False) -> TrialOutcome:
+        """Measure (or look up) one configuration; `label` names the trial (e.g. "12").
+
+        `trace` asks for a traced run even when the value does not need one (to read what
+        the program does); an objective that runs nothing ignores it. A failed trial is an
+        outcome with a reason, not an exception: exceptions stop the search."""
         raise NotImplementedError
 
     def candidates(self) -> list[Configuration] | None:
+        """The configurations worth proposing (None: all of the space). The strategies that
+        choose from a list choose from these."""
         return None
+
+    @property
+    def trial_mode(self) -> str | None:
+        """The interposer's mode of the trials' runs (None: nothing runs)."""
+        return None
+
+    def slots(self, requested: int) -> tuple[int, str]:
+        """How many trials may run at once when `requested` are asked for (1 <= n <=
+        requested), and what limits them when fewer."""
+        if requested < 1:
+            raise SearchError(f"the number of parallel trials must be >= 1, got {requested}")
+        return 1, "nothing runs"
+
+    def signature(self) -> dict[str, object]:
+        """What a study must have been made for to be resumed by this objective: the space,
+        what the value is and its direction; a subclass adds what it answers from (the
+        command, the table)."""
+        return {
+            "space": {p.name: [str(v) for v in p.values] for p in self.space.parameters},
+            "objective": self.description,
+            "direction": self.direction,
+        }
+
+    def study_label(self) -> str:
+        """The start of the default study name: what is searched, in a few characters."""
+        return self.space.name
+
+    def best_known(self) -> tuple[Configuration, float] | None:
+        """The best configuration and value there are, when known without searching (a table
+        of measured results knows them); None otherwise. A search can stop on reaching a
+        fraction of it."""
+        return None
+
+    def summary(
+        self, trials: Sequence[TrialRecord], target_fraction: float
+    ) -> OfflineSummary | None:
+        """How the trials did against what the objective knows (best_known()), or None."""
+        return None
+
+    def describe(self, outcome: TrialOutcome) -> str:
+        """What the report adds after a trial's configuration ("" for nothing)."""
+        return ""
 
 
 def parse_measure(text: str) -> tuple[str, re.Pattern[str] | None]:
@@ -192,10 +266,12 @@ class RunObjective(Objective):
       first group, or the whole match when it has none; maximise).
 
     A trial fails (it is not a zero) when the command exits non-zero, times out, leaves no
-    trace log with data operations (bandwidth) or prints no match (regex).
+    trace log with data operations (bandwidth) or prints no match (regex); its outcome then
+    keeps the last lines the command printed.
     """
 
     remeasurable = True
+    runs_program = True
 
     def __init__(
         self,
@@ -218,9 +294,10 @@ class RunObjective(Objective):
             raise SearchError(f"the direction must be maximize or minimize, got {direction!r}")
         if timeout is not None and timeout <= 0:
             raise SearchError(f"the timeout must be a positive number of seconds, got {timeout}")
-        self.command = list(command)
+        self.command: list[str] = list(command)
         self.space = space
         self.measure = measure
+        self.traces_trials = measure == "bandwidth"  # the value is read from the trace
         self.pattern = pattern
         self.direction = direction or _DEFAULT_DIRECTION[measure]
         self.launcher = launcher or LocalLauncher()
@@ -278,15 +355,25 @@ class RunObjective(Objective):
         values = self.space.app_values(config)
         return {p.env: values[p.name] for p in self.space.parameters if p.env is not None}
 
-    @property
-    def traced(self) -> bool:
-        """Whether the value is read from the trace (so every trial is traced)."""
-        return self.measure == "bandwidth"
-
     def mode(self, trace: bool = False) -> str:
         """The interposer's mode for a run: `tune`, with the trace only when the objective
         reads it or `trace` asks for it (the run that shows what the program does)."""
-        return "tune,trace" if trace or self.traced else "tune"
+        return "tune,trace" if trace or self.traces_trials else "tune"
+
+    @property
+    def trial_mode(self) -> str:
+        return self.mode()
+
+    def slots(self, requested: int) -> tuple[int, str]:
+        """As many trials at once as the launcher allows."""
+        super().slots(requested)
+        return self.launcher.slots(requested), f"the {self.launcher.name} launcher's limit"
+
+    def signature(self) -> dict[str, object]:
+        return {**super().signature(), "command": self.command}
+
+    def study_label(self) -> str:
+        return f"{Path(program_guess(self.command)).name}-{self.space.name}"
 
     def evaluate(self, config: Configuration, label: str, *, trace: bool = False) -> TrialOutcome:
         """Run the command with the configuration's hints; `trace` traces the run even
@@ -315,7 +402,6 @@ class RunObjective(Objective):
             return TrialOutcome(None, str(exc), time.monotonic() - started)
         seconds = time.monotonic() - started
         logs = tuple(result.logs)
-        tail = "\n".join(result.stdout.splitlines()[-5:])
         value: float | None = None
         if result.returncode != 0:
             last = (result.stderr.strip().splitlines() or [""])[-1][:200]
@@ -325,6 +411,8 @@ class RunObjective(Objective):
                 value, reason = self._value(result.stdout, seconds, logs), None
             except SearchError as exc:
                 reason = str(exc)
+        # What a failed run printed last, for the report to show why it failed.
+        tail = "" if value is not None else "\n".join(result.stdout.splitlines()[-TAIL_LINES:])
         return TrialOutcome(
             value,
             reason,
@@ -358,39 +446,6 @@ class RunObjective(Objective):
         return bandwidth_from_logs(traces)[0]
 
 
-class OfflineObjective(Objective):
-    """Answers from a table of measured results (OfflineTable): nothing is run.
-
-    A configuration the table holds gets its summary value (the median of its rows); one
-    it does not hold gets the nearest measured configuration's, and the outcome says which
-    (`answered_by`). The strategies that can choose among the measured configurations
-    (grid, random, gp, model) are offered them through candidates().
-    """
-
-    def __init__(self, table: OfflineTable, direction: str = "maximize") -> None:
-        if direction not in DIRECTIONS:
-            raise SearchError(f"the direction must be maximize or minimize, got {direction!r}")
-        self.table = table
-        self.space = table.space
-        self.direction = direction
-        self.description = f"{table.value_column} from {table.path.name} (median of its rows)"
-
-    def candidates(self) -> list[Configuration]:
-        return self.table.configurations
-
-    def evaluate(self, config: Configuration, label: str) -> TrialOutcome:
-        measured, exact = self.table.lookup(config)
-        answered_by = None if exact else config_key(measured.config)
-        if measured.value is None:
-            return TrialOutcome(
-                None,
-                f"all {measured.rows} row(s) of this configuration are failed runs",
-                answered_by=answered_by,
-                repeats=measured.rows,
-            )
-        return TrialOutcome(measured.value, answered_by=answered_by, repeats=measured.rows)
-
-
 def trace_identity(logs: Sequence[Path]) -> tuple[str | None, int | None]:
     """The program name and number of ranks of a run, from its first readable trace log."""
     for path in logs:
@@ -400,3 +455,18 @@ def trace_identity(logs: Sequence[Path]) -> tuple[str | None, int | None]:
             continue
         return str(job["program"]), int(job["nprocs"])
     return None, None
+
+
+def program_guess(command: Sequence[str]) -> str:
+    """The program in a launcher command: the first argument after the launcher's options
+    (an option's value is skipped when it is a number)."""
+    args = list(command)
+    if args and Path(args[0]).name in _LAUNCHER_NAMES:
+        rest = args[1:]
+        i = 0
+        while i < len(rest):
+            if rest[i].startswith("-"):
+                i += 2 if i + 1 < len(rest) and rest[i + 1].isdigit() else 1
+                continue
+            return rest[i]
+    return args[0] if args else "command"

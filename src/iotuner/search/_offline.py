@@ -1,4 +1,5 @@
-"""Tables of measured results, read so that a search can be replayed without running anything.
+"""Tables of measured results, read so that a search can be replayed without running anything;
+OfflineObjective answers a search from one.
 
 A recorded table is rarely a complete grid. It is often a random sample of a space with
 numeric knobs (stripe sizes in 64 KiB steps, buffer sizes in bytes), holds several problems
@@ -26,10 +27,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from iotuner.search._common import SearchError
+from iotuner.search._common import DIRECTIONS, SearchError, TrialOutcome, better, target_value
+from iotuner.search._objectives import Objective
+from iotuner.search._result import OfflineSummary, TrialRecord
 from iotuner.space import Configuration, Parameter, Space, config_key
 
-__all__ = ["MeasuredConfig", "OfflineTable", "parse_filters"]
+__all__ = ["MeasuredConfig", "OfflineObjective", "OfflineTable", "parse_filters"]
 
 _FAILED_CELLS = {"", "nan", "fail", "failed", "error"}
 
@@ -242,3 +245,84 @@ class OfflineTable:
             else:
                 total += a != b
         return total
+
+
+class OfflineObjective(Objective):
+    """Answers from a table of measured results (OfflineTable): nothing is run.
+
+    A configuration the table holds gets its summary value (the median of its rows); one
+    it does not hold gets the nearest measured configuration's, and the outcome says which
+    (`answered_by`). The strategies that choose from a list (grid, random, gp, and the
+    model's ranking) are offered the measured configurations through candidates(). Asking
+    again gives the same answer (not remeasurable: no verdict); the table's best is known,
+    so summary() says how soon the search reached it.
+    """
+
+    def __init__(self, table: OfflineTable, direction: str = "maximize") -> None:
+        if direction not in DIRECTIONS:
+            raise SearchError(f"the direction must be maximize or minimize, got {direction!r}")
+        self.table = table
+        self.space = table.space
+        self.direction = direction
+        self.description = f"{table.value_column} from {table.path.name} (median of its rows)"
+
+    def candidates(self) -> list[Configuration]:
+        return self.table.configurations
+
+    def evaluate(self, config: Configuration, label: str, *, trace: bool = False) -> TrialOutcome:
+        measured, exact = self.table.lookup(config)
+        answered_by = None if exact else config_key(measured.config)
+        if measured.value is None:
+            return TrialOutcome(
+                None,
+                f"all {measured.rows} row(s) of this configuration are failed runs",
+                answered_by=answered_by,
+                repeats=measured.rows,
+            )
+        return TrialOutcome(measured.value, answered_by=answered_by, repeats=measured.rows)
+
+    def signature(self) -> dict[str, object]:
+        return {
+            **super().signature(),
+            "table": str(self.table.path.absolute()),
+            "filters": self.table.filters,
+        }
+
+    def study_label(self) -> str:
+        return self.space.name.removeprefix("table:")
+
+    def best_known(self) -> tuple[Configuration, float]:
+        best = self.table.best(self.direction)
+        return best.config, best.value or 0.0
+
+    def summary(self, trials: Sequence[TrialRecord], target_fraction: float) -> OfflineSummary:
+        config, best = self.best_known()
+        target = target_value(best, target_fraction, self.direction)
+        reached = next(
+            (
+                i
+                for i, t in enumerate(trials, start=1)
+                if t.value is not None and not better(target, t.value, self.direction)
+            ),
+            None,
+        )
+        return OfflineSummary(
+            rows=self.table.rows,
+            configurations=len(self.table.measured),
+            repeated=self.table.repeated,
+            table_best=best,
+            table_best_config=config,
+            target_fraction=target_fraction,
+            target=target,
+            trials_to_target=reached,
+            nearest_answers=sum(1 for t in trials if t.outcome.answered_by is not None),
+        )
+
+    def describe(self, outcome: TrialOutcome) -> str:
+        """Which measured configuration answered, and how many rows its value summarises."""
+        words = []
+        if outcome.answered_by:
+            words.append(f"(answered by {outcome.answered_by})")
+        if outcome.repeats > 1:
+            words.append(f"[{outcome.repeats} rows]")
+        return " ".join(words)

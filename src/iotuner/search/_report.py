@@ -2,8 +2,9 @@
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from iotuner.search._driver import SearchResult
+from iotuner.search._result import SearchResult
 from iotuner.space import config_key
 
 __all__ = ["print_result"]
@@ -14,7 +15,9 @@ def _num(value: float | None) -> str:
 
 
 def print_result(result: SearchResult, console: Console, *, show: int = 5) -> None:
-    """Print what the search did, its best trials, the noise step and the winner."""
+    """Print what the search did, its best trials (with what the objective adds about each),
+    why trials failed (with the end of a failed run's output), the noise step and the
+    winner."""
     failed = sum(1 for t in result.trials if t.failed)
     new = sum(1 for t in result.trials if t.new)
     console.print(
@@ -60,16 +63,19 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
         table.add_column("value", justify="right")
         table.add_column("configuration")
         for t in ranked[:show]:
-            label = config_key(t.config)
-            if t.outcome.answered_by:
-                label += f" (answered by {t.outcome.answered_by})"
-            if t.outcome.repeats > 1:
-                label += f" [{t.outcome.repeats} rows]"
+            label = config_key(t.config) + (f" {t.note}" if t.note else "")
             table.add_row(str(t.number), _num(t.value), label)
         console.print(table)
-    reasons = sorted({t.outcome.reason or "" for t in result.trials if t.failed})
-    for reason in reasons[:3]:
+    failures: dict[str, str] = {}  # each reason, with the output of its first trial
+    for t in result.trials:
+        if t.failed:
+            reason = t.outcome.reason or ""
+            failures[reason] = failures.get(reason) or t.outcome.stdout_tail
+    for reason in sorted(failures)[:3]:
         console.print(f"failed trials: {reason}")
+        if failures[reason]:
+            shown = "".join(f"\n  | {line}" for line in failures[reason].splitlines())
+            console.print(Text(f"  its output ended with:{shown}"))
     if result.offline is not None:
         o = result.offline
         console.print(

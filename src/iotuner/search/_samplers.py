@@ -23,7 +23,9 @@ from iotuner.space import Configuration, Space, config_key
 __all__ = ["INTERRUPTED", "OrderedSampler", "PoolSampler", "distributions"]
 
 INTERRUPTED = "iotuner:interrupted"
-"""User attribute of a trial that was running when an earlier search stopped."""
+"""Study user attribute: the numbers of the trials that were running when an earlier
+search stopped (they never finished). Studies made before it was a study attribute carry
+it as a user attribute of each such trial (True); both are read."""
 
 _SEEN_STATES = (TrialState.COMPLETE, TrialState.FAIL, TrialState.PRUNED, TrialState.RUNNING)
 
@@ -39,7 +41,8 @@ class PoolSampler(BaseSampler):
     Subclasses implement `choose(study, untried)` and return one configuration of `untried`
     (or None to fall back to a uniform random draw of each parameter). A trial counts as
     tried once it has all its parameters, whatever its state, except a trial marked
-    interrupted (it never finished, so its configuration may be proposed again).
+    interrupted (INTERRUPTED: it never finished, so its configuration may be proposed
+    again).
     """
 
     def __init__(self, space: Space, pool: Sequence[Configuration], seed: int | None) -> None:
@@ -57,11 +60,14 @@ class PoolSampler(BaseSampler):
 
     def tried(self, study: Study) -> set[str]:
         """The config_key of every configuration a trial of the study has had."""
+        interrupted: set[int] | None = None
         for t in study.get_trials(deepcopy=False, states=_SEEN_STATES):
             if t.number in self._seen or len(t.params) < len(self._distributions):
                 continue
+            if interrupted is None:  # read once per call, and only when a trial is new
+                interrupted = set(study.user_attrs.get(INTERRUPTED, []))
             self._seen.add(t.number)
-            if not t.user_attrs.get(INTERRUPTED):
+            if t.number not in interrupted and not t.user_attrs.get(INTERRUPTED):
                 self._tried.add(config_key(t.params))
         return self._tried
 

@@ -10,7 +10,11 @@ goes before it.
 | gp | a Gaussian process with expected improvement over the finite set (iotuner's, _gp) | 50 |
 | model | the model's top configurations first, then TPE, skipping predicted-poor ones | 50 |
 
-Every budget is capped at the number of distinct configurations there are to propose.
+Every budget is capped at the number of distinct configurations there are to propose: a
+strategy that chooses from a list says so itself (Strategy.pool_size, the list's length);
+the others propose from the whole searched space. make_strategy builds each by name
+(_BUILDERS, one entry per name of STRATEGIES); tests/search/test_strategy_contract.py holds
+every one of them to the same contract.
 
 The dissertation's GA and Optuna's NSGAIISampler
 ------------------------------------------------
@@ -90,12 +94,15 @@ class StrategyOptions:
 
 @dataclass
 class Strategy:
-    """A sampler and what goes with it.
+    """A sampler and what goes with it; what the search asks of a strategy.
 
     `first`: configurations to measure before the sampler is asked (the model's top ones);
     `veto`: says why a proposed configuration is skipped without a run (or None to run it);
-    `default_budget`: trials when the user gives no budget; `notes`: what the user should
-    know about how the strategy runs.
+    `default_budget`: trials when the user gives no budget; `pool_size`: how many
+    configurations it can propose when it chooses from a list (grid; random and gp over
+    a table's configurations), None when it proposes from the whole space (the budget is
+    capped at whichever it is); `parameters`: the settings its sampler was made with;
+    `notes`: what the user should know about how the strategy runs.
     """
 
     name: str
@@ -104,6 +111,8 @@ class Strategy:
     first: list[Configuration] = field(default_factory=list)
     veto: Callable[[Configuration], str | None] | None = None
     notes: list[str] = field(default_factory=list)
+    pool_size: int | None = None
+    parameters: dict[str, int | float] = field(default_factory=dict)
 
 
 def _enumerated(space: Space, candidates: Sequence[Configuration] | None, name: str) -> list:
@@ -133,48 +142,123 @@ def make_strategy(
     tpe always propose from the whole cartesian product. `guide` is the model for the
     `model` strategy; without one it runs as TPE and says so in its notes.
     """
-    options = options or StrategyOptions()
-    if name == "ga":
-        sampler: BaseSampler = NSGAIISampler(
-            population_size=options.population,
-            mutation_prob=options.mutation,
-            crossover=UniformCrossover(options.swapping),
-            crossover_prob=options.crossover,
-            swapping_prob=options.swapping,
-            seed=seed,
-        )
-        return Strategy(name, sampler, options.population * options.generations)
-    if name == "random":
-        if candidates is None:
-            return Strategy(name, RandomSampler(seed=seed), _DEFAULT_BUDGET)
-        pool = list(candidates)
-        random.Random(seed).shuffle(pool)
-        return Strategy(name, OrderedSampler(space, pool, seed), _DEFAULT_BUDGET)
-    if name == "grid":
-        pool = _enumerated(space, candidates, name)
-        return Strategy(name, OrderedSampler(space, pool, seed), len(pool))
-    if name == "tpe":
-        return Strategy(name, _tpe(seed, options), _DEFAULT_BUDGET)
-    if name == "gp":
-        pool = _enumerated(space, candidates, name)
-        sampler = GaussianProcessSampler(space, pool, n_startup=options.n_startup, seed=seed)
-        return Strategy(name, sampler, _DEFAULT_BUDGET)
-    if name == "model":
-        if guide is None:
-            return Strategy(
-                name,
-                _tpe(seed, options),
-                _DEFAULT_BUDGET,
-                notes=["no model was given: the model strategy runs as plain TPE"],
-            )
-        notes = [
-            f"model: the {len(guide.top())} best predicted configurations first, then TPE; "
-            "configurations whose predicted upper bound is below "
-            f"{guide.threshold:.0%} of the best predicted median are skipped without a run"
-        ]
-        return Strategy(name, _tpe(seed, options), _DEFAULT_BUDGET, guide.top(), guide.veto, notes)
-    raise SearchError(f"the strategy must be one of {', '.join(STRATEGIES)}, got {name!r}")
+    build = _BUILDERS.get(name)
+    if build is None:
+        raise SearchError(f"the strategy must be one of {', '.join(STRATEGIES)}, got {name!r}")
+    return build(space, seed, candidates, options or StrategyOptions(), guide)
 
 
-def _tpe(seed: int | None, options: StrategyOptions) -> TPESampler:
-    return TPESampler(seed=seed, n_startup_trials=options.n_startup)
+def _ga(
+    space: Space,
+    seed: int | None,
+    candidates: Sequence[Configuration] | None,
+    options: StrategyOptions,
+    guide: ModelGuide | None,
+) -> Strategy:
+    parameters: dict[str, int | float] = {
+        "population_size": options.population,
+        "generations": options.generations,
+        "mutation_prob": options.mutation,
+        "crossover_prob": options.crossover,
+        "swapping_prob": options.swapping,
+    }
+    sampler = NSGAIISampler(
+        population_size=options.population,
+        mutation_prob=options.mutation,
+        crossover=UniformCrossover(options.swapping),
+        crossover_prob=options.crossover,
+        swapping_prob=options.swapping,
+        seed=seed,
+    )
+    budget = options.population * options.generations
+    return Strategy("ga", sampler, budget, parameters=parameters)
+
+
+def _random(
+    space: Space,
+    seed: int | None,
+    candidates: Sequence[Configuration] | None,
+    options: StrategyOptions,
+    guide: ModelGuide | None,
+) -> Strategy:
+    if candidates is None:
+        return Strategy("random", RandomSampler(seed=seed), _DEFAULT_BUDGET)
+    pool = list(candidates)
+    random.Random(seed).shuffle(pool)
+    sampler = OrderedSampler(space, pool, seed)
+    return Strategy("random", sampler, _DEFAULT_BUDGET, pool_size=len(pool))
+
+
+def _grid(
+    space: Space,
+    seed: int | None,
+    candidates: Sequence[Configuration] | None,
+    options: StrategyOptions,
+    guide: ModelGuide | None,
+) -> Strategy:
+    pool = _enumerated(space, candidates, "grid")
+    return Strategy("grid", OrderedSampler(space, pool, seed), len(pool), pool_size=len(pool))
+
+
+def _tpe(
+    space: Space,
+    seed: int | None,
+    candidates: Sequence[Configuration] | None,
+    options: StrategyOptions,
+    guide: ModelGuide | None,
+) -> Strategy:
+    sampler = TPESampler(seed=seed, n_startup_trials=options.n_startup)
+    return Strategy("tpe", sampler, _DEFAULT_BUDGET, parameters={"n_startup": options.n_startup})
+
+
+def _gp(
+    space: Space,
+    seed: int | None,
+    candidates: Sequence[Configuration] | None,
+    options: StrategyOptions,
+    guide: ModelGuide | None,
+) -> Strategy:
+    pool = _enumerated(space, candidates, "gp")
+    sampler = GaussianProcessSampler(space, pool, n_startup=options.n_startup, seed=seed)
+    return Strategy(
+        "gp",
+        sampler,
+        _DEFAULT_BUDGET,
+        pool_size=len(pool),
+        parameters={"n_startup": options.n_startup},
+    )
+
+
+def _model(
+    space: Space,
+    seed: int | None,
+    candidates: Sequence[Configuration] | None,
+    options: StrategyOptions,
+    guide: ModelGuide | None,
+) -> Strategy:
+    strategy = _tpe(space, seed, candidates, options, guide)
+    strategy.name = "model"
+    if guide is None:
+        strategy.notes = ["no model was given: the model strategy runs as plain TPE"]
+        return strategy
+    strategy.first = guide.top()
+    strategy.veto = guide.veto
+    strategy.parameters.update(top_k=guide.top_k, threshold=guide.threshold)
+    strategy.notes = [
+        f"model: the {len(guide.top())} best predicted configurations first, then TPE; "
+        "configurations whose predicted upper bound is below "
+        f"{guide.threshold:.0%} of the best predicted median are skipped without a run"
+    ]
+    return strategy
+
+
+_BUILDERS: dict[str, Callable[..., Strategy]] = {
+    "ga": _ga,
+    "random": _random,
+    "grid": _grid,
+    "tpe": _tpe,
+    "gp": _gp,
+    "model": _model,
+}
+"""How each strategy of STRATEGIES is made (from the space, the seed, the candidates, the
+options and the model's guide)."""

@@ -1,0 +1,258 @@
+"""The search loop: ask Optuna for a configuration, measure it, tell Optuna the value.
+
+* **The budget counts runs.** A configuration is measured at most once per search. When
+  a sampler proposes one already measured (or being measured by a parallel trial), the
+  study is told the known value and the trial does not use up the budget; a candidate the
+  model strategy skips (predicted poor) is not run, is reported as skipped with the
+  reason, and does not use up the budget either. A search whose sampler makes 3 x the
+  budget (at least 100) proposals in a row without anything new ends there.
+* **Parallel trials.** With `slots` > 1, that many threads each ask, run and tell;
+  asking and telling are serialised, only the runs overlap.
+* **Resume.** The trials an earlier search of the study measured are loaded first
+  (_study), so a configuration is not measured again.
+"""
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+
+import optuna
+from optuna.distributions import BaseDistribution
+from optuna.trial import TrialState
+
+from iotuner.search._common import TrialOutcome, better
+from iotuner.search._objectives import Objective
+from iotuner.search._result import SearchProgress, Skipped, TrialRecord, best_trial
+from iotuner.search._samplers import distributions
+from iotuner.search._strategies import Strategy
+from iotuner.search._study import (
+    ENQUEUED,
+    KIND,
+    mark_interrupted,
+    measured_trials,
+    outcome_attrs,
+)
+from iotuner.space import Configuration, Space, config_key
+
+__all__ = ["MIN_IDLE_PROPOSALS", "SearchLoop"]
+
+MIN_IDLE_PROPOSALS = 100
+"""A search ends after max(this, 3 x budget) proposals in a row that brought nothing new
+(measured or vetoed already): enough for a converged GA to find new children by mutation,
+finite for a space (or a veto) that has nothing left."""
+
+
+class SearchLoop:
+    """The state of one call of run_search: the study, what was measured, what runs.
+
+    Made with the study's earlier trials loaded and its interrupted ones marked; the
+    driver then sets `strategy`, `budget` and `target` and calls run()."""
+
+    def __init__(
+        self,
+        objective: Objective,
+        study: optuna.Study,
+        strategy: Strategy,
+        on_progress: Callable[[SearchProgress], None] | None,
+    ) -> None:
+        self.objective = objective
+        self.study = study
+        self.strategy = strategy
+        self.on_progress = on_progress
+        self.space = objective.space
+        self.distributions: dict[str, BaseDistribution] = distributions(self.space)
+        self.skipped: list[Skipped] = []
+        self.lock = threading.Lock()
+        self.cache: dict[str, Future[TrialOutcome]] = {}
+        self.records: dict[int, TrialRecord] = {}
+        self.proposals = self.duplicates = self.vetoed = self.inflight = self.idle = 0
+        self.stop = ""
+        self.error: BaseException | None = None
+        self.started = time.monotonic()
+        self.target: float | None = None
+        self.budget = 0
+        self.recovered = mark_interrupted(study)
+        for record in measured_trials(study, self.space):
+            self.records[record.number] = record
+            self.cache[config_key(record.config)] = _done(record.outcome)
+
+    def narrow(self, searched: Space) -> None:
+        """Propose only the parameters of `searched`; the others keep their defaults.
+
+        RATIONALE: fixed parameters are left out of Optuna's distributions rather than
+        given one value: Optuna refuses a parameter whose choices change within a study,
+        and space.validate() completes every proposal with the defaults."""
+        self.distributions = distributions(searched)
+
+    @property
+    def measured(self) -> int:
+        return len(self.records)
+
+    def known(self, config: Configuration) -> TrialOutcome | None:
+        """The outcome of a configuration measured already (by this search or the study)."""
+        future = self.cache.get(config_key(config))
+        return future.result() if future is not None and future.done() else None
+
+    def trials(self) -> list[TrialRecord]:
+        """The measured trials of the study, in order."""
+        return [self.records[n] for n in sorted(self.records)]
+
+    def enqueue(self, configs: Sequence[Configuration]) -> None:
+        """Put configurations first in the study's queue (once per study)."""
+        if not configs or self.study.user_attrs.get(ENQUEUED):
+            return
+        for config in configs:
+            self.study.enqueue_trial(self._searched(config), skip_if_exists=True)
+        self.study.set_user_attr(ENQUEUED, True)
+
+    def _searched(self, config: Configuration) -> dict[str, str | int]:
+        return {k: v for k, v in config.items() if k in self.distributions}
+
+    def record(self, config: Configuration, outcome: TrialOutcome) -> None:
+        """Keep a run made outside the loop (the traced run of the default, with the
+        bandwidth objective) as a measured trial of the study."""
+        key = config_key(config)
+        if key in self.cache:
+            return
+        with self.lock:
+            self.study.enqueue_trial(self._searched(config))
+            trial = self.study.ask(self.distributions)
+            self.proposals += 1
+            self.cache[key] = _done(outcome)
+            self._finish(trial, config, outcome)
+
+    def step(self) -> bool:
+        """Ask, run (or answer) and tell one trial; False when the search is over."""
+        with self.lock:
+            if self.stop:
+                return False
+            if self.measured + self.inflight >= self.budget:
+                self.stop = self.stop or "budget reached"
+                return False
+            if self.idle >= max(MIN_IDLE_PROPOSALS, 3 * self.budget):
+                self.stop = (
+                    f"the last {self.idle} proposals were all measured or vetoed already: "
+                    "nothing new to try"
+                )
+                return False
+            trial = self.study.ask(self.distributions)
+            self.proposals += 1
+            self.idle += 1
+            config = self.space.validate(trial.params)
+            key = config_key(config)
+            veto = self.strategy.veto(config) if self.strategy.veto else None
+            if veto is not None:
+                # Not run, so not a trial: it uses no budget, and the result lists it.
+                trial.set_user_attr(KIND, "vetoed")
+                trial.set_user_attr("iotuner:reason", veto)
+                self.study.tell(trial, state=TrialState.PRUNED)
+                self.vetoed += 1
+                if all(config_key(s.config) != key for s in self.skipped):
+                    self.skipped.append(Skipped(config, veto))
+                return True
+            future = self.cache.get(key)
+            fresh = future is None
+            if future is None:
+                future = Future()
+                self.cache[key] = future
+                self.inflight += 1
+                self.idle = 0
+        if not fresh:
+            outcome = future.result()
+            with self.lock:
+                trial.set_user_attr(KIND, "cached")
+                self._tell(trial, outcome)
+                self.duplicates += 1
+            return True
+        try:
+            outcome = self.objective.evaluate(config, str(trial.number))
+        except BaseException as exc:
+            with self.lock:
+                del self.cache[key]
+                self.inflight -= 1
+                self.stop = self.stop or f"stopped: {type(exc).__name__}"
+            future.set_exception(exc)
+            raise
+        with self.lock:
+            self.inflight -= 1
+            future.set_result(outcome)
+            self._finish(trial, config, outcome)
+        return True
+
+    def _finish(self, trial: optuna.Trial, config: Configuration, outcome: TrialOutcome) -> None:
+        """Tell the study a run's outcome and keep it (the lock is held)."""
+        for name, value in outcome_attrs(outcome).items():
+            trial.set_user_attr(name, value)
+        self._tell(trial, outcome)
+        self.records[trial.number] = TrialRecord(trial.number, config, outcome, True)
+        if (
+            self.target is not None
+            and outcome.value is not None
+            and not better(self.target, outcome.value, self.objective.direction)
+        ):
+            self.stop = "the target was reached"
+        self._progress()
+
+    def _tell(self, trial: optuna.Trial, outcome: TrialOutcome) -> None:
+        if outcome.value is None:
+            self.study.tell(trial, state=TrialState.FAIL)
+        else:
+            self.study.tell(trial, outcome.value)
+
+    def _progress(self) -> None:
+        if self.on_progress is None:
+            return
+        records = list(self.records.values())
+        best = best_trial(records, self.objective.direction)
+        new = sum(1 for r in records if r.new)
+        elapsed = time.monotonic() - self.started
+        left = max(self.budget - self.measured, 0)
+        self.on_progress(
+            SearchProgress(
+                done=self.measured,
+                budget=self.budget,
+                failed=sum(1 for r in records if r.failed),
+                best=best.value if best else None,
+                best_config=config_key(best.config) if best else None,
+                elapsed=elapsed,
+                eta=elapsed / new * left if new else None,
+            )
+        )
+
+    def run(self, slots: int) -> None:
+        """Run trials until the budget, too many idle proposals or a stop; `slots` at once."""
+        self._progress()
+        if slots == 1:
+            while self.step():
+                pass
+            return
+
+        def worker() -> None:
+            try:
+                while self.step():
+                    pass
+            except BaseException as exc:
+                with self.lock:
+                    self.error = self.error or exc
+                    self.stop = self.stop or f"stopped: {type(exc).__name__}"
+
+        threads = [threading.Thread(target=worker, daemon=True) for _ in range(slots)]
+        for thread in threads:
+            thread.start()
+        try:
+            while any(thread.is_alive() for thread in threads):
+                for thread in threads:
+                    thread.join(0.2)
+        except BaseException:
+            with self.lock:
+                self.stop = self.stop or "interrupted"
+            raise
+        if self.error is not None:
+            raise self.error
+
+
+def _done(outcome: TrialOutcome) -> "Future[TrialOutcome]":
+    future: Future[TrialOutcome] = Future()
+    future.set_result(outcome)
+    return future

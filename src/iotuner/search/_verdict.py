@@ -1,0 +1,226 @@
+"""The verdict: re-measure the best found against the default, and keep it only when it is
+better beyond the noise; then the winner as a tuning-table entry.
+
+When the objective gives a new measurement each time it is asked (Objective.remeasurable:
+it runs the program), the `top` best configurations found (other than the default) and
+the default are re-measured at the end, `repeats` (at least 3) times each, one at a time,
+interleaved: default, best, default, best, ... with the order reversed every other round,
+so a drift of the machine (page cache, other jobs) falls on both alike. The candidate with
+the best re-measured median is compared with the default by the exact one-sided
+Mann-Whitney U test (a rank test), at level 0.05 divided by the number of candidates
+re-measured (Bonferroni: the best of several is chosen from the same measurements). It
+wins only when p <= that level and its median is better; otherwise the default is kept.
+The result gives every configuration's median, min, max and spread, the ratio of the
+medians and the p-value. An objective that would answer the same again (a table) gets no
+verdict: its best trial wins.
+
+RATIONALE: a rank test, not a threshold on one ratio: the noise of a run is not known in
+advance and differs between programs and machines (one re-measure of the default gave
+1.10x and, minutes later, 2.91x for the same program), so the test judges the winner
+against the spread of the default's own re-measures, without assuming a distribution.
+Exact, so that three of each can decide at all: with 3 and 3 the smallest p is 1/20 =
+0.05, which is reached only when every re-measure of the winner beats every re-measure of
+the default (winner's worst better than the default's best); with more repeats some
+overlap is tolerated.
+"""
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from scipy.stats import mannwhitneyu
+
+from iotuner.search._common import SearchError
+from iotuner.search._objectives import Objective
+from iotuner.search._result import Remeasured, SearchResult, Verdict, best_trial
+from iotuner.search._settings import MIN_REPEATS, SIGNIFICANCE
+from iotuner.space import Configuration, config_key
+from iotuner.table import TableEntry, read_table, write_table
+
+__all__ = ["choose_winner", "judge", "merge_winner", "rank_test", "winner_entry"]
+
+EXACT_UP_TO = 50
+"""Re-measures of both together up to which the rank test's p-value is exact (beyond, the
+normal approximation, which is close there and cheaper)."""
+
+
+def choose_winner(objective: Objective, repeats: int, top: int, result: SearchResult) -> None:
+    """Set the result's winner and why: by the verdict when the objective can measure
+    again and `repeats` asks for one, else the best trial (the module doc)."""
+    best = best_trial(result.trials, objective.direction)
+    if best is None:
+        result.winner_reason = "every trial failed: no winner"
+        return
+    if not objective.remeasurable:
+        result.winner = best.config
+        result.winner_reason = (
+            "the best configuration the search measured (the objective would give the same "
+            "value again: no verdict)"
+        )
+        return
+    if repeats == 0:
+        result.winner = best.config
+        result.winner_reason = "the best trial (not re-measured: repeats 0, no verdict)"
+        return
+    default = objective.space.default()
+    sign = 1.0 if objective.direction == "maximize" else -1.0
+    others = sorted(
+        (
+            t
+            for t in result.trials
+            if t.value is not None and config_key(t.config) != config_key(default)
+        ),
+        key=lambda t: -sign * (t.value or 0.0),
+    )
+    if not others:
+        result.winner = default
+        result.winner_reason = "only the default was measured: the default is kept"
+        return
+    searched = {config_key(t.config): t.value for t in result.trials}
+    chosen = [(default, searched.get(config_key(default)))]
+    chosen += [(t.config, t.value) for t in others[:top]]
+    result.remeasured = remeasure(objective, chosen, repeats)
+    result.verdict = judge(result.remeasured, objective.direction)
+    if result.verdict is not None and result.verdict.significant:
+        result.winner = result.verdict.best
+        result.winner_reason = result.verdict.message
+    else:
+        result.winner = default
+        why = result.verdict.message if result.verdict else "nothing re-measured"
+        result.winner_reason = f"{why}; the default is kept"
+
+
+def remeasure(
+    objective: Objective, chosen: Sequence[tuple[Configuration, float | None]], repeats: int
+) -> list[Remeasured]:
+    """Measure each chosen configuration `repeats` times, interleaved; the first is the
+    default. Each pair is a configuration and its value in the search."""
+    values: list[list[float]] = [[] for _ in chosen]
+    failures: list[list[str]] = [[] for _ in chosen]
+    logs: list[list[Path]] = [[] for _ in chosen]
+    for repeat in range(repeats):
+        # Reversed every other round (default, best, best, default, ...): a drift of the
+        # machine over the rounds then weighs on the default and the candidates alike.
+        order = range(len(chosen)) if repeat % 2 == 0 else reversed(range(len(chosen)))
+        for index in order:
+            outcome = objective.evaluate(chosen[index][0], f"remeasure-{index}-{repeat}")
+            logs[index].extend(outcome.logs)
+            if outcome.value is None:
+                failures[index].append(outcome.reason or "failed")
+            else:
+                values[index].append(outcome.value)
+    return [
+        Remeasured(config, i == 0, value, values[i], failures[i], logs[i])
+        for i, (config, value) in enumerate(chosen)
+    ]
+
+
+def _range(r: Remeasured) -> str:
+    if not r.values:
+        return "no value"
+    spread = f", spread {r.spread:.0%}" if r.spread is not None else ""
+    return (
+        f"median {r.median:.4g} (min {min(r.values):.4g}, max {max(r.values):.4g}, "
+        f"n {len(r.values)}{spread})"
+    )
+
+
+def rank_test(
+    better_values: Sequence[float], worse_values: Sequence[float], direction: str
+) -> float:
+    """One-sided p-value that the first sample is better than the second in `direction`
+    (Mann-Whitney U; exact up to EXACT_UP_TO values together)."""
+    exact = len(better_values) + len(worse_values) <= EXACT_UP_TO
+    return float(
+        mannwhitneyu(
+            better_values,
+            worse_values,
+            alternative="greater" if direction == "maximize" else "less",
+            method="exact" if exact else "asymptotic",
+        ).pvalue
+    )
+
+
+def judge(remeasured: list[Remeasured], direction: str) -> Verdict | None:
+    """The candidate with the best re-measured median against the default (module doc);
+    None when the default or every candidate has no re-measure."""
+    default = next((r for r in remeasured if r.is_default), None)
+    candidates = [r for r in remeasured if not r.is_default]
+    ok = [r for r in candidates if r.values]
+    if default is None or not ok:
+        return None
+    sign = 1.0 if direction == "maximize" else -1.0
+    best = max(ok, key=lambda r: sign * (r.median or 0.0))
+    label = config_key(best.config)
+    if len(default.values) < MIN_REPEATS or len(best.values) < MIN_REPEATS:
+        return Verdict(
+            best.config,
+            None,
+            False,
+            f"too few successful re-measures to judge (default {len(default.values)}, "
+            f"{label} {len(best.values)}; the verdict needs {MIN_REPEATS} of each)",
+        )
+    level = SIGNIFICANCE / len(candidates)
+    p = rank_test(best.values, default.values, direction)
+    ratio = (best.median or 0.0) / default.median if default.median else None
+    gain = (
+        f"{ratio:.2f}x the default's median" if ratio is not None else "the default's median is 0"
+    )
+    figures = f"{label}: {_range(best)}; default: {_range(default)}"
+    test = f"one-sided exact Mann-Whitney U p = {p:.3g}, needs <= {level:.3g}"
+    if len(candidates) > 1:
+        test += f" (0.05 / {len(candidates)} candidates)"
+    ahead = sign * ((best.median or 0.0) - (default.median or 0.0)) > 0
+    if p <= level and ahead:
+        word = "better" if direction == "maximize" else "lower"
+        message = f"the winner is significantly {word} than the default: {gain}; {figures}; {test}"
+        return Verdict(best.config, p, True, message, level, ratio)
+    message = (
+        f"the best candidate is NOT better than the default beyond the noise: {gain}; "
+        f"{figures}; {test}"
+    )
+    if len(best.values) == MIN_REPEATS == len(default.values):
+        message += (
+            f"; with {MIN_REPEATS} of each only complete separation passes: more --repeats "
+            "tolerate some overlap"
+        )
+    return Verdict(best.config, p, False, message, level, ratio)
+
+
+def winner_entry(result: SearchResult, program: str, nprocs: int) -> TableEntry:
+    """The tuning-table entry for the search's winner: its hints at open for this program
+    (its file name) and scale. A table cannot set application parameters: the note names
+    the winner's, for the user to set."""
+    if result.winner is None:
+        raise SearchError("the search has no winner (every trial failed)")
+    note = (
+        f"iotuner search ({result.strategy}, {len(result.trials)} trials): {result.winner_reason}"
+    )
+    app = result.space.app_values(result.winner)
+    if app:
+        shown = ", ".join(f"{name}={value}" for name, value in app.items())
+        note += f"; application parameters (set them yourself): {shown}"
+    return TableEntry(
+        at="open",
+        program=Path(program).name,
+        nprocs=nprocs,
+        hints=dict(result.space.hints(result.winner)),
+        note=note,
+    )
+
+
+def merge_winner(path: Path | str, entry: TableEntry) -> None:
+    """Put `entry` into the tuning table at `path` (created when missing), replacing an
+    entry for the same decision point, program, file and scale in its place."""
+    path = Path(path)
+    entries = read_table(path) if path.exists() else []
+
+    def point(e: TableEntry) -> tuple[object, ...]:
+        return (e.at, e.program, e.nprocs, e.file, e.group, e.pattern, e.op, e.layout)
+
+    same = [i for i, e in enumerate(entries) if point(e) == point(entry)]
+    if same:
+        entries[same[0]] = entry
+        entries = [e for i, e in enumerate(entries) if i not in same[1:]]
+    else:
+        entries.append(entry)
+    write_table(path, entries)
