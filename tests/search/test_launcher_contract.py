@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from iotuner.runner import build_config, find_library
-from iotuner.search import LAUNCHERS, Launcher, RunObjective, SearchError, parse_measure
+from iotuner.search import LAUNCHERS, Launcher, RunObjective, SearchError
 from iotuner.space import Space
 
 from .conftest import records
@@ -49,7 +49,6 @@ seen = {
 }
 with open(sys.argv[1], "a") as out:
     out.write(json.dumps(seen) + "\\n")
-print("value=1")
 """
 
 
@@ -110,12 +109,11 @@ def test_the_environment_passes_the_trials_variables_and_leaves_the_interposers(
 def _objective(
     launcher: Launcher, space: Space, tmp_path: Path, program: list[str], timeout: float
 ) -> RunObjective:
-    kind, pattern = parse_measure("regex:^value=(\\d+)$")
+    # Wall time: the ranks' output may interleave, and the value does not matter here.
     return RunObjective(
         USER_COMMANDS[launcher.name](program, 2),
         space,
-        measure=kind,
-        pattern=pattern,
+        measure="walltime",
         launcher=launcher,
         log_dir=tmp_path / "logs",
         timeout=timeout,
@@ -130,7 +128,7 @@ def test_the_ranks_get_their_arguments_variables_and_the_interposer_and_only_the
     program = [sys.executable, str(probe), str(record), "{x}", HOSTILE, "t-{trial}"]
     objective = _objective(runnable, fake_space, tmp_path, program, timeout=60)
     outcome = objective.evaluate(fake_space.validate({"x": 2, "buf": 4}), "5")
-    assert outcome.value == 1, outcome.reason
+    assert outcome.value is not None, outcome.reason
     ranks = records(record)
     assert len(ranks) == 2
     library = str(find_library())
