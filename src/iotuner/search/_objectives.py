@@ -35,7 +35,6 @@ with `bandwidth` that run is the first trial.
 import re
 import shutil
 import time
-from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -47,7 +46,7 @@ from iotuner.search._launchers import Launcher, LocalLauncher
 from iotuner.search._result import OfflineSummary, TrialRecord
 from iotuner.space import Configuration, Space
 from iotuner.table import TableEntry, write_table
-from iotuner.tracelog import TraceLog, read_tracelog
+from iotuner.tracelog import TraceLog, dominant_workload, read_tracelog
 
 __all__ = [
     "MEASURES",
@@ -216,38 +215,20 @@ def bandwidth_from_logs(logs: Sequence[TraceLog]) -> tuple[float, int, float]:
 
 
 def workload_from_logs(logs: Sequence[TraceLog]) -> Workload:
-    """The workload a run did, from its trace: the access (pattern, read or write) that
-    moved the most bytes, its bytes per rank per call, the scale and the layout.
+    """The workload a run did, from its trace (tracelog.dominant_workload, the same
+    reading of a trace as ingest and trace history): the access that moved the most bytes,
+    its bytes per rank per call, calls per open, the scale and the layout.
 
     A trace does not record the shape of a strided layout, so a strided workload gets
     block 0 and fill 1 (as when traces are ingested into the knowledge base).
     """
-    moved: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
-    strided: set[tuple[str, str]] = set()
-    for log in logs:
-        non_contiguous = {
-            f["file"]
-            for f in log.files
-            if isinstance(f.get("pattern"), dict) and f["pattern"].get("contiguous") is False
-        }
-        for op in log.ops:
-            key = (op["pattern"], op["kind"])
-            moved[key][0] += int(op["bytes"])
-            moved[key][1] += int(op["calls"])
-            if op["file"] in non_contiguous:
-                strided.add(key)
-    if not moved:
+    try:
+        workload = dominant_workload(logs)
+    except TraceLogError as exc:
+        raise SearchError(f"the trace does not describe a workload: {exc}") from None
+    if workload is None:
         raise SearchError("the trace holds no data operation to describe the workload")
-    key, (total, calls) = max(moved.items(), key=lambda item: item[1][0])
-    job = logs[0].job
-    return Workload(
-        nprocs=int(job["nprocs"]),
-        nodes=int(job["nodes"]),
-        pattern=key[0],
-        op=key[1],
-        layout="strided" if key in strided else "contiguous",
-        bytes_per_rank=total // max(calls, 1),
-    )
+    return workload
 
 
 class RunObjective(Objective):

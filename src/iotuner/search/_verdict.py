@@ -34,7 +34,7 @@ from iotuner.search._objectives import Objective
 from iotuner.search._result import Remeasured, SearchResult, Verdict, best_trial
 from iotuner.search._settings import MIN_REPEATS, SIGNIFICANCE
 from iotuner.space import Configuration, config_key
-from iotuner.table import TableEntry, read_table, write_table
+from iotuner.table import TableEntry, merge_entries, read_table, write_table
 
 __all__ = ["choose_winner", "judge", "merge_winner", "rank_test", "winner_entry"]
 
@@ -209,18 +209,9 @@ def winner_entry(result: SearchResult, program: str, nprocs: int) -> TableEntry:
 
 
 def merge_winner(path: Path | str, entry: TableEntry) -> None:
-    """Put `entry` into the tuning table at `path` (created when missing), replacing an
-    entry for the same decision point, program, file and scale in its place."""
+    """Put `entry` into the tuning table at `path` (created when missing), replacing the
+    entries of its case (decision point, program, file and scale) in its place
+    (table.merge_entries, the merge trace history uses too)."""
     path = Path(path)
     entries = read_table(path) if path.exists() else []
-
-    def point(e: TableEntry) -> tuple[object, ...]:
-        return (e.at, e.program, e.nprocs, e.file, e.group, e.pattern, e.op, e.layout)
-
-    same = [i for i, e in enumerate(entries) if point(e) == point(entry)]
-    if same:
-        entries[same[0]] = entry
-        entries = [e for i, e in enumerate(entries) if i not in same[1:]]
-    else:
-        entries.append(entry)
-    write_table(path, entries)
+    write_table(path, merge_entries(entries, [entry]))
