@@ -31,13 +31,18 @@ $(BUILD)/table_check: interposer/tools/table_check.c $(READER_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) -Iformats -Iinterposer/src -o $@ interposer/tools/table_check.c $(READER_SRC)
 
-$(BUILD)/programs/%: programs/%.c
+# programs/args.h: the option parsers the programs and benchmark programs share. A program
+# finds it next to its source ("args.h"), so each still builds alone with mpicc; bench/
+# sources need -Iprograms.
+ARGS_HDR := programs/args.h
+
+$(BUILD)/programs/%: programs/%.c $(ARGS_HDR)
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS) $(WARN) -o $@ $<
 
-$(BUILD)/bench/%: bench/%.c
+$(BUILD)/bench/%: bench/%.c $(ARGS_HDR)
 	@mkdir -p $(@D)
-	$(MPICC) $(CFLAGS) $(WARN) -o $@ $<
+	$(MPICC) $(CFLAGS) $(WARN) -Iprograms -o $@ $<
 
 install: all
 	mkdir -p $(PREFIX)/lib/iotuner $(PREFIX)/libexec/iotuner
@@ -92,7 +97,7 @@ fuzz-run: $(BUILD)/fuzz/table_fuzz
 	exit $$status
 
 format:
-	clang-format -i interposer/src/*.c interposer/src/*.h interposer/tools/*.c programs/*.c bench/*.c
+	clang-format -i interposer/src/*.c interposer/src/*.h interposer/tools/*.c programs/*.c programs/*.h bench/*.c
 
 clean:
 	rm -rf $(BUILD)

@@ -16,24 +16,13 @@
  *   collective_read: calls=<N> bytes=<all ranks' bytes> seconds=<slowest rank> mib_per_s=<>
  * A benchmark reports figures; it never judges them.
  */
-#include <errno.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int parse_count(const char *s, long long *out) {
-    char *end;
-    errno = 0;
-    if (*s < '0' || *s > '9')
-        return -1;
-    long long v = strtoll(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < 1)
-        return -1;
-    *out = v;
-    return 0;
-}
+#include "args.h"
 
 static void report(int rank, const char *routine, int rc) {
     char text[MPI_MAX_ERROR_STRING];

@@ -43,6 +43,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
+
 #define MAX_HINTS 64
 
 enum workload { CONTIG, STRIDED, INDEP };
@@ -155,18 +157,6 @@ static long long file_length(const struct layout *l) {
     if (l->workload == CONTIG)
         return (long long)l->nprocs * l->size;
     return (l->size / l->block - 1) * l->period + (long long)l->nprocs * l->block;
-}
-
-static int parse_bytes(const char *s, long long *out) {
-    char *end;
-    errno = 0;
-    if (*s < '0' || *s > '9')
-        return -1;
-    long long v = strtoll(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < 1 || v > (1LL << 30))
-        return -1;
-    *out = v;
-    return 0;
 }
 
 static void fail(int rank, long long *state, int routine, int rc) {
@@ -434,8 +424,13 @@ int main(int argc, char **argv) {
             have_workload = 1;
             target = NULL;
         } else if (strcmp(a, "--size") == 0 || strcmp(a, "--block") == 0) {
-            if (++i >= argc || parse_bytes(argv[i], a[2] == 's' ? &l.size : &l.block) != 0)
-                return usage(rank, "--size and --block need a byte count from 1 to 1 GiB");
+            long long bytes = 0;
+            if (++i >= argc || parse_count(argv[i], &bytes) != 0 || bytes > (1LL << 30)) {
+                snprintf(why, sizeof why, "%s needs a byte count from 1 to 1 GiB (%lld), got '%s'",
+                         a, 1LL << 30, i < argc ? argv[i] : "");
+                return usage(rank, why);
+            }
+            *(a[2] == 's' ? &l.size : &l.block) = bytes;
             target = NULL;
         } else if (strncmp(a, "--", 2) == 0) {
             snprintf(why, sizeof why, "unknown option '%s'", a);

@@ -15,24 +15,13 @@
  * machine blurs the wall clock.
  * A benchmark reports figures; it never judges them.
  */
-#include <errno.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static int parse_count(const char *s, long long *out) {
-    char *end;
-    errno = 0;
-    if (*s < '0' || *s > '9')
-        return -1;
-    long long v = strtoll(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < 1)
-        return -1;
-    *out = v;
-    return 0;
-}
+#include "args.h"
 
 static double cpu_seconds(void) {
     struct timespec ts;

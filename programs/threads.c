@@ -14,13 +14,14 @@
  * Rank 0 prints "threads: ok threads=T rounds=K ops=N" when all went well; exit status 3
  * (and a line saying so) when MPI does not provide MPI_THREAD_MULTIPLE.
  */
-#include <errno.h>
 #include <mpi.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "args.h"
 
 enum { MAX_THREADS = 16 };
 
@@ -33,18 +34,6 @@ struct worker {
     int t;
     int failed;
 };
-
-static int parse_count(const char *s, long long *out) {
-    char *end;
-    errno = 0;
-    if (*s < '0' || *s > '9')
-        return -1;
-    long long v = strtoll(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < 1)
-        return -1;
-    *out = v;
-    return 0;
-}
 
 static int check(int rc, const char *what, int t) {
     if (rc == MPI_SUCCESS)
@@ -105,7 +94,8 @@ int main(int argc, char **argv) {
         if (target) {
             bad = i + 1 >= argc || parse_count(argv[i + 1], target) != 0;
             if (bad && rank == 0)
-                fprintf(stderr, "threads: %s needs a positive integer\n", argv[i]);
+                fprintf(stderr, "threads: %s needs a positive integer, got '%s'\n", argv[i],
+                        i + 1 < argc ? argv[i + 1] : "");
             i++;
         } else if (argv[i][0] != '-' && !prefix) {
             prefix = argv[i];
