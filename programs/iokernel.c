@@ -65,6 +65,7 @@
  * Exit codes: 0 success, 1 MPI error or verification failure, 2 bad options.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <mpi.h>
@@ -72,6 +73,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "args.h"
 
 enum { OP_WRITE = 1, OP_READ = 2, OP_BOTH = 3 };
 enum { API_EXPLICIT, API_INDIVIDUAL, API_SHARED, API_ORDERED };
@@ -111,6 +114,8 @@ struct failure {
 
 struct kernel {
     const struct options *o;
+    const struct routine *routine; /* the MPI routines of this run's data access */
+    int seek;                      /* MPI_File_seek before each access (struct api_routines) */
     int rank, nprocs;
     int writer;        /* this rank moves data */
     long long W, w;    /* number of writers, this rank's index among them */
@@ -154,286 +159,318 @@ static unsigned char pattern_byte(long long offset) {
     return (unsigned char)((o * 131u + 7u) ^ (o >> 9));
 }
 
-/* ---- option parsing ---------------------------------------------------------------- */
+/* ---- the data access routines ---------------------------------------------------------- */
 
-/* Parses "4096", "64k", "1m", "2g" (binary units). Returns 0 on success. */
-static int parse_bytes(const char *s, long long *out) {
-    char *end;
-    errno = 0;
-    if (*s < '0' || *s > '9')
-        return -1;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0)
-        return -1;
-    int shift = 0;
-    switch (*end) {
-    case '\0':
-        break;
-    case 'k':
-    case 'K':
-        shift = 10;
-        end++;
-        break;
-    case 'm':
-    case 'M':
-        shift = 20;
-        end++;
-        break;
-    case 'g':
-    case 'G':
-        shift = 30;
-        end++;
-        break;
-    default:
-        return -1;
+/*
+ * How a routine is called: with an explicit offset (AT) or at a file pointer (PTR); blocking,
+ * nonblocking (NB: it leaves a request) or the begin of a split collective (BEGIN: the
+ * matching end routine follows at once).
+ */
+enum form { AT, AT_NB, AT_BEGIN, PTR, PTR_NB, PTR_BEGIN };
+
+/* MPI's write routines take a const buffer and its read routines a plain one, so each
+ * direction has its own function types; an entry sets the member of its form. */
+union read_routine {
+    int (*at)(MPI_File, MPI_Offset, void *, int, MPI_Datatype, MPI_Status *);
+    int (*at_nb)(MPI_File, MPI_Offset, void *, int, MPI_Datatype, MPI_Request *);
+    int (*at_begin)(MPI_File, MPI_Offset, void *, int, MPI_Datatype);
+    int (*ptr)(MPI_File, void *, int, MPI_Datatype, MPI_Status *);
+    int (*ptr_nb)(MPI_File, void *, int, MPI_Datatype, MPI_Request *);
+    int (*ptr_begin)(MPI_File, void *, int, MPI_Datatype);
+};
+union write_routine {
+    int (*at)(MPI_File, MPI_Offset, const void *, int, MPI_Datatype, MPI_Status *);
+    int (*at_nb)(MPI_File, MPI_Offset, const void *, int, MPI_Datatype, MPI_Request *);
+    int (*at_begin)(MPI_File, MPI_Offset, const void *, int, MPI_Datatype);
+    int (*ptr)(MPI_File, const void *, int, MPI_Datatype, MPI_Status *);
+    int (*ptr_nb)(MPI_File, const void *, int, MPI_Datatype, MPI_Request *);
+    int (*ptr_begin)(MPI_File, const void *, int, MPI_Datatype);
+};
+
+/* The MPI routines of one kind of access, reading ([0]) and writing ([1]). */
+struct routine {
+    const char *name[2]; /* as MPI names them: what a failure report shows */
+    enum form form;
+    union read_routine read;
+    union write_routine write;
+    /* BEGIN forms: the routines that complete the access */
+    const char *end_name[2];
+    int (*read_end)(MPI_File, void *, MPI_Status *);
+    int (*write_end)(MPI_File, const void *, MPI_Status *);
+};
+
+/* The kinds of access --pattern, --nonblocking and --split choose between. */
+enum mode { INDEPENDENT, INDEPENDENT_NB, COLLECTIVE, COLLECTIVE_NB, COLLECTIVE_SPLIT, NMODES };
+
+/* The routines of one --api, by mode. A mode without an entry (name NULL) has no MPI routine
+ * with that API; parse_options rejects it, saying why. */
+struct api_routines {
+    int seek; /* individual file pointer: MPI_File_seek to the offset before each call */
+    struct routine by_mode[NMODES];
+};
+
+/* An entry names each routine once, so the name a failure report shows is the name of the
+ * routine that was called. */
+#define ROUTINE(form_, member, r, w)                                                               \
+    {.name = {#r, #w}, .form = form_, .read.member = r, .write.member = w}
+#define SPLIT(form_, member, r, w)                                                                 \
+    {.name = {#r "_begin", #w "_begin"},                                                           \
+     .form = form_,                                                                                \
+     .read.member = r##_begin,                                                                     \
+     .write.member = w##_begin,                                                                    \
+     .end_name = {#r "_end", #w "_end"},                                                           \
+     .read_end = r##_end,                                                                          \
+     .write_end = w##_end}
+
+/* By --api (API_*). */
+static const struct api_routines api_routines[] = {
+    [API_EXPLICIT] =
+        {.by_mode =
+             {
+                 [INDEPENDENT] = ROUTINE(AT, at, MPI_File_read_at, MPI_File_write_at),
+                 [INDEPENDENT_NB] = ROUTINE(AT_NB, at_nb, MPI_File_iread_at, MPI_File_iwrite_at),
+                 [COLLECTIVE] = ROUTINE(AT, at, MPI_File_read_at_all, MPI_File_write_at_all),
+                 [COLLECTIVE_NB] =
+                     ROUTINE(AT_NB, at_nb, MPI_File_iread_at_all, MPI_File_iwrite_at_all),
+                 [COLLECTIVE_SPLIT] =
+                     SPLIT(AT_BEGIN, at_begin, MPI_File_read_at_all, MPI_File_write_at_all),
+             }},
+    /* A seek before every call, so a position never depends on when a nonblocking call
+     * advanced the individual pointer. */
+    [API_INDIVIDUAL] =
+        {.seek = 1,
+         .by_mode =
+             {
+                 [INDEPENDENT] = ROUTINE(PTR, ptr, MPI_File_read, MPI_File_write),
+                 [INDEPENDENT_NB] = ROUTINE(PTR_NB, ptr_nb, MPI_File_iread, MPI_File_iwrite),
+                 [COLLECTIVE] = ROUTINE(PTR, ptr, MPI_File_read_all, MPI_File_write_all),
+                 [COLLECTIVE_NB] = ROUTINE(PTR_NB, ptr_nb, MPI_File_iread_all, MPI_File_iwrite_all),
+                 [COLLECTIVE_SPLIT] =
+                     SPLIT(PTR_BEGIN, ptr_begin, MPI_File_read_all, MPI_File_write_all),
+             }},
+    [API_SHARED] =
+        {.by_mode =
+             {
+                 [INDEPENDENT] = ROUTINE(PTR, ptr, MPI_File_read_shared, MPI_File_write_shared),
+                 [INDEPENDENT_NB] =
+                     ROUTINE(PTR_NB, ptr_nb, MPI_File_iread_shared, MPI_File_iwrite_shared),
+             }},
+    [API_ORDERED] =
+        {.by_mode =
+             {
+                 [COLLECTIVE] = ROUTINE(PTR, ptr, MPI_File_read_ordered, MPI_File_write_ordered),
+                 [COLLECTIVE_SPLIT] =
+                     SPLIT(PTR_BEGIN, ptr_begin, MPI_File_read_ordered, MPI_File_write_ordered),
+             }},
+};
+
+#undef ROUTINE
+#undef SPLIT
+
+/* The mode the options ask for (a valid one once parse_options has checked them). */
+static enum mode access_mode(const struct options *o) {
+    if (!o->collective)
+        return o->nonblocking ? INDEPENDENT_NB : INDEPENDENT;
+    return o->nonblocking ? COLLECTIVE_NB : o->split ? COLLECTIVE_SPLIT : COLLECTIVE;
+}
+
+/* ---- options ------------------------------------------------------------------------- */
+
+/* How an option's value is read and checked, and so whether it takes one. */
+enum option_kind {
+    OPT_FLAG,     /* no value: *flag becomes value */
+    OPT_HELP,     /* no value: print the usage and stop */
+    OPT_CHOICE,   /* one of choices: *flag becomes the word's value */
+    OPT_BYTES,    /* a byte count (parse_bytes, args.h) of at most max: goes to *number */
+    OPT_COUNT,    /* a positive integer (parse_count, args.h): goes to *number */
+    OPT_FRACTION, /* a number in (0, 1]: goes to *real */
+    OPT_PATH,     /* a non-empty path: goes to *text */
+    OPT_TEXT,     /* any string, checked where it is used: goes to *text */
+    OPT_HINT,     /* KEY=VALUE within MPI's limits on keys and values: added to o->hints */
+};
+
+struct choice {
+    const char *word;
+    int value;
+};
+
+/* One command-line option: its name, what it sets and how its value is checked. */
+struct option_def {
+    const char *name; /* without the leading "--" */
+    enum option_kind kind;
+    int *flag;                    /* FLAG, CHOICE */
+    int value;                    /* FLAG */
+    const struct choice *choices; /* CHOICE: ended by {NULL, 0} */
+    long long *number;            /* BYTES, COUNT */
+    long long max;                /* BYTES */
+    double *real;                 /* FRACTION */
+    const char **text;            /* PATH, TEXT */
+    int *given;                   /* if set: becomes 1 once the option appears */
+    const char *expected;         /* BYTES, COUNT, FRACTION, HINT: what the value must be */
+};
+
+/* getopt_long's value for table entry i: above every character, so never '?' or ':'. */
+enum { OPTION_VAL = 256 };
+
+/* Whether option d takes a value (getopt_long's required_argument). */
+static int takes_value(const struct option_def *d) {
+    return d->kind != OPT_FLAG && d->kind != OPT_HELP;
+}
+
+/* The entry named exactly by the n characters at name, or NULL. */
+static const struct option_def *find_option(const struct option_def *table, int count,
+                                            const char *name, size_t n) {
+    for (int i = 0; i < count; i++)
+        if (strlen(table[i].name) == n && strncmp(table[i].name, name, n) == 0)
+            return &table[i];
+    return NULL;
+}
+
+/* Writes the words of choices into out as "a, b or c" (truncated to len). */
+static void list_words(const struct choice *choices, char *out, size_t len) {
+    size_t used = 0;
+    out[0] = '\0';
+    for (const struct choice *c = choices; c->word != NULL; c++) {
+        const char *sep = c == choices ? "" : c[1].word != NULL ? ", " : " or ";
+        int n = snprintf(out + used, len - used, "%s%s", sep, c->word);
+        if (n < 0 || (size_t)n >= len - used)
+            return;
+        used += (size_t)n;
     }
-    if (*end != '\0' || v > ((unsigned long long)LLONG_MAX >> shift))
-        return -1;
-    *out = (long long)(v << shift);
-    return 0;
 }
 
-static int parse_positive(const char *s, long long *out) {
+/* A number in (0, 1] in strtod's syntax, nothing else around it; 0 or -1 (args.h's
+ * contract). */
+static int parse_fraction(const char *s, double *out) {
     char *end;
     errno = 0;
-    if (*s < '0' || *s > '9')
+    double f = strtod(s, &end);
+    if (*s == '\0' || *end != '\0' || errno != 0 || !isfinite(f) || !(f > 0.0) || f > 1.0)
         return -1;
-    long long v = strtoll(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < 1)
-        return -1;
-    *out = v;
+    *out = f;
     return 0;
 }
 
-/* Returns the index of s in names (NULL-terminated), or -1. */
-static int pick(const char *s, const char *const *names) {
-    for (int i = 0; names[i] != NULL; i++)
-        if (strcmp(s, names[i]) == 0)
-            return i;
-    return -1;
+/* Whether s is KEY=VALUE with a non-empty key and both within MPI's limits. */
+static int valid_hint(const char *s) {
+    const char *eq = strchr(s, '=');
+    return eq != NULL && eq != s && (size_t)(eq - s) <= MPI_MAX_INFO_KEY &&
+           strlen(eq + 1) <= MPI_MAX_INFO_VAL;
 }
 
 /*
- * Fills o from argv. On a bad command line writes a message to msg and returns 2; returns 1
- * for --help (usage goes to stdout), 0 otherwise. Every rank parses the same argv, so every
- * rank reaches the same verdict without communicating.
+ * Checks value (NULL for options without one) against entry d and stores it where d says.
+ * Returns 0, 1 for --help, or 2 after writing "iokernel: --NAME must be EXPECTED, got
+ * 'VALUE'" (or, for a path, why it is not one) into msg.
  */
-static int parse_options(int argc, char **argv, struct options *o, char *msg, size_t msglen) {
-    static const char *const ops[] = {"write", "read", "both", NULL};
-    static const char *const patterns[] = {"collective", "independent", NULL};
-    static const char *const apis[] = {"explicit", "individual", "shared", "ordered", NULL};
-    static const char *const layouts[] = {"contiguous", "strided", NULL};
-    static const char *const writers[] = {"all", "root", NULL};
-    int block_given = 0, fill_given = 0;
-
-    memset(o, 0, sizeof *o);
-    o->op = OP_WRITE;
-    o->collective = 1;
-    o->api = API_EXPLICIT;
-    o->size = 1 << 20;
-    o->block = 4096;
-    o->fill = 1.0;
-    o->calls = 1;
-    o->repeat = 1;
-    o->sync = 1;
-    o->hints = calloc((size_t)argc, sizeof *o->hints);
-    if (o->hints == NULL) {
-        snprintf(msg, msglen, "iokernel: out of memory");
+static int apply_option(const struct option_def *d, const char *value, struct options *o, char *msg,
+                        size_t msglen) {
+    char words[128];
+    const char *expected = d->expected;
+    long long bytes;
+    int ok = 1;
+    switch (d->kind) {
+    case OPT_FLAG:
+        *d->flag = d->value;
+        break;
+    case OPT_HELP:
+        return 1;
+    case OPT_CHOICE:
+        ok = 0;
+        for (const struct choice *c = d->choices; !ok && c->word != NULL; c++)
+            if (strcmp(value, c->word) == 0) {
+                *d->flag = c->value;
+                ok = 1;
+            }
+        list_words(d->choices, words, sizeof words);
+        expected = words;
+        break;
+    case OPT_BYTES:
+        ok = parse_bytes(value, &bytes) == 0 && bytes <= d->max;
+        if (ok)
+            *d->number = bytes;
+        break;
+    case OPT_COUNT:
+        ok = parse_count(value, d->number) == 0;
+        break;
+    case OPT_FRACTION:
+        ok = parse_fraction(value, d->real) == 0;
+        break;
+    case OPT_PATH:
+        if (*value == '\0') {
+            snprintf(msg, msglen, "iokernel: --%s needs a path, got an empty string", d->name);
+            return 2;
+        }
+        *d->text = value;
+        break;
+    case OPT_TEXT:
+        *d->text = value;
+        break;
+    case OPT_HINT:
+        ok = valid_hint(value);
+        if (ok)
+            o->hints[o->nhints++] = value; /* o->hints has room for every argument */
+        break;
+    }
+    if (!ok) {
+        snprintf(msg, msglen, "iokernel: --%s must be %s, got '%s'", d->name, expected, value);
         return 2;
     }
+    if (d->given != NULL)
+        *d->given = 1;
+    return 0;
+}
 
-    for (int i = 1; i < argc; i++) {
-        char name[64];
-        const char *arg = argv[i];
-        const char *value = NULL;
+/*
+ * Reads argv into o with getopt_long, by table (longopts: the same options in getopt_long's
+ * form, entry i with value OPTION_VAL + i). Every argument must be an option named in full:
+ * "--NAME", "--NAME VALUE" or "--NAME=VALUE". Returns 0, 1 for --help, or 2 after writing why
+ * into msg.
+ */
+static int read_argv(int argc, char **argv, const struct option_def *table,
+                     const struct option *longopts, int count, struct options *o, char *msg,
+                     size_t msglen) {
+    opterr = 0; /* the messages are ours, in our format */
+    optind = 1;
+    while (optind < argc) {
+        const char *arg = argv[optind];
+        /* Checked here, as getopt_long would read "-x" as short options, stop at "foo" or
+         * end the options at "--", and take abbreviations such as "--rep" for --repeat. */
         if (strncmp(arg, "--", 2) != 0) {
             snprintf(msg, msglen, "iokernel: expected an option starting with --, got '%s'", arg);
             return 2;
         }
-        /* Accept both "--opt value" and "--opt=value". */
-        const char *eq = strchr(arg, '=');
-        size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
-        if (n >= sizeof name) {
-            snprintf(msg, msglen, "iokernel: unknown option '%s' (see --help)", arg);
+        size_t n = strcspn(arg + 2, "=");
+        const struct option_def *d = find_option(table, count, arg + 2, n);
+        if (d == NULL) {
+            snprintf(msg, msglen, "iokernel: unknown option '%.*s' (see --help)", (int)(n + 2),
+                     arg);
             return 2;
         }
-        memcpy(name, arg, n);
-        name[n] = '\0';
-        if (eq)
-            value = eq + 1;
-
-        static const char *const flags[] = {
-            "--nonblocking",    "--split",  "--no-sync", "--print-info",
-            "--expect-missing", "--delete", "--help",    NULL};
-        int flag = pick(name, flags);
-        if (flag >= 0) {
-            if (value != NULL) {
-                snprintf(msg, msglen, "iokernel: %s takes no value, got '%s'", name, value);
-                return 2;
-            }
-            switch (flag) {
-            case 0:
-                o->nonblocking = 1;
-                break;
-            case 1:
-                o->split = 1;
-                break;
-            case 2:
-                o->sync = 0;
-                break;
-            case 3:
-                o->print_info = 1;
-                break;
-            case 4:
-                o->expect_missing = 1;
-                break;
-            case 5:
-                o->delete_file = 1;
-                break;
-            default:
-                return 1;
-            }
-            continue;
-        }
-
-        static const char *const valued[] = {
-            "--file", "--op",    "--pattern", "--api",     "--layout", "--size", "--block",
-            "--fill", "--calls", "--repeat",  "--writers", "--hint",   "--plan", NULL};
-        int which = pick(name, valued);
-        if (which < 0) {
-            snprintf(msg, msglen, "iokernel: unknown option '%s' (see --help)", name);
+        /* "+": argv stays in order; ":": getopt_long prints nothing for a missing value. */
+        int got = getopt_long(argc, argv, "+:", longopts, NULL);
+        if (got < OPTION_VAL || got >= OPTION_VAL + count) {
+            /* d is known, so the error is the one d can have; no need to decode getopt's. */
+            if (takes_value(d))
+                snprintf(msg, msglen, "iokernel: --%s needs a value", d->name);
+            else
+                snprintf(msg, msglen, "iokernel: --%s takes no value, got '%s'", d->name,
+                         arg + 2 + n + (arg[2 + n] == '='));
             return 2;
         }
-        if (value == NULL) {
-            if (i + 1 >= argc) {
-                snprintf(msg, msglen, "iokernel: %s needs a value", name);
-                return 2;
-            }
-            value = argv[++i];
-        }
-        int k;
-        switch (which) {
-        case 12:
-            o->plan = value;
-            break;
-        case 0:
-            if (*value == '\0') {
-                snprintf(msg, msglen, "iokernel: --file needs a path, got an empty string");
-                return 2;
-            }
-            o->file = value;
-            break;
-        case 1:
-            if ((k = pick(value, ops)) < 0) {
-                snprintf(msg, msglen, "iokernel: --op must be write, read or both, got '%s'",
-                         value);
-                return 2;
-            }
-            o->op = k == 0 ? OP_WRITE : k == 1 ? OP_READ : OP_BOTH;
-            break;
-        case 2:
-            if ((k = pick(value, patterns)) < 0) {
-                snprintf(msg, msglen,
-                         "iokernel: --pattern must be collective or independent, got '%s'", value);
-                return 2;
-            }
-            o->collective = k == 0;
-            break;
-        case 3:
-            if ((k = pick(value, apis)) < 0) {
-                snprintf(msg, msglen,
-                         "iokernel: --api must be explicit, individual, shared or ordered, "
-                         "got '%s'",
-                         value);
-                return 2;
-            }
-            o->api = k;
-            break;
-        case 4:
-            if ((k = pick(value, layouts)) < 0) {
-                snprintf(msg, msglen, "iokernel: --layout must be contiguous or strided, got '%s'",
-                         value);
-                return 2;
-            }
-            o->strided = k == 1;
-            break;
-        case 5:
-            if (parse_bytes(value, &o->size) != 0 || o->size < 1) {
-                snprintf(msg, msglen,
-                         "iokernel: --size must be a positive byte count like 4096, 64k, 1m "
-                         "or 2g, got '%s'",
-                         value);
-                return 2;
-            }
-            break;
-        case 6:
-            if (parse_bytes(value, &o->block) != 0 || o->block < 1 || o->block > INT_MAX) {
-                snprintf(msg, msglen,
-                         "iokernel: --block must be a byte count from 1 to %d (k,m,g "
-                         "suffixes allowed), got '%s'",
-                         INT_MAX, value);
-                return 2;
-            }
-            block_given = 1;
-            break;
-        case 7: {
-            char *end;
-            errno = 0;
-            double f = strtod(value, &end);
-            if (*value == '\0' || *end != '\0' || errno != 0 || !isfinite(f) || !(f > 0.0) ||
-                f > 1.0) {
-                snprintf(msg, msglen, "iokernel: --fill must be a number in (0, 1], got %s", value);
-                return 2;
-            }
-            o->fill = f;
-            fill_given = 1;
-            break;
-        }
-        case 8:
-            if (parse_positive(value, &o->calls) != 0) {
-                snprintf(msg, msglen, "iokernel: --calls must be a positive integer, got '%s'",
-                         value);
-                return 2;
-            }
-            break;
-        case 9:
-            if (parse_positive(value, &o->repeat) != 0) {
-                snprintf(msg, msglen, "iokernel: --repeat must be a positive integer, got '%s'",
-                         value);
-                return 2;
-            }
-            break;
-        case 10:
-            if ((k = pick(value, writers)) < 0) {
-                snprintf(msg, msglen, "iokernel: --writers must be all or root, got '%s'", value);
-                return 2;
-            }
-            o->root_only = k == 1;
-            break;
-        default: {
-            const char *e = strchr(value, '=');
-            if (e == NULL || e == value || (size_t)(e - value) > MPI_MAX_INFO_KEY ||
-                strlen(e + 1) > MPI_MAX_INFO_VAL) {
-                snprintf(msg, msglen,
-                         "iokernel: --hint must be KEY=VALUE (key up to %d, value up to %d "
-                         "characters), got '%s'",
-                         MPI_MAX_INFO_KEY, MPI_MAX_INFO_VAL, value);
-                return 2;
-            }
-            o->hints[o->nhints++] = value;
-            break;
-        }
-        }
+        int verdict = apply_option(&table[got - OPTION_VAL], optarg, o, msg, msglen);
+        if (verdict != 0)
+            return verdict;
     }
+    return 0;
+}
 
-    if (o->file == NULL) {
-        snprintf(msg, msglen, "iokernel: --file PATH is required (see --help)");
-        return 2;
-    }
-    if (o->expect_missing)
-        return 0; /* only the open matters; the access options are not used */
-
-    /* Combinations MPI has no routine for, or that contradict each other. */
+/*
+ * The checks between options: combinations MPI has no routine for or that contradict each
+ * other, and the limits of the layout. Returns 0, or 2 after writing why into msg.
+ */
+static int check_combination(const struct options *o, int block_given, int fill_given, char *msg,
+                             size_t msglen) {
     if (o->api == API_SHARED && o->collective) {
         snprintf(msg, msglen,
                  "iokernel: --api shared is independent only (MPI_File_write_shared); use "
@@ -505,7 +542,111 @@ static int parse_options(int argc, char **argv, struct options *o, char *msg, si
         snprintf(msg, msglen, "iokernel: --size times --repeat is too large");
         return 2;
     }
+    /* Each combination the checks above let through has its routine; this keeps it so. */
+    if (api_routines[o->api].by_mode[access_mode(o)].name[0] == NULL) {
+        snprintf(msg, msglen,
+                 "iokernel: MPI has no routine for this combination of --api, --pattern, "
+                 "--nonblocking and --split");
+        return 2;
+    }
     return 0;
+}
+
+/*
+ * Fills o from argv. On a bad command line writes a message to msg and returns 2; returns 1
+ * for --help (usage goes to stdout), 0 otherwise. Every rank parses the same argv, so every
+ * rank reaches the same verdict without communicating.
+ */
+static int parse_options(int argc, char **argv, struct options *o, char *msg, size_t msglen) {
+    static const struct choice ops[] = {
+        {"write", OP_WRITE}, {"read", OP_READ}, {"both", OP_BOTH}, {NULL, 0}};
+    static const struct choice patterns[] = {{"collective", 1}, {"independent", 0}, {NULL, 0}};
+    static const struct choice apis[] = {{"explicit", API_EXPLICIT},
+                                         {"individual", API_INDIVIDUAL},
+                                         {"shared", API_SHARED},
+                                         {"ordered", API_ORDERED},
+                                         {NULL, 0}};
+    static const struct choice layouts[] = {{"contiguous", 0}, {"strided", 1}, {NULL, 0}};
+    static const struct choice writers[] = {{"all", 0}, {"root", 1}, {NULL, 0}};
+    int block_given = 0, fill_given = 0;
+    char block_range[96], hint_form[128];
+
+    memset(o, 0, sizeof *o);
+    o->op = OP_WRITE;
+    o->collective = 1;
+    o->api = API_EXPLICIT;
+    o->size = 1 << 20;
+    o->block = 4096;
+    o->fill = 1.0;
+    o->calls = 1;
+    o->repeat = 1;
+    o->sync = 1;
+    o->hints = calloc((size_t)argc, sizeof *o->hints);
+    if (o->hints == NULL) {
+        snprintf(msg, msglen, "iokernel: out of memory");
+        return 2;
+    }
+    snprintf(block_range, sizeof block_range, "a byte count from 1 to %d (k,m,g suffixes allowed)",
+             INT_MAX);
+    snprintf(hint_form, sizeof hint_form, "KEY=VALUE (key up to %d, value up to %d characters)",
+             MPI_MAX_INFO_KEY, MPI_MAX_INFO_VAL);
+
+    const struct option_def table[] = {
+        {.name = "file", .kind = OPT_PATH, .text = &o->file},
+        {.name = "op", .kind = OPT_CHOICE, .flag = &o->op, .choices = ops},
+        {.name = "pattern", .kind = OPT_CHOICE, .flag = &o->collective, .choices = patterns},
+        {.name = "api", .kind = OPT_CHOICE, .flag = &o->api, .choices = apis},
+        {.name = "layout", .kind = OPT_CHOICE, .flag = &o->strided, .choices = layouts},
+        {.name = "size",
+         .kind = OPT_BYTES,
+         .number = &o->size,
+         .max = LLONG_MAX,
+         .expected = "a positive byte count like 4096, 64k, 1m or 2g"},
+        {.name = "block",
+         .kind = OPT_BYTES,
+         .number = &o->block,
+         .max = INT_MAX, /* set_view's MPI_Type_contiguous takes an int count */
+         .expected = block_range,
+         .given = &block_given},
+        {.name = "fill",
+         .kind = OPT_FRACTION,
+         .real = &o->fill,
+         .expected = "a number in (0, 1]",
+         .given = &fill_given},
+        {.name = "calls", .kind = OPT_COUNT, .number = &o->calls, .expected = "a positive integer"},
+        {.name = "repeat",
+         .kind = OPT_COUNT,
+         .number = &o->repeat,
+         .expected = "a positive integer"},
+        {.name = "writers", .kind = OPT_CHOICE, .flag = &o->root_only, .choices = writers},
+        {.name = "hint", .kind = OPT_HINT, .expected = hint_form},
+        {.name = "plan", .kind = OPT_TEXT, .text = &o->plan},
+        {.name = "nonblocking", .kind = OPT_FLAG, .flag = &o->nonblocking, .value = 1},
+        {.name = "split", .kind = OPT_FLAG, .flag = &o->split, .value = 1},
+        {.name = "no-sync", .kind = OPT_FLAG, .flag = &o->sync, .value = 0},
+        {.name = "print-info", .kind = OPT_FLAG, .flag = &o->print_info, .value = 1},
+        {.name = "expect-missing", .kind = OPT_FLAG, .flag = &o->expect_missing, .value = 1},
+        {.name = "delete", .kind = OPT_FLAG, .flag = &o->delete_file, .value = 1},
+        {.name = "help", .kind = OPT_HELP},
+    };
+    enum { COUNT = sizeof table / sizeof table[0] };
+    struct option longopts[COUNT + 1];
+    for (int i = 0; i < COUNT; i++)
+        longopts[i] =
+            (struct option){table[i].name, takes_value(&table[i]) ? required_argument : no_argument,
+                            NULL, OPTION_VAL + i};
+    longopts[COUNT] = (struct option){NULL, 0, NULL, 0};
+
+    int verdict = read_argv(argc, argv, table, longopts, COUNT, o, msg, msglen);
+    if (verdict != 0)
+        return verdict;
+    if (o->file == NULL) {
+        snprintf(msg, msglen, "iokernel: --file PATH is required (see --help)");
+        return 2;
+    }
+    if (o->expect_missing)
+        return 0; /* only the open matters; the access options are not used */
+    return check_combination(o, block_given, fill_given, msg, msglen);
 }
 
 /* ---- placement and content ----------------------------------------------------------- */
@@ -603,111 +744,64 @@ static void note(struct failure *f, int rc, const char *routine) {
 }
 
 /*
- * One data access: call c of repetition p. Nonblocking routines leave their request in *req
- * (MPI_REQUEST_NULL otherwise). Returns the MPI result and names the routine in *name.
+ * Starts the access of routine r, reading (is_write 0) or writing (1) n bytes at buf: at view
+ * offset off for the AT forms, at the file pointer otherwise. Blocking forms complete it,
+ * NB forms leave their request in *req, BEGIN forms leave it to the end routine. Returns the
+ * MPI result.
+ */
+static int start_access(const struct routine *r, int is_write, MPI_File fh, MPI_Offset off,
+                        unsigned char *buf, int n, MPI_Request *req) {
+    MPI_Status st;
+    switch (r->form) {
+    case AT:
+        return is_write ? r->write.at(fh, off, buf, n, MPI_BYTE, &st)
+                        : r->read.at(fh, off, buf, n, MPI_BYTE, &st);
+    case AT_NB:
+        return is_write ? r->write.at_nb(fh, off, buf, n, MPI_BYTE, req)
+                        : r->read.at_nb(fh, off, buf, n, MPI_BYTE, req);
+    case AT_BEGIN:
+        return is_write ? r->write.at_begin(fh, off, buf, n, MPI_BYTE)
+                        : r->read.at_begin(fh, off, buf, n, MPI_BYTE);
+    case PTR:
+        return is_write ? r->write.ptr(fh, buf, n, MPI_BYTE, &st)
+                        : r->read.ptr(fh, buf, n, MPI_BYTE, &st);
+    case PTR_NB:
+        return is_write ? r->write.ptr_nb(fh, buf, n, MPI_BYTE, req)
+                        : r->read.ptr_nb(fh, buf, n, MPI_BYTE, req);
+    case PTR_BEGIN:
+        return is_write ? r->write.ptr_begin(fh, buf, n, MPI_BYTE)
+                        : r->read.ptr_begin(fh, buf, n, MPI_BYTE);
+    }
+    return MPI_ERR_INTERN; /* not reached: the cases cover every form */
+}
+
+/*
+ * One data access: call c of repetition p, reading (is_write 0) or writing (1), with this
+ * run's routines (k->routine, after a seek if k->seek). Nonblocking routines leave their
+ * request in *req (MPI_REQUEST_NULL otherwise). Returns the MPI result and names in *name the
+ * routine that gave it.
  */
 static int access_call(struct kernel *k, MPI_File fh, int is_write, long long p, long long c,
                        MPI_Request *req, const char **name) {
-    const struct options *o = k->o;
+    const struct routine *r = k->routine;
     unsigned char *buf = call_buffer(k, p, c);
-    int n = (int)k->len[c];
     MPI_Offset off = view_offset(k, p, c);
     MPI_Status st;
     int rc;
 
     *req = MPI_REQUEST_NULL;
-    switch (o->api) {
-    case API_EXPLICIT:
-        if (!o->collective && !o->nonblocking) {
-            *name = is_write ? "MPI_File_write_at" : "MPI_File_read_at";
-            return is_write ? MPI_File_write_at(fh, off, buf, n, MPI_BYTE, &st)
-                            : MPI_File_read_at(fh, off, buf, n, MPI_BYTE, &st);
-        }
-        if (!o->collective) {
-            *name = is_write ? "MPI_File_iwrite_at" : "MPI_File_iread_at";
-            return is_write ? MPI_File_iwrite_at(fh, off, buf, n, MPI_BYTE, req)
-                            : MPI_File_iread_at(fh, off, buf, n, MPI_BYTE, req);
-        }
-        if (o->nonblocking) {
-            *name = is_write ? "MPI_File_iwrite_at_all" : "MPI_File_iread_at_all";
-            return is_write ? MPI_File_iwrite_at_all(fh, off, buf, n, MPI_BYTE, req)
-                            : MPI_File_iread_at_all(fh, off, buf, n, MPI_BYTE, req);
-        }
-        if (o->split) {
-            *name = is_write ? "MPI_File_write_at_all_begin" : "MPI_File_read_at_all_begin";
-            rc = is_write ? MPI_File_write_at_all_begin(fh, off, buf, n, MPI_BYTE)
-                          : MPI_File_read_at_all_begin(fh, off, buf, n, MPI_BYTE);
-            if (rc != MPI_SUCCESS)
-                return rc;
-            *name = is_write ? "MPI_File_write_at_all_end" : "MPI_File_read_at_all_end";
-            return is_write ? MPI_File_write_at_all_end(fh, buf, &st)
-                            : MPI_File_read_at_all_end(fh, buf, &st);
-        }
-        *name = is_write ? "MPI_File_write_at_all" : "MPI_File_read_at_all";
-        return is_write ? MPI_File_write_at_all(fh, off, buf, n, MPI_BYTE, &st)
-                        : MPI_File_read_at_all(fh, off, buf, n, MPI_BYTE, &st);
-
-    case API_INDIVIDUAL:
-        /* Seek before every call so the position never depends on when a nonblocking call
-         * advanced the individual pointer. */
+    if (k->seek) {
         *name = "MPI_File_seek";
         rc = MPI_File_seek(fh, off, MPI_SEEK_SET);
         if (rc != MPI_SUCCESS)
             return rc;
-        if (!o->collective && !o->nonblocking) {
-            *name = is_write ? "MPI_File_write" : "MPI_File_read";
-            return is_write ? MPI_File_write(fh, buf, n, MPI_BYTE, &st)
-                            : MPI_File_read(fh, buf, n, MPI_BYTE, &st);
-        }
-        if (!o->collective) {
-            *name = is_write ? "MPI_File_iwrite" : "MPI_File_iread";
-            return is_write ? MPI_File_iwrite(fh, buf, n, MPI_BYTE, req)
-                            : MPI_File_iread(fh, buf, n, MPI_BYTE, req);
-        }
-        if (o->nonblocking) {
-            *name = is_write ? "MPI_File_iwrite_all" : "MPI_File_iread_all";
-            return is_write ? MPI_File_iwrite_all(fh, buf, n, MPI_BYTE, req)
-                            : MPI_File_iread_all(fh, buf, n, MPI_BYTE, req);
-        }
-        if (o->split) {
-            *name = is_write ? "MPI_File_write_all_begin" : "MPI_File_read_all_begin";
-            rc = is_write ? MPI_File_write_all_begin(fh, buf, n, MPI_BYTE)
-                          : MPI_File_read_all_begin(fh, buf, n, MPI_BYTE);
-            if (rc != MPI_SUCCESS)
-                return rc;
-            *name = is_write ? "MPI_File_write_all_end" : "MPI_File_read_all_end";
-            return is_write ? MPI_File_write_all_end(fh, buf, &st)
-                            : MPI_File_read_all_end(fh, buf, &st);
-        }
-        *name = is_write ? "MPI_File_write_all" : "MPI_File_read_all";
-        return is_write ? MPI_File_write_all(fh, buf, n, MPI_BYTE, &st)
-                        : MPI_File_read_all(fh, buf, n, MPI_BYTE, &st);
-
-    case API_SHARED:
-        if (o->nonblocking) {
-            *name = is_write ? "MPI_File_iwrite_shared" : "MPI_File_iread_shared";
-            return is_write ? MPI_File_iwrite_shared(fh, buf, n, MPI_BYTE, req)
-                            : MPI_File_iread_shared(fh, buf, n, MPI_BYTE, req);
-        }
-        *name = is_write ? "MPI_File_write_shared" : "MPI_File_read_shared";
-        return is_write ? MPI_File_write_shared(fh, buf, n, MPI_BYTE, &st)
-                        : MPI_File_read_shared(fh, buf, n, MPI_BYTE, &st);
-
-    default: /* API_ORDERED */
-        if (o->split) {
-            *name = is_write ? "MPI_File_write_ordered_begin" : "MPI_File_read_ordered_begin";
-            rc = is_write ? MPI_File_write_ordered_begin(fh, buf, n, MPI_BYTE)
-                          : MPI_File_read_ordered_begin(fh, buf, n, MPI_BYTE);
-            if (rc != MPI_SUCCESS)
-                return rc;
-            *name = is_write ? "MPI_File_write_ordered_end" : "MPI_File_read_ordered_end";
-            return is_write ? MPI_File_write_ordered_end(fh, buf, &st)
-                            : MPI_File_read_ordered_end(fh, buf, &st);
-        }
-        *name = is_write ? "MPI_File_write_ordered" : "MPI_File_read_ordered";
-        return is_write ? MPI_File_write_ordered(fh, buf, n, MPI_BYTE, &st)
-                        : MPI_File_read_ordered(fh, buf, n, MPI_BYTE, &st);
     }
+    *name = r->name[is_write];
+    rc = start_access(r, is_write, fh, off, buf, (int)k->len[c], req);
+    if (rc != MPI_SUCCESS || r->end_name[is_write] == NULL)
+        return rc;
+    *name = r->end_name[is_write];
+    return is_write ? r->write_end(fh, buf, &st) : r->read_end(fh, buf, &st);
 }
 
 static void print_info(MPI_File fh, struct failure *f) {
@@ -1057,6 +1151,8 @@ int main(int argc, char **argv) {
     }
 
     k.o = &o;
+    k.routine = &api_routines[o.api].by_mode[access_mode(&o)];
+    k.seek = api_routines[o.api].seek;
     k.W = o.root_only ? 1 : k.nprocs;
     k.w = o.root_only ? 0 : k.rank;
     k.writer = !o.root_only || k.rank == 0;
