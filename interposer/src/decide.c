@@ -136,6 +136,26 @@ static int lower_allowed(const struct iot_file *f, const char *key, const char *
            want <= limit;
 }
 
+/*
+ * Records in f->baseline, for each key of keys that has no baseline yet, the value the file
+ * has now: what the key was before iotuner first changed it, so that a later decision can
+ * put it back. A key MPI does not report gets no baseline (it is then left alone later).
+ * Keys that already have one keep it: only the first reading comes before iotuner's changes.
+ * Reads the file's info only when there are keys. Returns 0, or -1 when the info
+ * could not be read or memory ran out (f->baseline may then hold some of the keys).
+ */
+static int note_baseline(struct iot_file *f, const struct iot_kv *keys) {
+    if (keys->n == 0)
+        return 0;
+    struct iot_kv current = {0};
+    int ok = file_values(f->fh, (const char *const *)keys->keys, keys->n, &current) == 0;
+    for (int i = 0; ok && i < current.n; i++)
+        if (!iot__kv_get(&f->baseline, current.keys[i]))
+            ok = iot__kv_set(&f->baseline, current.keys[i], current.vals[i]) == 0;
+    iot__kv_clear(&current);
+    return ok ? 0 : -1;
+}
+
 /* Stops tuning a file on every rank of it together (the caller has agreed). */
 static void stop_tuning(struct iot_file *f, const char *why) {
     f->tuned = 0;
@@ -168,15 +188,8 @@ static void decide_apply(struct iot_file *f, const struct iot_entry *e, const ch
         if (!iot__kv_get(&want, f->applied.keys[i]) && old)
             ok = iot__kv_set(&want, f->applied.keys[i], old) == 0;
     }
-    if (ok && want.n > 0) {
-        /* What each key was before iotuner first changed it, to go back to later. */
-        struct iot_kv current = {0};
-        ok = file_values(f->fh, (const char *const *)want.keys, want.n, &current) == 0;
-        for (int i = 0; ok && i < current.n; i++)
-            if (!iot__kv_get(&f->baseline, current.keys[i]))
-                ok = iot__kv_set(&f->baseline, current.keys[i], current.vals[i]) == 0;
-        iot__kv_clear(&current);
-    }
+    if (ok)
+        ok = note_baseline(f, &want) == 0;
     MPI_Info info = MPI_INFO_NULL;
     if (ok && want.n > 0) {
         ok = PMPI_Info_create(&info) == MPI_SUCCESS;
@@ -322,15 +335,8 @@ static MPI_Info merge(struct iot_file *f, MPI_Info app_info, int deciding,
         if (!iot__kv_get(&view_now, key) && !iot__kv_get(&app, key) && old)
             ok = iot__kv_set(&overrides, key, old) == 0;
     }
-    if (ok && deciding && view_now.n > 0) {
-        /* What each key was before iotuner first changed it, to go back to later. */
-        struct iot_kv current = {0};
-        ok = file_values(f->fh, (const char *const *)view_now.keys, view_now.n, &current) == 0;
-        for (int i = 0; ok && i < current.n; i++)
-            if (!iot__kv_get(&f->baseline, current.keys[i]))
-                ok = iot__kv_set(&f->baseline, current.keys[i], current.vals[i]) == 0;
-        iot__kv_clear(&current);
-    }
+    if (ok && deciding)
+        ok = note_baseline(f, &view_now) == 0;
     MPI_Info info = app_info;
     if (ok && overrides.n > 0) {
         ok = (app_info == MPI_INFO_NULL ? PMPI_Info_create(&info)
