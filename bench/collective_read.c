@@ -74,8 +74,10 @@ static int read_loop(MPI_File fh, int rank, int nprocs, long long size, long lon
                     rank, (long long)off, (unsigned long long)word);
             bad = 1;
         }
-        /* Every rank makes the same number of collective calls: they leave together. */
-        if (bad || (i & 1023) == 1023) {
+        /* Every rank makes the same collective calls: a rank that found a problem goes on
+         * reading until the next check, which all ranks reach at the same call, and they
+         * leave together (deciding at once would leave the others waiting in a read). */
+        if ((i & 1023) == 1023 || i == calls - 1) {
             MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
             if (bad)
                 return 1;
@@ -135,8 +137,16 @@ int main(int argc, char **argv) {
         return 2;
     }
     long long blocks = file_bytes / (size * nprocs);
-    if (blocks < 1)
-        blocks = 1;
+    if (blocks < 1) {
+        /* Every rank computes the same: they all leave here. */
+        if (rank == 0)
+            fprintf(stderr,
+                    "collective_read: --file-bytes must hold one call of every rank (%lld x %d "
+                    "= %lld bytes), got %lld\n",
+                    size, nprocs, size * nprocs, file_bytes);
+        MPI_Finalize();
+        return 2;
+    }
 
     unsigned char *buf = malloc((size_t)size);
     int no_memory = buf == NULL, status = 0;

@@ -182,6 +182,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     for size in args.sizes:
         if size < 8 or size % 8 != 0 or size > 1 << 30:
             p.error(f"--sizes must be multiples of 8 between 8 and 1 GiB, got {size}")
+    if args.file_bytes < args.np * max(args.sizes):
+        p.error(
+            f"--file-bytes must hold one call of every rank at the largest size "
+            f"({args.np} x {max(args.sizes)} = {args.np * max(args.sizes)}), got {args.file_bytes}"
+        )
     args.configs = [c for c in CONFIGS if c in args.configs]  # fixed order, no repeats
     return args
 
