@@ -12,7 +12,7 @@ import json
 import os
 import socket
 from collections.abc import Mapping
-from dataclasses import MISSING, Field, asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ __all__ = [
     "NOT_SET",
     "OPS",
     "PATTERNS",
+    "REQUIRED_WORKLOAD_FIELDS",
     "STAT_COLUMNS",
     "SUMMARY_COLUMNS",
     "WORKLOAD_COLUMNS",
@@ -157,11 +158,18 @@ class Workload:
         (such as `group`, which follows from the size) are ignored. ValueError (with what
         was expected) for a value out of range; KeyError for a missing field."""
         return cls(
-            **{f.name: row[f.name] for f in WORKLOAD_FIELDS if f.name in row or _required(f)}
+            **{
+                f.name: row[f.name]
+                for f in WORKLOAD_FIELDS
+                if f.name in row or f.name in REQUIRED_WORKLOAD_FIELDS
+            }
         )
 
 
 WORKLOAD_FIELDS = fields(Workload)
+
+REQUIRED_WORKLOAD_FIELDS = tuple(f.name for f in WORKLOAD_FIELDS if f.default is MISSING)
+"""The workload fields without a default: every source of a workload must give them."""
 
 WORKLOAD_COLUMNS = (*(f.name for f in WORKLOAD_FIELDS), "group")
 """Columns that describe a workload in the summary frame (`group` follows from the size)."""
@@ -170,10 +178,6 @@ WORKLOAD_COLUMNS = (*(f.name for f in WORKLOAD_FIELDS), "group")
 SUMMARY_COLUMNS = ("system", *WORKLOAD_COLUMNS, "config", *STAT_COLUMNS)
 """The fixed columns of a summary frame; the cfg:<parameter> columns come after `config`
 (the canonical configuration text, iotuner.space.config_key)."""
-
-
-def _required(f: Field[Any]) -> bool:
-    return f.default is MISSING
 
 
 @dataclass(frozen=True)

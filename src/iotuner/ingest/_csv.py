@@ -58,7 +58,7 @@ import math
 import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import MISSING, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -76,8 +76,8 @@ from iotuner.measurement import (
     LAYOUTS,
     OPS,
     PATTERNS,
+    REQUIRED_WORKLOAD_FIELDS,
     WORKLOAD_COLUMNS,
-    WORKLOAD_FIELDS,
     Measurement,
     System,
     Workload,
@@ -94,7 +94,6 @@ CSV_FIELDS = (
 )
 """The fields a CSV mapping may name, besides cfg:<parameter>."""
 
-_REQUIRED = tuple(f.name for f in WORKLOAD_FIELDS if f.default is MISSING)
 _SCALABLE = ("block", "bytes_per_rank", "bandwidth", "seconds", "bytes")
 _MAX_PROBLEMS = 20
 """Bad cells reported per CSV file before giving up."""
@@ -303,7 +302,9 @@ def ingest_csv(
     _check_fields(mapping.columns, f"{where}: [columns]")
     _check_fields(all_defaults, f"{where}: [defaults]")
     _check_fields(mapping.values, f"{where}: [values]")
-    missing = [f for f in _REQUIRED if f not in mapping.columns and f not in all_defaults]
+    missing = [
+        f for f in REQUIRED_WORKLOAD_FIELDS if f not in mapping.columns and f not in all_defaults
+    ]
     if missing:
         raise IngestError(
             f"{where}: no column and no default for required field(s) {', '.join(missing)} "
