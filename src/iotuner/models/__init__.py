@@ -31,6 +31,7 @@ from iotuner.models._kunkel import (
     tree_rules,
 )
 from iotuner.models._metrics import METRICS, Metrics, regression_metrics
+from iotuner.models._online import WorkloadBelief, std_from_interval
 from iotuner.models._render import (
     render_analyze,
     render_comparison,
@@ -76,6 +77,7 @@ __all__ = [
     "TrainReport",
     "TrainedModel",
     "TreeRules",
+    "WorkloadBelief",
     "analyze",
     "build_features",
     "candidates",
@@ -95,6 +97,7 @@ __all__ = [
     "render_train_report",
     "save_model",
     "select_model",
+    "std_from_interval",
     "synthetic_summary_frame",
     "train_command",
     "tree_rules",
