@@ -9,7 +9,7 @@ import pandas as pd
 
 from iotuner.measurement import Workload
 from iotuner.runner import build_config, find_program, run
-from iotuner.search import RunObjective, SearchSettings, parse_measure, run_search, winner_entry
+from iotuner.search import RunObjective, SearchSettings, parse_measure, run_search, winner_entries
 from iotuner.space import load_space, parse_space
 from iotuner.store import open_store
 from iotuner.table import read_table
@@ -61,7 +61,7 @@ def test_grid_over_iokernel_at_two_ranks(tmp_path: Path) -> None:
     assert result.trials[0].config == space.default() and not result.probe_logs
     assert result.fixed == {} and "collective writes" in result.relevance_note
     assert result.winner is not None
-    entry = winner_entry(result, result.program or "", result.nprocs or 0)
+    entry = winner_entries(result, result.program or "", result.nprocs or 0)[0]
     assert (entry.program, entry.nprocs) == ("iokernel", 2)
     assert not list(tmp_path.glob("data-*.dat"))  # --delete: the kernel removed its files
 
@@ -111,8 +111,9 @@ def test_search_command_keeps_every_trial_and_the_winner(tmp_path: Path) -> None
     # Three trials and the re-measurements, one collective write each.
     assert len(measured) >= 3
     assert set(measured["cfg:romio_cb_write"]) >= {"disable", "enable"}
-    (entry,) = read_table(tmp_path / "table.jsonl")
+    entry, *kept = read_table(tmp_path / "table.jsonl")
     assert (entry.at, entry.program, entry.nprocs) == ("open", "iokernel", 2)
+    assert all(e.program == "iokernel" and e.hints == entry.hints for e in kept)
 
 
 def test_walltime_search_measures_the_program_untraced_over_what_it_does(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from iotuner.search import (
     print_result,
     run_search,
     storage_url,
-    winner_entry,
+    winner_entries,
 )
 from iotuner.search._common import TrialOutcome
 from iotuner.space import Configuration, Space, parse_space
@@ -166,14 +166,23 @@ def test_noise_step_and_winner_in_the_table(
     assert result.winner == {"romio_cb_write": "enable", "x": 3, "buf": 4}
     table = tmp_path / "tuned.jsonl"
     write_table(table, [TableEntry(at="open", program="other", hints={"cb_nodes": "2"})])
-    merge_winner(table, winner_entry(result, "/some/where/fake_program.py", 4))
-    merge_winner(table, winner_entry(result, "fake_program.py", 4))  # replaced, not added
+    merge_winner(table, winner_entries(result, "/some/where/fake_program.py", 4))
+    merge_winner(table, winner_entries(result, "fake_program.py", 4))  # replaced, not added
     entries = read_table(table)
-    assert len(entries) == 2
-    mine = entries[1]
-    assert (mine.at, mine.program, mine.nprocs) == ("open", "fake_program.py", 4)
-    assert mine.hints == {"romio_cb_write": "enable"}
-    assert mine.note is not None and "x=3" in mine.note and "buf=4" in mine.note
+    assert len(entries) == 1 + 7
+    mine, other = entries[:7], entries[7]
+    assert other.program == "other"  # the winner's entries go in front: they win ties
+    assert [(e.at, e.program, e.nprocs) for e in mine[:3]] == [
+        ("open", "fake_program.py", 4),
+        ("view", "fake_program.py", 4),
+        ("view", "fake_program.py", 4),
+    ]
+    assert {(e.op, e.layout) for e in mine[3:]} == {
+        (op, layout) for op in ("read", "write") for layout in ("contiguous", "strided")
+    }
+    assert all(e.pattern == "collective" and e.at == "access" for e in mine[3:])
+    assert all(e.hints == {"romio_cb_write": "enable"} for e in mine)
+    assert mine[0].note is not None and "x=3" in mine[0].note and "buf=4" in mine[0].note
 
 
 TIE_SPACE = """

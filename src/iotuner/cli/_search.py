@@ -161,7 +161,7 @@ def _search(args: argparse.Namespace) -> int:
         print_result,
         run_search,
         storage_url,
-        winner_entry,
+        winner_entries,
     )
     from iotuner.space import load_space
 
@@ -245,7 +245,10 @@ def _search(args: argparse.Namespace) -> int:
     if args.table is not None and result.winner is not None:
         if result.program is None or result.nprocs is None:
             raise ConfigError("--table needs a run's trace to name the program and its scale")
-        entry = winner_entry(result, result.program, result.nprocs)
-        merge_winner(args.table, entry)
-        print(f"{args.table}: {entry.program} x{entry.nprocs} at open: {entry.hints}")
+        entries = winner_entries(result, result.program, result.nprocs)
+        merge_winner(args.table, entries)
+        print(
+            f"{args.table}: {entries[0].program} x{entries[0].nprocs}: {entries[0].hints} "
+            f"at open, kept at set_view and collective access ({len(entries)} entries)"
+        )
     return 0 if result.best is not None else 1

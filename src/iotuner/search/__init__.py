@@ -14,7 +14,7 @@ Modules, one idea each: what a search measures (_objectives: the Objective base 
 RunObjective; _offline: tables and OfflineObjective), which parameters matter (_relevance,
 _program), strategies (_strategies, _samplers, _gp, _guide), launchers (_launchers), the
 settings (_settings), the study and its resume (_study), the loop (_loop), the verdict and
-the winner's table entry (_verdict), the result records (_result), run_search tying them
+the winner's table entries (_verdict), the result records (_result), run_search tying them
 together (_driver) and the report (_report). Objective, Strategy and Launcher are the
 extension points: the search asks them only what their base classes declare.
 """
@@ -47,7 +47,7 @@ from iotuner.search._result import (
 from iotuner.search._settings import MIN_REPEATS, SearchSettings
 from iotuner.search._strategies import STRATEGIES, Strategy, StrategyOptions, make_strategy
 from iotuner.search._study import default_study_name, storage_url
-from iotuner.search._verdict import merge_winner, rank_test, winner_entry
+from iotuner.search._verdict import merge_winner, rank_test, winner_entries
 
 __all__ = [
     "DIRECTIONS",
@@ -91,6 +91,6 @@ __all__ = [
     "relevance",
     "run_search",
     "storage_url",
-    "winner_entry",
+    "winner_entries",
     "workload_from_logs",
 ]

@@ -1,5 +1,5 @@
 """The verdict: re-measure the best found against the default, and keep it only when it is
-better beyond the noise; then the winner as a tuning-table entry.
+better beyond the noise; then the winner as tuning-table entries.
 
 When the objective gives a new measurement each time it is asked (Objective.remeasurable:
 it runs the program), the `top` best configurations found (other than the default) and
@@ -29,6 +29,7 @@ from pathlib import Path
 
 from scipy.stats import mannwhitneyu
 
+from iotuner.formats import hint_vocabulary
 from iotuner.search._common import SearchError
 from iotuner.search._objectives import Objective
 from iotuner.search._result import Remeasured, SearchResult, Verdict, best_trial
@@ -36,7 +37,14 @@ from iotuner.search._settings import MIN_REPEATS, SIGNIFICANCE
 from iotuner.space import Configuration, config_key
 from iotuner.table import TableEntry, merge_entries, read_table, write_table
 
-__all__ = ["choose_winner", "judge", "merge_winner", "rank_test", "winner_entry"]
+__all__ = [
+    "WINNER_ACCESSES",
+    "choose_winner",
+    "judge",
+    "merge_winner",
+    "rank_test",
+    "winner_entries",
+]
 
 EXACT_UP_TO = 50
 """Re-measures of both together up to which the rank test's p-value is exact (beyond, the
@@ -186,10 +194,31 @@ def judge(remeasured: list[Remeasured], direction: str) -> Verdict | None:
     return Verdict(best.config, p, False, message, level, ratio)
 
 
-def winner_entry(result: SearchResult, program: str, nprocs: int) -> TableEntry:
-    """The tuning-table entry for the search's winner: its hints at open for this program
-    (its file name) and scale. A table cannot set application parameters: the note names
-    the winner's, for the user to set."""
+WINNER_ACCESSES = tuple(
+    (op, layout) for op in ("read", "write") for layout in ("contiguous", "strided")
+)
+"""The collective accesses a winner gets an access entry for: every op and layout, each
+for every size group (no `group` key), so no access of the program escapes it."""
+
+
+def winner_entries(result: SearchResult, program: str, nprocs: int) -> list[TableEntry]:
+    """The tuning-table entries for the search's winner: its hints for this program (its
+    file name) and scale at every decision point, so that the program gets what the search
+    measured.
+
+    The search measured each configuration with one open entry and nothing else; in a
+    table that also holds generic entries (no `program`, as `iotuner tune` writes), a
+    generic view or access entry would set its own keys at set_view or at the first
+    collective access and undo the winner. So the winner is written as one entry per
+    decision point, each naming the program and the scale: at open (every hint), at
+    set_view for either layout and at collective access for every op and layout (the
+    hints that may be set there: not the keys read only at open). Naming the program adds
+    4 to an entry's specificity, so each outranks every entry that names neither a
+    program nor a file (at most 2 + 4 = 6 at access, 3 at view, 2 at open), and
+    merge_winner puts them first, so they also win the ties. Entries that name the
+    program or a file more precisely (trace history's, per program and file) stay more
+    specific and still win for their files. A table cannot set application parameters:
+    the note names the winner's, for the user to set."""
     if result.winner is None:
         raise SearchError("the search has no winner (every trial failed)")
     note = (
@@ -199,19 +228,36 @@ def winner_entry(result: SearchResult, program: str, nprocs: int) -> TableEntry:
     if app:
         shown = ", ".join(f"{name}={value}" for name, value in app.items())
         note += f"; application parameters (set them yourself): {shown}"
-    return TableEntry(
-        at="open",
-        program=Path(program).name,
-        nprocs=nprocs,
-        hints=dict(result.space.hints(result.winner)),
-        note=note,
-    )
+    name = Path(program).name
+    hints: dict[str, str | int] = dict(result.space.hints(result.winner))
+    vocabulary = hint_vocabulary()
+    later = {k: v for k, v in hints.items() if k not in vocabulary or vocabulary[k].when != "OPEN"}
+    entries = [TableEntry(at="open", program=name, nprocs=nprocs, hints=hints, note=note)]
+    kept = "the winner's hints kept past open (an entry without program would change them)"
+    entries += [
+        TableEntry(at="view", program=name, nprocs=nprocs, layout=layout, hints=later, note=kept)
+        for layout in ("contiguous", "strided")
+    ]
+    entries += [
+        TableEntry(
+            program=name,
+            nprocs=nprocs,
+            pattern="collective",
+            op=op,
+            layout=layout,
+            hints=later,
+            note=kept,
+        )
+        for op, layout in WINNER_ACCESSES
+    ]
+    return entries
 
 
-def merge_winner(path: Path | str, entry: TableEntry) -> None:
-    """Put `entry` into the tuning table at `path` (created when missing), replacing the
-    entries of its case (decision point, program, file and scale) in its place
-    (table.merge_entries, the merge trace history uses too)."""
+def merge_winner(path: Path | str, entries: Sequence[TableEntry]) -> None:
+    """Put the winner's `entries` into the tuning table at `path` (created when missing),
+    in front (so they win ties: winner_entries), replacing the entries of their cases
+    (decision point, program, file, scale, access) wherever they were (table.merge_entries,
+    the merge trace history uses too)."""
     path = Path(path)
-    entries = read_table(path) if path.exists() else []
-    write_table(path, merge_entries(entries, [entry]))
+    existing = read_table(path) if path.exists() else []
+    write_table(path, merge_entries(existing, entries, in_front=True))
