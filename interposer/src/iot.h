@@ -161,11 +161,13 @@ struct iot_file {
     size_t ncoll, capcoll;
     struct iot_agg *agg; /* [IOT_NOPS][IOT_NGROUPS] */
     uint64_t bytes_read, bytes_written, data_calls;
-    int64_t first_offset; /* -1 until the first access */
-    uint64_t group_bytes; /* the byte count of the last call summed in agg... */
-    int group;            /* ...and its size group (0 before the first): calls repeat sizes */
-    int contiguous;       /* 0 once any file view had holes (for the trace) */
-    int view_contiguous;  /* the view in force has no holes (for decisions) */
+    int64_t first_offset;  /* byte offset of this rank's first data access, -1 before it */
+    int64_t second_offset; /* ...and of its second, -1 before it (the stride between them) */
+    uint64_t first_bytes;  /* bytes of the first access (where a contiguous rank goes next) */
+    uint64_t group_bytes;  /* the byte count of the last call summed in agg... */
+    int group;             /* ...and its size group (0 before the first): calls repeat sizes */
+    int contiguous;        /* 0 once any file view had holes (for the trace) */
+    int view_contiguous;   /* the view in force has no holes (for decisions) */
 
     /* a split collective between begin and end */
     int split_op;
@@ -510,6 +512,17 @@ void iot__trace_call(struct iot_file *f, int op, uint64_t start, uint64_t ticks,
  * known without an erroneous call (MPI_MODE_SEQUENTIAL). Quiet: never fires a handler.
  */
 int64_t iot__trace_offset_before(struct iot_file *f, int op, MPI_Offset offset);
+/*
+ * iot__trace_offset_needed says whether a data access should look up its offset: only
+ * a rank's first two accesses do (RATIONALE: the lookup is an MPI call or two; two
+ * offsets give the rank's stride, which tells interleaved from contiguous access, and
+ * later accesses pay nothing).
+ */
+static inline int iot__trace_offset_needed(const struct iot_file *f) {
+    return f->second_offset < 0;
+}
+/* iot__trace_offset notes where a successful access of bytes > 0 started (offset >= 0). */
+void iot__trace_offset(struct iot_file *f, int64_t offset, uint64_t bytes);
 /* iot__trace_view notes whether a file view leaves holes; only after a successful set_view. */
 void iot__trace_view(struct iot_file *f, MPI_Datatype filetype);
 /* iot__trace_local_meta records a call that is not collective (delete). */

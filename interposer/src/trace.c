@@ -47,6 +47,7 @@ struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, const char *filen
         f->tuned = s->tune;
         f->hint_seq = -1;
         f->first_offset = -1;
+        f->second_offset = -1;
         f->contiguous = 1;
         f->view_contiguous = 1;
         f->split_op = -1;
@@ -194,6 +195,17 @@ int64_t iot__trace_offset_before(struct iot_file *f, int op, MPI_Offset offset) 
     return rc == MPI_SUCCESS ? byte_offset : -1;
 }
 
+void iot__trace_offset(struct iot_file *f, int64_t offset, uint64_t bytes) {
+    iot__calls_lock();
+    if (f->first_offset < 0) {
+        f->first_offset = offset;
+        f->first_bytes = bytes;
+    } else if (f->second_offset < 0) {
+        f->second_offset = offset;
+    }
+    iot__calls_unlock();
+}
+
 void iot__trace_view(struct iot_file *f, MPI_Datatype filetype) {
     int holes = 0;
     if (iot__type_has_holes(filetype, &holes) != 0)
@@ -320,7 +332,11 @@ static void file_reduce(struct iot_file *f) {
         ncells += shape_all[c] != 0;
 
     /* Step 2: three reductions to rank 0: sums, minima and maxima. */
-    size_t nsum = 2 * ncoll + 3 * ncells + 4, nmin = ncoll + ncells + 2, nmax = ncoll + ncells;
+    /* The last minima: the file's offsets (minima of negated values are maxima, so they
+     * cost no reduction of their own) and whether no view had holes. A rank without two
+     * accesses gives HUGE_VAL, which no minimum keeps. */
+    enum { M_FIRST, M_FIRST_MAX, M_STRIDE_MIN, M_STRIDE_MAX, M_GAP_MIN, M_GAP_MAX, M_CONTIG, M_N };
+    size_t nsum = 2 * ncoll + 3 * ncells + 4, nmin = ncoll + ncells + M_N, nmax = ncoll + ncells;
     sum = iot__calloc(nsum, sizeof *sum), min = iot__calloc(nmin, sizeof *min);
     max = iot__calloc(nmax + 1, sizeof *max);
     out = iot__calloc(nsum + nmin + nmax + 1, sizeof *out);
@@ -355,8 +371,17 @@ static void file_reduce(struct iot_file *f) {
     sum[nsum - 3] = (double)f->bytes_written;
     sum[nsum - 2] = (double)f->data_calls;
     sum[nsum - 1] = f->data_calls > 0;
-    min[nmin - 2] = f->first_offset >= 0 ? (double)f->first_offset : HUGE_VAL;
-    min[nmin - 1] = f->contiguous;
+    double *offsets = min + ncoll + ncells;
+    int two = f->first_offset >= 0 && f->second_offset >= 0;
+    double stride = two ? (double)f->second_offset - (double)f->first_offset : 0;
+    double gap = stride - (double)f->first_bytes;
+    offsets[M_FIRST] = f->first_offset >= 0 ? (double)f->first_offset : HUGE_VAL;
+    offsets[M_FIRST_MAX] = f->first_offset >= 0 ? -(double)f->first_offset : HUGE_VAL;
+    offsets[M_STRIDE_MIN] = two ? stride : HUGE_VAL;
+    offsets[M_STRIDE_MAX] = two ? -stride : HUGE_VAL;
+    offsets[M_GAP_MIN] = two ? gap : HUGE_VAL;
+    offsets[M_GAP_MAX] = two ? -gap : HUGE_VAL;
+    offsets[M_CONTIG] = f->contiguous;
     PMPI_Reduce(sum, out, (int)nsum, MPI_DOUBLE, MPI_SUM, 0, f->comm);
     if (f->rank == 0)
         memcpy(sum, out, nsum * sizeof *sum);
@@ -439,11 +464,25 @@ static void file_reduce(struct iot_file *f) {
             ", \"nprocs\": %d, \"opened_at\": %.6f, \"closed_at\": %.6f, \"bytes_read\": %.0f, "
             "\"bytes_written\": %.0f, \"pattern\": {\"nodes\": %d, \"ranks_per_node\": %d, "
             "\"ranks_with_io\": %.0f, \"burst_bytes\": %.0f, \"first_offset\": %.0f, "
-            "\"contiguous\": %s}, \"reduced\": true, \"complete\": %s}\n",
+            "\"first_offset_max\": %.0f",
             f->size, f->opened_at, iot__now(), sum[nsum - 4], sum[nsum - 3], iot__state.nodes,
             iot__state.ranks_per_node, sum[nsum - 1], data_calls > 0 ? moved / data_calls : 0.0,
-            isfinite(min[nmin - 2]) ? min[nmin - 2] : -1.0, min[nmin - 1] > 0 ? "true" : "false",
-            broken_any || ncoll_differs ? "false" : "true");
+            isfinite(offsets[M_FIRST]) ? offsets[M_FIRST] : -1.0,
+            isfinite(offsets[M_FIRST_MAX]) ? -offsets[M_FIRST_MAX] : -1.0);
+        static const char *const names[] = {[M_STRIDE_MIN] = "stride_min",
+                                            [M_STRIDE_MAX] = "stride_max",
+                                            [M_GAP_MIN] = "gap_min",
+                                            [M_GAP_MAX] = "gap_max"};
+        for (int m = M_STRIDE_MIN; m <= M_GAP_MAX; m++) {
+            double v = (m == M_STRIDE_MAX || m == M_GAP_MAX) ? -offsets[m] + 0.0 : offsets[m];
+            if (isfinite(v))
+                iot__buf_printf(b, ", \"%s\": %.0f", names[m], v);
+            else
+                iot__buf_printf(b, ", \"%s\": null", names[m]);
+        }
+        iot__buf_printf(b, ", \"contiguous\": %s}, \"reduced\": true, \"complete\": %s}\n",
+                        offsets[M_CONTIG] > 0 ? "true" : "false",
+                        broken_any || ncoll_differs ? "false" : "true");
     }
     pthread_mutex_unlock(&iot__state.lock);
     if (broken_any)

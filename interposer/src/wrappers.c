@@ -62,7 +62,7 @@ static inline __attribute__((always_inline)) void call_begin(struct call *c, MPI
     }
     if (!f->traced)
         return;
-    if (f->first_offset < 0 && count > 0)
+    if (iot__trace_offset_needed(f) && count > 0)
         c->offset_before = iot__trace_offset_before(f, op, offset);
     c->start = iot__ticks();
 }
@@ -75,8 +75,8 @@ static inline __attribute__((always_inline)) int call_end(struct call *c, int re
         uint64_t bytes = result != MPI_SUCCESS       ? 0
                          : c->bytes != UNKNOWN_BYTES ? c->bytes
                                                      : iot__type_size(c->count, c->datatype);
-        if (bytes > 0 && c->offset_before >= 0 && c->f->first_offset < 0)
-            c->f->first_offset = c->offset_before;
+        if (bytes > 0 && c->offset_before >= 0)
+            iot__trace_offset(c->f, c->offset_before, bytes);
         int split = c->op == IOT_OP_READ_AT_ALL_SPLIT || c->op == IOT_OP_WRITE_AT_ALL_SPLIT ||
                     c->op == IOT_OP_READ_ALL_SPLIT || c->op == IOT_OP_WRITE_ALL_SPLIT ||
                     c->op == IOT_OP_READ_ORDERED_SPLIT || c->op == IOT_OP_WRITE_ORDERED_SPLIT;
