@@ -11,6 +11,7 @@ from iotuner.search import (
     OfflineTable,
     RunObjective,
     SearchError,
+    SearchResult,
     SearchSettings,
     merge_winner,
     parse_measure,
@@ -254,3 +255,30 @@ def test_a_failed_trial_shows_the_end_of_its_output(
     text = console.export_text()
     assert "failed trials: no line of the output matches '^t=(\\\\d+)$'" in text
     assert "its output ended with:\n  | starting\n  | value=1\n  | done" in text
+
+
+def test_another_seed_is_another_study_and_never_a_silent_resume(
+    grid_table: Path, tmp_path: Path
+) -> None:
+    storage = storage_url(str(tmp_path / "search.db"))
+    table = OfflineTable(grid_table)
+
+    def search(seed: int | None, study: str | None = None) -> SearchResult:
+        settings = SearchSettings(
+            "random", budget=3, storage=storage, seed=seed, study=study, repeats=0
+        )
+        return run_search(OfflineObjective(table), settings)
+
+    first = search(1)
+    second = search(2)  # the default name carries the seed: a study of its own
+    assert second.study != first.study
+    assert len(second.trials) == 3 and all(t.new for t in second.trials)
+    again = search(1)  # the same seed resumes its own study
+    assert again.study == first.study and not any(t.new for t in again.trials)
+    unseeded = search(None)
+    assert unseeded.study not in (first.study, second.study)
+    search(1, study="named")
+    with pytest.raises(SearchError, match=r"'named' was made with --seed 1.*--seed 2"):
+        search(2, study="named")
+    with pytest.raises(SearchError, match=r"'named' was made with --seed 1.*no --seed"):
+        search(None, study="named")

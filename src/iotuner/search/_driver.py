@@ -67,7 +67,7 @@ def _run_search(
     on_progress: Callable[[SearchProgress], None] | None,
 ) -> SearchResult:
     candidates = objective.candidates()
-    name = settings.study or default_study_name(objective, settings.strategy)
+    name = settings.study or default_study_name(objective, settings.strategy, settings.seed)
     notes: list[str] = []
     study = open_study(objective, name, settings.storage, settings.seed)
     loop = SearchLoop(objective, study, Strategy("none", study.sampler, 0), on_progress)

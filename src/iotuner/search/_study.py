@@ -6,7 +6,10 @@ trials already measured are not run again, a trial that was running when the sea
 stopped is marked interrupted and may be proposed again, and the budget counts every
 measured trial of the study, old and new. A study is resumed only by the search it was
 made for: its objective's signature (Objective.signature: the space, what is measured and
-from what) is kept in the study and must match.
+from what) is kept in the study and must match, and so is the strategy's seed. The seed
+is part of the default study name, so `--seed 2` after `--seed 1` is a study of its own;
+a study named with `--study` and opened with another seed is refused, never silently
+resumed with the first seed's proposals.
 
 Everything iotuner keeps in a study goes through Optuna's public API: user attributes of
 the study (set_user_attr) and of a trial while it is asked and told (Trial.set_user_attr).
@@ -41,6 +44,8 @@ ENQUEUED = "iotuner:enqueued"
 WORKLOAD = "iotuner:workload"
 ACCESSES = "iotuner:accesses"
 IDENTITY = "iotuner:identity"
+SEED = "iotuner:seed"
+"""Study attribute: the strategy's seed the study was made with (None: none given)."""
 
 
 def storage_url(text: str) -> str:
@@ -48,12 +53,14 @@ def storage_url(text: str) -> str:
     return text if "://" in text else f"sqlite:///{text}"
 
 
-def default_study_name(objective: Objective, strategy: str) -> str:
+def default_study_name(objective: Objective, strategy: str, seed: int | None = None) -> str:
     """A study name that is the same for the same command (or table and filters),
-    objective, space and strategy, so running the same search again resumes it."""
+    objective, space, strategy and seed, so running the same search again resumes it and
+    a search with another seed starts its own."""
     signature = objective.signature()
     digest = hashlib.sha256(json.dumps(signature, sort_keys=True).encode()).hexdigest()[:10]
-    return f"{objective.study_label()}-{strategy}-{digest}"
+    seeded = f"-seed{seed}" if seed is not None else ""
+    return f"{objective.study_label()}-{strategy}{seeded}-{digest}"
 
 
 def open_study(
@@ -82,7 +89,28 @@ def open_study(
             f"would {objective.direction}; give another --study name"
         )
     _check_signature(study, objective, name)
+    _check_seed(study, seed, name)
     return study
+
+
+def _seed_words(seed: int | None) -> str:
+    return f"--seed {seed}" if seed is not None else "no --seed"
+
+
+def _check_seed(study: optuna.Study, seed: int | None, name: str) -> None:
+    """Keep the seed in a new study; refuse to resume one made with another seed (its
+    trials came from that seed's proposals). A study made before the seed was kept
+    takes this one."""
+    if SEED not in study.user_attrs:
+        study.set_user_attr(SEED, seed)
+        return
+    stored = study.user_attrs[SEED]
+    if stored != seed:
+        raise SearchError(
+            f"the study {name!r} was made with {_seed_words(stored)}, this search gives "
+            f"{_seed_words(seed)}: resuming it would not be the search that seed asks for; "
+            f"give {_seed_words(stored)} to resume it, or another --study name"
+        )
 
 
 def _check_signature(study: optuna.Study, objective: Objective, name: str) -> None:
