@@ -5,10 +5,18 @@ there is, or the one named by a fingerprint prefix). It learns a space's paramet
 that set a parameter outside the space are left out (a parameter the space does not know
 could be what made them fast), and rows of other spaces whose extra parameters sit at the
 default are kept, since "not set" is the default in every space.
+
+A row's value of a space parameter is learned from when Parameter.admits it: a listed value;
+for a range, any integer within its limits (on its step grid or not); for a listed parameter
+whose values are integers (perhaps with "default"), any integer of the sign the model's
+encoding needs, since the model reads such a parameter as a number. So measurements of
+stripe sizes or aggregator counts that the space does not list still teach the model, while
+a text value it does not list, or a number outside a range, drops the row. Dropped rows are
+counted per reason (a row may have several).
 """
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -28,6 +36,8 @@ class TrainingData:
     system: System
     space: Space
     dropped_rows: int
+    dropped_reasons: dict[str, int] = field(default_factory=dict)
+    """Why rows were left out: a sentence per reason, with how many rows it holds for."""
 
 
 def _pick_system(store: Store, prefix: str | None) -> System:
@@ -75,15 +85,26 @@ def training_data(
     known = {f"{CONFIG_PREFIX}{p.name}" for p in chosen_space.parameters}
     extra = [c for c in frame.columns if c.startswith(CONFIG_PREFIX) and c not in known]
     keep = pd.Series(True, index=frame.index)
+    reasons: dict[str, int] = {}
+
+    def drop(rows: pd.Series, reason: str) -> None:
+        nonlocal keep
+        if rows.any():
+            reasons[reason] = int(rows.sum())
+            keep &= ~rows
+
     for column in extra:
-        keep &= frame[column].astype(str) == NOT_SET
+        drop(
+            frame[column].astype(str) != NOT_SET,
+            f"set {column[len(CONFIG_PREFIX) :]}, which space {chosen_space.name!r} lacks",
+        )
     for p in chosen_space.parameters:
         column = f"{CONFIG_PREFIX}{p.name}"
         if column not in frame:
             frame[column] = p.default
         else:
-            values = {str(v) for v in p.values} | {NOT_SET}
-            keep &= frame[column].astype(str).isin(values)
+            admitted = frame[column].map(lambda v, p=p: str(v) == NOT_SET or p.admits(v))
+            drop(~admitted.astype(bool), f"{p.name} not {p.admitted_text()}")
             frame[column] = frame[column].map(lambda v, p=p: p.default if str(v) == NOT_SET else v)
     dropped = int((~keep).sum())
     frame = frame[keep].drop(columns=extra).reset_index(drop=True)
@@ -92,4 +113,4 @@ def training_data(
             f"no measurements of space {chosen_space.name!r} on system "
             f"{chosen.fingerprint}: run `iotuner bench` first"
         )
-    return TrainingData(frame, chosen, chosen_space, dropped)
+    return TrainingData(frame, chosen, chosen_space, dropped, reasons)

@@ -206,11 +206,24 @@ class Parameter:
             return False
         if self.range is not None:
             return self.range.within_limits(number)
+        return self._learns_integers() and (number > 0 or not self._positive())
+
+    def _learns_integers(self) -> bool:
         ints = [v for v in self.values if isinstance(v, int)]
         words = [v for v in self.values if not isinstance(v, int)]
-        if not ints or words not in ([], [NOT_SET]):
-            return False
-        return number > 0 or not all(v > 0 for v in ints)
+        return bool(ints) and words in ([], [NOT_SET])
+
+    def _positive(self) -> bool:
+        return all(v > 0 for v in self.values if isinstance(v, int))
+
+    def admitted_text(self) -> str:
+        """What `admits` takes, in words, for messages."""
+        if self.range is not None:
+            return f"{self.describe()} (or between its limits)"
+        if self._learns_integers():
+            kind = "positive integer" if self._positive() else "integer"
+            return f"{self.describe()} or another {kind}"
+        return self.describe()
 
     def describe(self) -> str:
         """The values in words, for messages: the listed ones and the range."""
