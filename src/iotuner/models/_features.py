@@ -371,6 +371,8 @@ def _with_calls_per_open(frame: pd.DataFrame) -> pd.DataFrame:
 def _declared(p: Parameter) -> Encoding:
     source = CONFIG_PREFIX + p.name
     ints = [v for v in p.values if isinstance(v, int)]
+    if p.range is not None:  # a range's limits bound the numbers it may encode
+        ints = sorted({*ints, p.range.low, p.range.high})
     words = [v for v in p.values if not isinstance(v, int)]
     if p.numeric:
         return _param(source, ints, default=p.default, flag=False)
