@@ -1,0 +1,606 @@
+"""Models judged as they are used: on workloads (and programs) they have never seen.
+
+A tuner asks a model about a workload it has not measured and acts on the model's order of
+that workload's configurations. So a model is judged by holding out whole workloads:
+
+* ``workload`` (leave-one-workload-out): a workload is one value of the frame's workload
+  columns (iotuner.measurement.WORKLOAD_COLUMNS); every configuration of the held-out
+  workload leaves the training rows together. With more workloads than `max_folds`, that
+  many are held out one at a time, spread evenly over the sorted workloads from a seeded
+  offset.
+* ``program`` (leave-one-program-out): every workload of one program (the ``program``
+  column) is held out at once, so the model has seen nothing of the application. Only when
+  the frame names at least two programs; rows of an unknown program always train.
+
+For each held-out workload, with bandwidth the frame's `target` statistic:
+
+* MdAPE: the median absolute percentage error of the predicted bandwidth over its
+  configurations (how far the numbers are off).
+* Spearman: the rank correlation of predicted and measured bandwidth over its
+  configurations (scipy.stats.spearmanr); only with at least 3 configurations whose
+  measured and predicted values are not constant.
+* pick: the measured bandwidth of the model's top configuration over the best measured
+  (the zero-trial recommendation; 1.0 is the best).
+* trials: how many trials a search the model orders takes until one measures at least
+  `target_fraction` (95 %) of the best: trial 1 is the model's pick; after each trial the
+  measured value updates the model's belief about this workload
+  (iotuner.models._online.WorkloadBelief, prior: the model's prediction and spread) and
+  the belief names the next trial. Capped at `budget` trials; None when not reached.
+  `static_trials` is the same count for the plain model order without updates.
+
+Aggregates over the held-out workloads (Figures): median MdAPE, median and mean Spearman,
+median and mean pick, mean trials of the workloads that reach the target and the fraction
+that reach it within the budget. Random order is the baseline on the same workloads,
+computed exactly: its pick is the mean bandwidth over the best, and with K of N
+configurations at the target, P(first hit at trial t) = prod_{i<t-1} (N-K-i)/(N-i) x
+K/(N-t+1).
+
+Model spread (the prior's std, log scale): the spread of a forest's trees, or of an
+estimator's own `predict_std`; for other estimators the standard deviation of the
+training rows' log bandwidth around their workload's mean (how much configurations of one
+workload differ), a prior that trusts the order only as much as the data's own spread.
+"""
+
+import math
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from scipy.stats import spearmanr
+from sklearn.exceptions import ConvergenceWarning
+from threadpoolctl import threadpool_limits
+
+from iotuner.measurement import WORKLOAD_COLUMNS
+from iotuner.models._common import (
+    BANDWIDTH_STATS,
+    ModelError,
+    cell_value,
+    positive_rows,
+    require_columns,
+    single_system,
+)
+from iotuner.models._features import infer_schema
+from iotuner.models._ranking import RANKING_NAMES, configure, ranking_candidates
+from iotuner.models._zoo import CANDIDATE_NAMES, Candidate, candidates
+from iotuner.space import Space
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_MAX_FOLDS",
+    "SCHEMES",
+    "TARGET_FRACTION",
+    "Evaluation",
+    "Figures",
+    "SchemeResult",
+    "WorkloadScore",
+    "evaluate_models",
+    "fit_estimator",
+    "log_spread",
+    "model_choices",
+    "model_names",
+    "random_order_figures",
+    "workload_keys",
+]
+
+SCHEMES = ("workload", "program")
+"""leave-one-workload-out and leave-one-program-out."""
+
+DEFAULT_BUDGET = 10
+"""Trials a simulated search may take before a workload counts as not reached."""
+
+DEFAULT_MAX_FOLDS = 40
+"""Workloads (or programs) held out at most, one at a time."""
+
+TARGET_FRACTION = 0.95
+"""A trial reaches the target when it measures this fraction of the workload's best."""
+
+PROGRAM_COLUMN = "program"
+
+
+@dataclass(frozen=True)
+class WorkloadScore:
+    """One held-out workload as one model saw it (see the module text)."""
+
+    workload: str
+    program: str | None
+    configurations: int
+    mdape: float
+    spearman: float | None
+    pick: float
+    trials: int | None
+    static_trials: int | None
+
+
+@dataclass(frozen=True)
+class Figures:
+    """The aggregates over held-out workloads; None where a figure does not apply (random
+    order predicts nothing) or no workload gives it."""
+
+    workloads: int
+    mdape_median: float | None
+    spearman_median: float | None
+    spearman_mean: float | None
+    spearman_workloads: int
+    pick_median: float
+    pick_mean: float
+    trials_mean: float | None
+    reached: float
+    static_trials_mean: float | None = None
+    static_reached: float | None = None
+
+
+@dataclass(frozen=True)
+class SchemeResult:
+    """One model under one scheme: the figures and every held-out workload's score."""
+
+    model: str
+    description: str
+    scheme: str
+    folds: int
+    figures: Figures
+    workloads: list[WorkloadScore] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The result of evaluate_models: per model and scheme, and random order per scheme.
+
+    `notes` says per scheme which folds were held out, or why there is no such scheme.
+    """
+
+    target: str
+    rows: int
+    dropped: int
+    budget: int
+    target_fraction: float
+    max_folds: int
+    seed: int
+    belief: str
+    notes: dict[str, str]
+    results: list[SchemeResult]
+    random: dict[str, Figures]
+
+    @property
+    def schemes(self) -> list[str]:
+        return [s for s in SCHEMES if s in self.random]
+
+    @property
+    def models(self) -> list[str]:
+        return list(dict.fromkeys(r.model for r in self.results))
+
+    def result(self, model: str, scheme: str) -> SchemeResult:
+        for result in self.results:
+            if result.model == model and result.scheme == scheme:
+                return result
+        raise ModelError(f"no result for model {model!r} under scheme {scheme!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready: NaN and infinity become None)."""
+        plain: dict[str, Any] = _plain(asdict(self))
+        return plain
+
+
+def model_names() -> tuple[str, ...]:
+    """Every model evaluate and train know: the zoo's, then the ranking models'."""
+    return (*CANDIDATE_NAMES, *RANKING_NAMES)
+
+
+def model_choices(
+    names: Sequence[str] | None = None,
+    *,
+    quick: bool = False,
+    rf_max_depth: int | None = None,
+    rf_criterion: str = "squared_error",
+) -> list[Candidate]:
+    """The candidates named (default: the zoo and the ranking models), the baseline always
+    first. ModelError for an unknown name or a ranking model whose library is missing."""
+    ranking = ranking_candidates(quick)
+    wanted = list(model_names()) if names is None else list(dict.fromkeys(names))
+    unknown = [n for n in wanted if n not in model_names()]
+    if unknown:
+        raise ModelError(
+            f"unknown model(s) {', '.join(unknown)}; choose from {', '.join(model_names())}"
+        )
+    missing = [n for n in wanted if n in RANKING_NAMES and n not in ranking]
+    if missing and names is not None:
+        raise ModelError(f"model(s) {', '.join(missing)} need lightgbm (pip install lightgbm)")
+    zoo = [n for n in wanted if n in CANDIDATE_NAMES]
+    chosen = candidates(
+        zoo if names is not None else None,
+        quick=quick,
+        rf_max_depth=rf_max_depth,
+        rf_criterion=rf_criterion,
+    )
+    return chosen + [ranking[n] for n in wanted if n in ranking]
+
+
+def workload_keys(frame: pd.DataFrame) -> tuple[list[str], list[tuple[str, ...]]]:
+    """The workload columns the frame has, and each row's workload as a tuple of texts
+    (unknown cells read as "default", so they group together)."""
+    columns = [c for c in WORKLOAD_COLUMNS if c in frame.columns]
+    if PROGRAM_COLUMN in frame.columns and PROGRAM_COLUMN not in columns:
+        columns.append(PROGRAM_COLUMN)
+    cells = [[str(cell_value(v)) for v in frame[c].tolist()] for c in columns]
+    return columns, list(zip(*cells, strict=True)) if cells else [() for _ in range(len(frame))]
+
+
+def fit_estimator(estimator: Any, X: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> Any:
+    """`estimator` fitted on one thread (fair times; no OpenMP threads against MPI ranks)."""
+    with warnings.catch_warnings(), threadpool_limits(limits=1):
+        warnings.simplefilter("ignore", category=ConvergenceWarning)
+        estimator.fit(X, y)
+    return estimator
+
+
+def log_spread(estimator: Any, X: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | None:
+    """The spread (std, log scale) of a fitted estimator's prediction per row: its own
+    `predict_std`, or the spread of a forest's trees; None when it has neither."""
+    own = getattr(estimator, "predict_std", None)
+    if callable(own):
+        return np.asarray(own(X), dtype=float)
+    members = getattr(estimator, "estimators_", None)
+    if isinstance(members, list) and members and hasattr(members[0], "predict"):
+        with threadpool_limits(limits=1):
+            per_tree = np.stack([np.asarray(m.predict(X), dtype=float) for m in members])
+        spread: npt.NDArray[np.float64] = per_tree.std(axis=0)
+        return spread
+    return None
+
+
+def evaluate_models(
+    frame: pd.DataFrame,
+    space: Space | None,
+    models: Sequence[Candidate],
+    *,
+    target: str = "bw_min",
+    schemes: Sequence[str] = SCHEMES,
+    budget: int = DEFAULT_BUDGET,
+    max_folds: int = DEFAULT_MAX_FOLDS,
+    seed: int = 0,
+    target_fraction: float = TARGET_FRACTION,
+    belief: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> Evaluation:
+    """Judge each of `models` on `frame` by the `schemes` (see the module text).
+
+    ModelError for a bad target, budget or fold count, too few rows or workloads, or a
+    frame with several systems. A scheme the frame cannot give (one workload; no program
+    column or one program) is left out and `notes` says why.
+    """
+    unknown = sorted(set(schemes) - set(SCHEMES))
+    if unknown or not schemes:
+        raise ModelError(f"schemes must be some of {', '.join(SCHEMES)}, got {list(schemes)!r}")
+    if budget < 1:
+        raise ModelError(f"the budget must be an int >= 1, got {budget!r}")
+    if max_folds < 1:
+        raise ModelError(f"max_folds must be an int >= 1, got {max_folds!r}")
+    if not 0 < target_fraction <= 1:
+        raise ModelError(f"target_fraction must be in (0, 1], got {target_fraction!r}")
+    if not models:
+        raise ModelError("no model to evaluate")
+    data, dropped = usable_rows(frame, target)
+    schema = infer_schema(data, space)
+    X = schema.transform(data)
+    y = np.log(data[target].to_numpy(dtype=float))
+    _, keys = workload_keys(data)
+    workload_of = _codes(keys)
+    plans: dict[str, list[list[int]]] = {}
+    notes: dict[str, str] = {}
+    for scheme in schemes:
+        folds, note = _fold_plan(scheme, data, workload_of, max_folds, seed)
+        notes[scheme] = note
+        if folds:
+            plans[scheme] = folds
+    labels = _labels(data, keys)
+    programs = _programs(data)
+    use_belief = belief and _belief_class() is not None
+    results: list[SchemeResult] = []
+    random: dict[str, Figures] = {}
+    for scheme, folds in plans.items():
+        held_workloads = sorted({w for fold in folds for w in fold})
+        random[scheme] = random_order_figures(
+            [y[workload_of == w] for w in held_workloads], budget, target_fraction
+        )
+        for candidate in models:
+            scores: list[WorkloadScore] = []
+            for number, fold in enumerate(folds, start=1):
+                if progress is not None:
+                    progress(f"{candidate.name}: {scheme} fold {number} of {len(folds)}")
+                test = np.isin(workload_of, fold)
+                estimator = configure(candidate.make(seed), schema)
+                fit_estimator(estimator, X[~test], y[~test])
+                fallback = _within_workload_std(y[~test], workload_of[~test])
+                for w in fold:
+                    rows = np.flatnonzero(workload_of == w)
+                    scores.append(
+                        _score_workload(
+                            estimator,
+                            X[rows],
+                            y[rows],
+                            labels[w],
+                            programs[rows[0]],
+                            budget=budget,
+                            target_fraction=target_fraction,
+                            fallback_std=fallback,
+                            belief=use_belief,
+                        )
+                    )
+            results.append(
+                SchemeResult(
+                    candidate.name,
+                    candidate.description,
+                    scheme,
+                    len(folds),
+                    _figures(scores),
+                    scores,
+                )
+            )
+    return Evaluation(
+        target=target,
+        rows=len(data),
+        dropped=dropped,
+        budget=budget,
+        target_fraction=target_fraction,
+        max_folds=max_folds,
+        seed=seed,
+        belief=(
+            "WorkloadBelief (iotuner.models._online): updated after each trial"
+            if use_belief
+            else "the plain model order (no update after trials)"
+        ),
+        notes=notes,
+        results=results,
+        random=random,
+    )
+
+
+def usable_rows(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, int]:
+    """The rows of one system with a positive target (reindexed), and how many were not."""
+    if target not in BANDWIDTH_STATS:
+        raise ModelError(f"the target must be one of {', '.join(BANDWIDTH_STATS)}, got {target!r}")
+    require_columns(frame, ["system", target], "evaluation")
+    single_system(frame, "evaluation")
+    good = positive_rows(frame, target)
+    data = frame.loc[good].reset_index(drop=True)
+    if len(data) < 10:
+        raise ModelError(
+            f"evaluation needs at least 10 rows with a positive {target}, got {len(data)}"
+        )
+    return data, int((~good).sum())
+
+
+def random_order_figures(
+    workloads: Sequence[npt.NDArray[np.float64]],
+    budget: int,
+    target_fraction: float = TARGET_FRACTION,
+) -> Figures:
+    """The figures of trying each workload's configurations in random order (exact
+    expectations; `workloads` holds each workload's log bandwidths)."""
+    picks, reach, weighted = [], [], []
+    for log_bw in workloads:
+        bw = np.exp(np.asarray(log_bw, dtype=float))
+        best = float(bw.max())
+        n, k = len(bw), int(np.sum(bw >= target_fraction * best))
+        picks.append(float(bw.mean() / best))
+        p_t = _first_hit_probabilities(n, k, min(budget, n))
+        reach.append(float(p_t.sum()))
+        weighted.append(float(np.sum(np.arange(1, len(p_t) + 1) * p_t)))
+    reached = float(np.mean(reach)) if reach else math.nan
+    return Figures(
+        workloads=len(picks),
+        mdape_median=None,
+        spearman_median=None,
+        spearman_mean=None,
+        spearman_workloads=0,
+        pick_median=float(np.median(picks)) if picks else math.nan,
+        pick_mean=float(np.mean(picks)) if picks else math.nan,
+        trials_mean=float(sum(weighted) / sum(reach)) if sum(reach) > 0 else None,
+        reached=reached,
+    )
+
+
+def _first_hit_probabilities(n: int, k: int, horizon: int) -> npt.NDArray[np.float64]:
+    """P(the first of k good among n shows at trial t), t = 1 .. horizon, drawing without
+    replacement."""
+    p = np.zeros(horizon)
+    miss = 1.0
+    for t in range(1, horizon + 1):
+        remaining = n - t + 1
+        p[t - 1] = miss * k / remaining
+        miss *= (remaining - k) / remaining
+    return p
+
+
+def _score_workload(
+    estimator: Any,
+    X: npt.NDArray[np.float64],
+    log_bw: npt.NDArray[np.float64],
+    label: str,
+    program: str | None,
+    *,
+    budget: int,
+    target_fraction: float,
+    fallback_std: float,
+    belief: bool,
+) -> WorkloadScore:
+    with threadpool_limits(limits=1):
+        predicted = np.asarray(estimator.predict(X), dtype=float)
+    spread = log_spread(estimator, X)
+    prior_std = spread if spread is not None else np.full(len(predicted), fallback_std)
+    bw, guess = np.exp(log_bw), np.exp(predicted)
+    best = float(bw.max())
+    goal = math.log(target_fraction * best)
+    order = np.argsort(-predicted, kind="stable")
+    static = next((t for t, i in enumerate(order[:budget], 1) if log_bw[i] >= goal), None)
+    trials = _belief_trials(X, predicted, prior_std, log_bw, goal, budget) if belief else static
+    return WorkloadScore(
+        workload=label,
+        program=program,
+        configurations=len(bw),
+        mdape=float(np.median(np.abs(guess - bw) / bw) * 100.0),
+        spearman=_spearman(predicted, log_bw),
+        pick=float(bw[order[0]] / best),
+        trials=trials,
+        static_trials=static,
+    )
+
+
+def _belief_trials(
+    X: npt.NDArray[np.float64],
+    prior_mean: npt.NDArray[np.float64],
+    prior_std: npt.NDArray[np.float64],
+    log_bw: npt.NDArray[np.float64],
+    goal: float,
+    budget: int,
+) -> int | None:
+    """Trials until one reaches `goal` when WorkloadBelief picks each after the first."""
+    belief_class = _belief_class()
+    assert belief_class is not None
+    belief = belief_class(X, prior_mean, np.maximum(prior_std, 1e-6))
+    tried: list[int] = []
+    index = int(np.argmax(prior_mean))
+    for trial in range(1, min(budget, len(log_bw)) + 1):
+        if trial > 1:
+            index = int(belief.next_index(exclude=tried))
+        tried.append(index)
+        if log_bw[index] >= goal:
+            return trial
+        belief.observe(index, float(log_bw[index]))
+    return None
+
+
+def _belief_class() -> Any:
+    try:
+        from iotuner.models._online import WorkloadBelief
+    except ImportError:  # the online update is not there yet: the plain order is judged
+        return None
+    return WorkloadBelief
+
+
+def _spearman(
+    predicted: npt.NDArray[np.float64], measured: npt.NDArray[np.float64]
+) -> float | None:
+    if len(measured) < 3 or np.ptp(measured) == 0 or np.ptp(predicted) == 0:
+        return None
+    rho = float(spearmanr(predicted, measured).statistic)
+    return rho if math.isfinite(rho) else None
+
+
+def _figures(scores: Sequence[WorkloadScore]) -> Figures:
+    rhos = [s.spearman for s in scores if s.spearman is not None]
+    hits = [s.trials for s in scores if s.trials is not None]
+    static = [s.static_trials for s in scores if s.static_trials is not None]
+    return Figures(
+        workloads=len(scores),
+        mdape_median=float(np.median([s.mdape for s in scores])),
+        spearman_median=float(np.median(rhos)) if rhos else None,
+        spearman_mean=float(np.mean(rhos)) if rhos else None,
+        spearman_workloads=len(rhos),
+        pick_median=float(np.median([s.pick for s in scores])),
+        pick_mean=float(np.mean([s.pick for s in scores])),
+        trials_mean=float(np.mean(hits)) if hits else None,
+        reached=len(hits) / len(scores),
+        static_trials_mean=float(np.mean(static)) if static else None,
+        static_reached=len(static) / len(scores),
+    )
+
+
+def _codes(keys: Sequence[tuple[str, ...]]) -> npt.NDArray[np.intp]:
+    """Each row's workload as a number: the rank of its key among the sorted keys."""
+    order = {key: i for i, key in enumerate(sorted(set(keys)))}
+    return np.array([order[k] for k in keys], dtype=np.intp)
+
+
+def _labels(data: pd.DataFrame, keys: Sequence[tuple[str, ...]]) -> dict[int, str]:
+    """Each workload's name: column=value for the workload columns that vary."""
+    columns, _ = workload_keys(data.head(0))
+    varying = [i for i in range(len(columns)) if len({k[i] for k in keys}) > 1] or [0]
+    names: dict[int, str] = {}
+    for code, key in enumerate(sorted(set(keys))):
+        names[code] = " ".join(f"{columns[i]}={key[i]}" for i in varying) if columns else "all"
+    return names
+
+
+def _programs(data: pd.DataFrame) -> list[str | None]:
+    if PROGRAM_COLUMN not in data.columns:
+        return [None] * len(data)
+    return [_program_name(v) for v in data[PROGRAM_COLUMN].tolist()]
+
+
+def _program_name(value: object) -> str | None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def _fold_plan(
+    scheme: str,
+    data: pd.DataFrame,
+    workload_of: npt.NDArray[np.intp],
+    max_folds: int,
+    seed: int,
+) -> tuple[list[list[int]], str]:
+    """The folds of a scheme (each a list of workload codes held out together) and a note."""
+    if scheme == "workload":
+        count = int(workload_of.max()) + 1
+        if count < 2:
+            return [], "one workload: no leave-one-workload-out scheme"
+        chosen = _spread(count, max_folds, seed)
+        words = "all" if len(chosen) == count else f"{len(chosen)} of"
+        return (
+            [[w] for w in chosen],
+            f"leave-one-workload-out: {words} {count} workloads held out one at a time",
+        )
+    if PROGRAM_COLUMN not in data.columns:
+        return [], "the frame has no program column: no leave-one-program-out scheme"
+    programs = _programs(data)
+    names = sorted({p for p in programs if p is not None})
+    if len(names) < 2:
+        what = f"one program ({names[0]})" if names else "no program named"
+        return [], f"{what}: no leave-one-program-out scheme (needs 2 or more)"
+    chosen = _spread(len(names), max_folds, seed)
+    folds = []
+    for i in chosen:
+        rows = [r for r, p in enumerate(programs) if p == names[i]]
+        folds.append(sorted({int(workload_of[r]) for r in rows}))
+    words = "all" if len(chosen) == len(names) else f"{len(chosen)} of"
+    return (
+        folds,
+        f"leave-one-program-out: {words} {len(names)} programs held out one at a time "
+        f"({', '.join(names[i] for i in chosen)})",
+    )
+
+
+def _spread(count: int, limit: int, seed: int) -> list[int]:
+    """`limit` of range(count) spread evenly from a seeded offset (all when count <= limit)."""
+    if count <= limit:
+        return list(range(count))
+    step = count / limit
+    offset = np.random.default_rng(seed).uniform(0.0, step)
+    return sorted({int(offset + i * step) for i in range(limit)})
+
+
+def _within_workload_std(y: npt.NDArray[np.float64], workload_of: npt.NDArray[np.intp]) -> float:
+    """The standard deviation of log bandwidth around each workload's mean."""
+    frame = pd.DataFrame({"y": y, "w": workload_of})
+    centred = frame["y"] - frame.groupby("w")["y"].transform("mean")
+    std = float(centred.std(ddof=0))
+    return std if math.isfinite(std) and std > 0 else 0.1
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        number = float(value)
+        return number if math.isfinite(number) else None
+    return value

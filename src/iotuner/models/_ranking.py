@@ -1,0 +1,214 @@
+"""Models made for ranking the configurations of one workload, beside the zoo (_zoo.py).
+
+What a tuner needs of a model is the order of one workload's configurations; a regressor
+fitted on log bandwidth spends most of its splits on what separates workloads (scale,
+size), which is the same for every configuration of a workload and says nothing about
+the order. These candidates separate the two:
+
+* relative_forest: a random forest on the target relative to the workload (log bandwidth
+  minus the median log bandwidth of the workload's measured configurations), plus a
+  second forest for the workload's level (the median, from the workload features alone).
+  The prediction is level + relative, so bandwidths still come out in MiB/s, and the
+  order within a workload is the relative forest's alone. Its spread (predict_std)
+  combines both forests' tree spreads.
+* relative_boosting: the same with histogram gradient boosting for the relative part.
+* lambdarank: LightGBM's LGBMRanker with the lambdarank objective (pairwise, weighted
+  by NDCG, so the top of the order counts most) on graded relevance 0 .. 30 (30 x the
+  configuration's bandwidth over its workload's best), its score mapped to relative log
+  bandwidth by isotonic regression on the training rows, plus the level forest. Offered
+  only where lightgbm is installed (it is not a dependency of iotuner).
+
+An estimator here reads its workload from the first `workload_features` columns of X
+(the schema's workload encodings come before the configuration's); call
+configure(estimator, schema) before fitting, as evaluate and train do.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from sklearn.base import BaseEstimator, RegressorMixin, clone
+from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestRegressor
+from sklearn.isotonic import IsotonicRegression
+
+from iotuner.models._features import FeatureSchema
+from iotuner.models._zoo import Candidate
+
+__all__ = [
+    "RANKING_NAMES",
+    "LambdaRankRegressor",
+    "RelativeTargetRegressor",
+    "configure",
+    "lightgbm_available",
+    "ranking_candidates",
+]
+
+RANKING_NAMES = ("relative_forest", "relative_boosting", "lambdarank")
+
+
+def lightgbm_available() -> bool:
+    try:
+        import lightgbm  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def configure(estimator: Any, schema: FeatureSchema) -> Any:
+    """Tell an estimator of this module which columns of X describe the workload."""
+    if isinstance(estimator, RelativeTargetRegressor | LambdaRankRegressor):
+        estimator.workload_features = len(schema.workload_only().feature_names)
+    return estimator
+
+
+def _workload_ids(X: npt.NDArray[np.float64], columns: int) -> npt.NDArray[np.intp]:
+    """Rows with equal workload features share an id (NaN, an unknown, equals NaN)."""
+    part = np.nan_to_num(np.asarray(X[:, :columns], dtype=float), nan=-1e300)
+    _, ids = np.unique(part, axis=0, return_inverse=True)
+    return np.asarray(ids, dtype=np.intp).reshape(-1)
+
+
+def _medians(y: npt.NDArray[np.float64], ids: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+    """Each workload's median target, one per id."""
+    return np.array([np.median(y[ids == i]) for i in range(int(ids.max()) + 1)])
+
+
+class _LevelMixin:
+    """The workload's level: a forest on the workload features, one row per workload."""
+
+    workload_features: int
+    level: Any
+
+    def _fit_level(
+        self, X: npt.NDArray[np.float64], y: npt.NDArray[np.float64]
+    ) -> npt.NDArray[np.float64]:
+        if self.workload_features < 1:
+            raise ValueError("workload_features is not set: call configure(estimator, schema)")
+        ids = _workload_ids(X, self.workload_features)
+        medians = _medians(y, ids)
+        first = np.array([np.flatnonzero(ids == i)[0] for i in range(len(medians))])
+        self.level_ = clone(self.level).fit(X[first, : self.workload_features], medians)
+        relative: npt.NDArray[np.float64] = y - medians[ids]
+        return relative
+
+    def _level(self, X: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        return np.asarray(self.level_.predict(X[:, : self.workload_features]), dtype=float)
+
+    def _level_std(self, X: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        return _tree_std(self.level_, X[:, : self.workload_features])
+
+
+def _tree_std(model: Any, X: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    members = getattr(model, "estimators_", None)
+    if not isinstance(members, list) or not members:
+        return np.zeros(len(X))
+    spread: npt.NDArray[np.float64] = np.stack([m.predict(X) for m in members]).std(axis=0)
+    return spread
+
+
+class RelativeTargetRegressor(_LevelMixin, RegressorMixin, BaseEstimator):
+    """log bandwidth = level(workload) + relative(workload, configuration)."""
+
+    def __init__(self, relative: Any, level: Any, workload_features: int = 0) -> None:
+        self.relative = relative
+        self.level = level
+        self.workload_features = workload_features
+
+    def fit(self, X: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> Any:
+        X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+        relative = self._fit_level(X, y)
+        self.relative_ = clone(self.relative).fit(X, relative)
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def predict(self, X: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        X = np.asarray(X, dtype=float)
+        log_bw: npt.NDArray[np.float64] = self._level(X) + np.asarray(
+            self.relative_.predict(X), dtype=float
+        )
+        return log_bw
+
+    def predict_std(self, X: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        X = np.asarray(X, dtype=float)
+        spread: npt.NDArray[np.float64] = np.hypot(_tree_std(self.relative_, X), self._level_std(X))
+        return spread
+
+
+class LambdaRankRegressor(_LevelMixin, RegressorMixin, BaseEstimator):
+    """LightGBM lambdarank for the order; isotonic score -> relative log bandwidth; level."""
+
+    def __init__(
+        self, level: Any, n_estimators: int = 200, seed: int = 0, workload_features: int = 0
+    ) -> None:
+        self.level = level
+        self.n_estimators = n_estimators
+        self.seed = seed
+        self.workload_features = workload_features
+
+    def fit(self, X: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> Any:
+        from lightgbm import LGBMRanker
+
+        X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+        relative = self._fit_level(X, y)
+        ids = _workload_ids(X, self.workload_features)
+        best = np.array([y[ids == i].max() for i in range(int(ids.max()) + 1)])
+        grade = np.rint(30.0 * np.exp(y - best[ids])).astype(int)
+        order = np.argsort(ids, kind="stable")
+        self.ranker_ = LGBMRanker(
+            objective="lambdarank",
+            n_estimators=self.n_estimators,
+            learning_rate=0.05,
+            min_child_samples=5,
+            label_gain=list(range(31)),
+            random_state=self.seed,
+            n_jobs=1,
+            verbose=-1,
+        )
+        self.ranker_.fit(X[order], grade[order], group=np.bincount(ids[order]))
+        score = np.asarray(self.ranker_.predict(X), dtype=float)
+        self.calibration_ = IsotonicRegression(out_of_bounds="clip").fit(score, relative)
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def predict(self, X: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        X = np.asarray(X, dtype=float)
+        score = np.asarray(self.ranker_.predict(X), dtype=float)
+        # The isotonic map is flat between steps; a tiny share of the raw score keeps the
+        # ranker's order among configurations that map to the same level.
+        relative = np.asarray(self.calibration_.predict(score), dtype=float) + 1e-6 * score
+        log_bw: npt.NDArray[np.float64] = self._level(X) + relative
+        return log_bw
+
+
+def ranking_candidates(quick: bool = False) -> dict[str, Candidate]:
+    """The candidates of this module by name (lambdarank only with lightgbm installed)."""
+    trees = 30 if quick else 100
+
+    def forest(seed: int) -> RandomForestRegressor:
+        return RandomForestRegressor(n_estimators=trees, random_state=seed)
+
+    makers: dict[str, tuple[str, Callable[[int], Any]]] = {
+        "relative_forest": (
+            f"random forest on log bandwidth relative to the workload's median, {trees} "
+            "trees, plus a forest for the workload's level",
+            lambda seed: RelativeTargetRegressor(forest(seed), forest(seed)),
+        ),
+        "relative_boosting": (
+            "histogram gradient boosting on log bandwidth relative to the workload's "
+            "median, plus a forest for the workload's level",
+            lambda seed: RelativeTargetRegressor(
+                HistGradientBoostingRegressor(max_iter=100 if quick else 300, random_state=seed),
+                forest(seed),
+            ),
+        ),
+    }
+    if lightgbm_available():
+        makers["lambdarank"] = (
+            "LightGBM LGBMRanker (lambdarank) on graded relevance within the workload, "
+            "score calibrated to relative log bandwidth, plus a forest for the level",
+            lambda seed: LambdaRankRegressor(
+                forest(seed), n_estimators=100 if quick else 200, seed=seed
+            ),
+        )
+    return {name: Candidate(name, text, make) for name, (text, make) in makers.items()}
