@@ -9,6 +9,8 @@ workload, configuration) with the five-number summary of the bandwidths of its r
 
 import hashlib
 import json
+import math
+import numbers
 import os
 import socket
 from collections.abc import Mapping
@@ -25,6 +27,7 @@ __all__ = [
     "LAYOUTS",
     "NOT_SET",
     "OPS",
+    "OPTIONAL_WORKLOAD_FIELDS",
     "PATTERNS",
     "REQUIRED_WORKLOAD_FIELDS",
     "STAT_COLUMNS",
@@ -99,7 +102,8 @@ class System:
 
 def _describe(column: str, doc: str, **default: Any) -> Any:
     """A Workload field with its knowledge-base column type ("integer", "bigint", "real",
-    "word") and what it means; the store's table and the CSV fields are made from these."""
+    "word", "text", "boolean") and what it means; the store's table and the CSV fields are
+    made from these."""
     return field(metadata={"column": column, "doc": doc}, **default)
 
 
@@ -112,6 +116,17 @@ class Workload:
     `bytes_per_rank` is what one rank moves in one call; `calls_per_open` how many such
     calls a rank makes between opening and closing the file (1 where a source does not
     tell, as in results from before the field: the old kernel made one call per open).
+
+    The fields after `calls_per_open` tell apart problems with equal totals; each may be
+    None, meaning unknown (a source that does not tell), which is not the same as 0 or
+    False: the models see an unknown value as missing. `ranks_per_node` is the most ranks
+    on one host; `files` how many files the ranks access at once (1: one shared file,
+    nprocs: a file per process); `interleaved` whether the ranks' requests alternate within
+    a file (a strided layout whose blocks take turns between ranks) rather than each rank
+    keeping its own region; `stripe_count` and `stripe_size` (bytes) the file's striping
+    on a parallel file system such as Lustre (None where the file is not striped or the
+    source does not say); `program` the application's name ("iokernel" for bench rows),
+    which tells programs apart for leave-one-program-out evaluation.
 
     The knowledge base, the summary frame, bench results, CSV mappings, the search's study
     attributes and the model features all take their workload columns from these fields
@@ -129,8 +144,32 @@ class Workload:
     calls_per_open: int = _describe(
         "bigint", "data calls per rank between open and close", default=1
     )
+    ranks_per_node: int | None = _describe(
+        "integer", "most ranks on one host (empty: unknown)", default=None
+    )
+    files: int | None = _describe(
+        "integer",
+        "files the ranks access at once: 1 shared, nprocs one per rank (empty: unknown)",
+        default=None,
+    )
+    interleaved: bool | None = _describe(
+        "boolean", "the ranks' requests alternate within a file (empty: unknown)", default=None
+    )
+    stripe_count: int | None = _describe(
+        "integer", "the file's stripe count (empty: unknown or not striped)", default=None
+    )
+    stripe_size: int | None = _describe(
+        "bigint", "the file's stripe size in bytes (empty: unknown or not striped)", default=None
+    )
+    program: str | None = _describe(
+        "text", "the application's name, e.g. iokernel (empty: unknown)", default=None
+    )
 
     def __post_init__(self) -> None:
+        for name in OPTIONAL_COUNT_FIELDS:
+            object.__setattr__(self, name, _optional_count(name, getattr(self, name)))
+        object.__setattr__(self, "interleaved", _optional_flag(self.interleaved))
+        object.__setattr__(self, "program", _optional_word(self.program))
         if self.pattern not in PATTERNS:
             raise ValueError(f"pattern must be one of {PATTERNS}, got {self.pattern!r}")
         if self.op not in OPS:
@@ -143,6 +182,12 @@ class Workload:
             raise ValueError(f"fill must be in (0, 1], got {self.fill}")
         if self.calls_per_open < 1:
             raise ValueError(f"calls_per_open must be >= 1, got {self.calls_per_open}")
+        per_node = self.ranks_per_node
+        if per_node is not None and not (per_node <= self.nprocs <= per_node * self.nodes):
+            raise ValueError(
+                f"ranks_per_node must be at most nprocs ({self.nprocs}) and, times nodes "
+                f"({self.nodes}), at least nprocs; got {per_node}"
+            )
 
     @property
     def group(self) -> int:
@@ -155,15 +200,61 @@ class Workload:
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> "Workload":
         """The workload of a row with (at least) the fields without a default; other keys
-        (such as `group`, which follows from the size) are ignored. ValueError (with what
-        was expected) for a value out of range; KeyError for a missing field."""
-        return cls(
-            **{
-                f.name: row[f.name]
-                for f in WORKLOAD_FIELDS
-                if f.name in row or f.name in REQUIRED_WORKLOAD_FIELDS
-            }
-        )
+        (such as `group`, which follows from the size) are ignored. An empty cell (None or
+        NaN, as a frame holds a NULL) of an optional field reads as unknown (None); integral
+        floats (a frame's integer column with empty cells) read as integers. ValueError
+        (with what was expected) for a value out of range; KeyError for a missing field."""
+        values = {
+            f.name: row[f.name]
+            for f in WORKLOAD_FIELDS
+            if f.name in row or f.name in REQUIRED_WORKLOAD_FIELDS
+        }
+        for name in OPTIONAL_WORKLOAD_FIELDS:
+            if name in values and _is_empty(values[name]):
+                values[name] = None
+        return cls(**values)
+
+
+OPTIONAL_COUNT_FIELDS = ("ranks_per_node", "files", "stripe_count", "stripe_size")
+"""Optional integer workload fields: >= 1 when known, None when not."""
+
+OPTIONAL_WORKLOAD_FIELDS = (*OPTIONAL_COUNT_FIELDS, "interleaved", "program")
+"""The workload fields that may be unknown (None)."""
+
+
+def _is_empty(value: Any) -> bool:
+    """Whether a cell is empty: None, or a float NaN (pandas' NULL)."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _optional_count(name: str, value: Any) -> int | None:
+    """`value` as an int >= 1, or None; integral floats and numpy integers are accepted."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be an integer >= 1 or empty (unknown), got {value!r}")
+    number = float(value)
+    if not number.is_integer() or number < 1:
+        raise ValueError(f"{name} must be an integer >= 1 or empty (unknown), got {value!r}")
+    return int(number)
+
+
+def _optional_flag(value: Any) -> bool | None:
+    """`value` as a bool, or None; 0 and 1 (a knowledge base's boolean) are accepted."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, numbers.Real) and value in (0, 1):
+        return bool(value)
+    raise ValueError(f"interleaved must be true, false or empty (unknown), got {value!r}")
+
+
+def _optional_word(value: Any) -> str | None:
+    """`value` as a non-empty word without spaces, or None."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value or value.split() != [value]:
+        raise ValueError(f"program must be a non-empty word (no spaces) or empty, got {value!r}")
+    return value
 
 
 WORKLOAD_FIELDS = fields(Workload)

@@ -6,7 +6,11 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from iotuner.ingest import ingest_bench
-from iotuner.measurement import WORKLOAD_COLUMNS, measurement_from_json
+from iotuner.measurement import (
+    OPTIONAL_WORKLOAD_FIELDS,
+    WORKLOAD_COLUMNS,
+    measurement_from_json,
+)
 from iotuner.store import Store, open_store
 
 from .conftest import SYSTEM_A, bench_lines, measurement
@@ -47,7 +51,8 @@ def test_a_store_from_before_calls_per_open_is_upgraded(store_url: str) -> None:
     # Make it what schema 1 was: no column, version 1.
     engine = sa.create_engine(url)
     with engine.begin() as conn:
-        conn.execute(sa.text("ALTER TABLE measurements DROP COLUMN calls_per_open"))
+        for column in ("calls_per_open", *OPTIONAL_WORKLOAD_FIELDS):  # those of schema 3 too
+            conn.execute(sa.text(f"ALTER TABLE measurements DROP COLUMN {column}"))
         conn.execute(sa.text("UPDATE schema_version SET version = 1"))
     engine.dispose()
     with open_store(store_url) as store:
@@ -63,4 +68,4 @@ def test_a_store_from_before_calls_per_open_is_upgraded(store_url: str) -> None:
     with engine.connect() as conn:
         versions = conn.execute(sa.text("SELECT version FROM schema_version")).scalars().all()
     engine.dispose()
-    assert sorted(versions) == [1, 2]
+    assert sorted(versions) == [1, 2, 3]

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from iotuner.cli import main
-from iotuner.store import StoreError, default_store_path, open_store
+from iotuner.store import SCHEMA_VERSION, StoreError, default_store_path, open_store
 
 from .conftest import SAMPLE_LOG, bench_lines, measurement
 from .test_ingest import CSV, MAPPING
@@ -32,7 +32,7 @@ def test_ingest_a_folder_then_again(tmp_path: Path, capsys: pytest.CaptureFixtur
 
     assert main(["db", "status", "--db", str(db)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == f"knowledge base: sqlite:///{db} (schema 2)"
+    assert lines[0] == f"knowledge base: sqlite:///{db} (schema {SCHEMA_VERSION})"
     assert lines[1] == "  systems: 2, runs: 2, configurations: 3, measurements: 5"
     assert len(lines) == 4 and "host node01" in lines[2] and "measurements:" in lines[3]
 

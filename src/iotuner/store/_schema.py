@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from iotuner.measurement import WORKLOAD_FIELDS
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Raised by one whenever a table or column changes; stores refuse a newer schema and
 upgrade an older one (UPGRADES)."""
 
@@ -25,6 +25,8 @@ _COLUMN_TYPES: dict[str, Callable[[], sa.types.TypeEngine[Any]]] = {
     "bigint": sa.BigInteger,
     "real": sa.Double,
     "word": lambda: sa.String(16),
+    "text": sa.Text,
+    "boolean": sa.Boolean,
 }
 
 _SERVER_DEFAULTS = {"calls_per_open": "1"}
@@ -34,12 +36,13 @@ _SERVER_DEFAULTS = {"calls_per_open": "1"}
 def _workload_columns() -> list[sa.Column[Any]]:
     """The measurements' workload columns, one per iotuner.measurement.Workload field (the
     column type and comment from its metadata), then `group`, which follows from the size
-    and is stored so that a summary can group by it."""
+    and is stored so that a summary can group by it. A field that may be unknown (default
+    None) is a nullable column: NULL is unknown."""
     columns = [
         sa.Column(
             f.name,
             _COLUMN_TYPES[f.metadata["column"]](),
-            nullable=False,
+            nullable=f.default is None,
             server_default=_SERVER_DEFAULTS.get(f.name),
             comment=f.metadata["doc"],
         )
@@ -112,5 +115,15 @@ UPGRADES: dict[int, tuple[str, ...]] = {
     # 1 -> 2: calls per open. Older rows were made one call per open (the kernel of then)
     # or do not tell, which iotuner.measurement.Workload also reads as 1.
     1: ("ALTER TABLE measurements ADD COLUMN calls_per_open BIGINT NOT NULL DEFAULT 1",),
+    # 2 -> 3: the fields that tell problems apart (issue 10). Older rows do not tell, and
+    # NULL is what iotuner.measurement.Workload reads as unknown.
+    2: (
+        "ALTER TABLE measurements ADD COLUMN ranks_per_node INTEGER",
+        "ALTER TABLE measurements ADD COLUMN files INTEGER",
+        "ALTER TABLE measurements ADD COLUMN interleaved BOOLEAN",
+        "ALTER TABLE measurements ADD COLUMN stripe_count INTEGER",
+        "ALTER TABLE measurements ADD COLUMN stripe_size BIGINT",
+        "ALTER TABLE measurements ADD COLUMN program TEXT",
+    ),
 }
 """The statements that take a store from schema version N to N + 1 (same on both backends)."""

@@ -464,7 +464,7 @@ class Store:
         keys = ["system", *WORKLOAD_COLUMNS, "config"]
         bandwidth = frame["bandwidth"].to_numpy(dtype=float)
         rows = []
-        for key, positions in frame.groupby(keys, sort=False).indices.items():
+        for key, positions in frame.groupby(keys, sort=False, dropna=False).indices.items():
             values = bandwidth[positions]
             five = np.percentile(values, [0, 25, 50, 75, 100], method="linear")
             rows.append((*cast(tuple[Any, ...], key), len(values), *(float(v) for v in five)))
