@@ -32,19 +32,36 @@ elsewhere no entry is written and the interposer's trace names the size group it
 nothing for (a `no_entry` record). A strided case is predicted for every strided shape
 (block size, fill level) seen in training and the predictions are averaged in log space,
 since the table cannot tell those shapes apart.
+
+Spaces of any size. A space of up to ENUMERATION_LIMIT configurations is predicted whole
+for every case. A larger one (numeric knobs as ranges: space.py) is optimised over the
+model instead, scale by scale: for each case a seeded random pool of OPTIMISE_POOL
+configurations (Space.sample), then a local search that moves one parameter at a time
+(Space.neighbours) from the OPTIMISE_KEEP best by lower bound, for at most OPTIMISE_ROUNDS
+rounds of at most OPTIMISE_ROUND_SIZE new configurations; then every case of the scale is
+predicted at the union of the cases' best configurations, each also with its non-open keys
+at their defaults, so that the rules above (one open assignment per scale, the access and
+view choices made within it, evidence against the default) run unchanged on that candidate
+set. Model evaluations are bounded by these numbers per case, and memory by predicting at
+most PREDICT_BATCH rows at a time. A random pool with a local search, rather than an Optuna
+study per case, because it asks the model for hundreds of configurations in one batch
+(one call to predict) where a sampler proposes one at a time, and a table has hundreds of
+cases. Progress (cases done) goes to stderr when asked for.
 """
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 import pandas as pd
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from iotuner.bench import configurations_for
+from iotuner.bench import configurations_for, relevant
 from iotuner.errors import ConfigError
 from iotuner.formats import hint_vocabulary, size_groups
 from iotuner.measurement import CONFIG_PREFIX, Workload
@@ -52,6 +69,7 @@ from iotuner.space import Configuration, Space, config_key
 from iotuner.table import TableEntry
 
 __all__ = [
+    "ENUMERATION_LIMIT",
     "OPEN_ONLY_KEYS",
     "Choice",
     "Predictor",
@@ -59,7 +77,28 @@ __all__ = [
     "measurement_noise",
     "render_choices",
     "tune",
+    "tune_method",
 ]
+
+ENUMERATION_LIMIT = 20_000
+"""Spaces of up to this many configurations are predicted whole for every case; larger
+ones are optimised over the model (see the module docstring)."""
+
+OPTIMISE_POOL = 512
+"""Random configurations predicted per case before the local search."""
+
+OPTIMISE_KEEP = 6
+"""The best configurations per case (by lower bound) the local search starts from and the
+candidate set keeps."""
+
+OPTIMISE_ROUNDS = 6
+"""Rounds of local search per case at most (it stops earlier when the best stay the same)."""
+
+OPTIMISE_ROUND_SIZE = 256
+"""New configurations predicted per case and round at most."""
+
+PREDICT_BATCH = 16_384
+"""Rows handed to the model at once."""
 
 OPEN_ONLY_KEYS = tuple(key for key, hint in hint_vocabulary().items() if hint.when == "OPEN")
 """Hints MPI reads only when a file is opened (formats/hints.def: OPEN): open entries only."""
@@ -99,6 +138,55 @@ class TuneResult:
     entries: list[TableEntry]
     choices: list[Choice]
     noise: float
+    method: str = "enumerated"  # or "optimised"
+    method_reason: str = ""
+    predicted_rows: int = 0  # rows the model was asked to predict
+
+
+def tune_method(space: Space) -> tuple[str, str]:
+    """How tune searches a space ("enumerated" or "optimised") and why, in a sentence."""
+    if space.size <= ENUMERATION_LIMIT:
+        return "enumerated", (
+            f"space {space.name!r} has {space.size:,} configurations (at most "
+            f"{ENUMERATION_LIMIT:,}): every one is predicted for every case"
+        )
+    return "optimised", (
+        f"space {space.name!r} has {space.size:.3g} configurations (more than "
+        f"{ENUMERATION_LIMIT:,}): per case, {OPTIMISE_POOL} random configurations and a local "
+        f"search of at most {OPTIMISE_ROUNDS} x {OPTIMISE_ROUND_SIZE} over the model's "
+        "lower bound, then every case of a scale at the union of the cases' best"
+    )
+
+
+class _CountingPredictor:
+    """Predicts in batches of at most PREDICT_BATCH rows and counts the rows asked for."""
+
+    def __init__(self, predictor: Predictor) -> None:
+        self.predictor = predictor
+        self.rows = 0
+
+    def predict(
+        self, workloads: Sequence[Workload], configs: Sequence[Configuration]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Median, low and high per configuration, averaged over the workloads (shapes) in
+        log space: the table cannot tell those shapes apart."""
+        per_batch = max(1, PREDICT_BATCH // max(1, len(workloads)))
+        parts: list[tuple[np.ndarray, ...]] = []
+        for start in range(0, len(configs), per_batch):
+            chunk = configs[start : start + per_batch]
+            self.rows += len(chunk) * len(workloads)
+            predicted = self.predictor.predict_interval(_frame(workloads, chunk))
+            logs = [
+                np.log(np.clip(np.asarray(a, dtype=float), 1e-9, None)).reshape(
+                    len(workloads), len(chunk)
+                )
+                for a in predicted
+            ]
+            parts.append(tuple(np.exp(x.mean(axis=0)) for x in logs))
+        if not parts:
+            return np.zeros(0), np.zeros(0), np.zeros(0)
+        median, low, high = (np.concatenate([p[i] for p in parts]) for i in range(3))
+        return median, low, high
 
 
 def measurement_noise(summary: pd.DataFrame) -> float:
@@ -151,6 +239,7 @@ class _Case:
     median: np.ndarray
     low: np.ndarray
     high: np.ndarray
+    open_keys: list[OpenKeys] = field(default_factory=list)  # per configuration
 
     @property
     def first(self) -> Workload:
@@ -159,6 +248,19 @@ class _Case:
 
 def _open_keys(space: Space, config: Configuration) -> OpenKeys:
     return tuple(sorted((k, str(v)) for k, v in space.hints(config).items() if k in OPEN_ONLY_KEYS))
+
+
+def _case(
+    space: Space,
+    workloads: list[Workload],
+    group: int,
+    distance: int,
+    configs: list[Configuration],
+    predictions: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> _Case:
+    median, low, high = predictions
+    keys = [_open_keys(space, c) for c in configs]
+    return _Case(workloads, group, distance, configs, median, low, high, keys)
 
 
 def _evidence(case: _Case, index: int, noise: float, versus: int = 0) -> bool:
@@ -181,11 +283,25 @@ def tune(
     summary: pd.DataFrame,
     *,
     scales: Sequence[int] | None = None,
+    method: str | None = None,
+    seed: int = 0,
+    progress: Console | None = None,
 ) -> TuneResult:
     """The tuning table for the cases the training data covers (`summary`: the frame the
-    model learned from, for its ranges, shapes and noise)."""
+    model learned from, for its ranges, shapes and noise). `method` "enumerated" or
+    "optimised" overrides tune_method's choice; `seed` seeds the optimisation; with a
+    `progress` console (stderr), the cases done are shown on it."""
     if summary.empty:
         raise ConfigError("no training data: nothing to tune from")
+    chosen, why = tune_method(space)
+    if method is not None:
+        if method not in ("enumerated", "optimised"):
+            raise ConfigError(f"method must be enumerated or optimised, got {method!r}")
+        if method == "enumerated" and chosen == "optimised":
+            raise ConfigError(f"cannot enumerate: {why}")
+        chosen, why = method, f"{method} as asked"
+    counted = _CountingPredictor(predictor)
+    rng = np.random.default_rng(seed)
     noise = measurement_noise(summary)
     low_bytes, high_bytes = summary["bytes_per_rank"].min(), summary["bytes_per_rank"].max()
     trained = [
@@ -205,11 +321,13 @@ def tune(
     nodes = int(summary["nodes"].max())
     choices: list[Choice] = []
     entries: list[TableEntry] = []
+    combinations = sorted(
+        summary[["pattern", "op", "layout"]].drop_duplicates().itertuples(index=False)
+    )
+    per_scale: list[list[tuple[list[Workload], int, int]]] = []
     for nprocs in scales or sorted(summary["nprocs"].unique()):
-        cases: list[_Case] = []
-        for pattern, op, layout in sorted(
-            summary[["pattern", "op", "layout"]].drop_duplicates().itertuples(index=False)
-        ):
+        pending: list[tuple[list[Workload], int, int]] = []
+        for pattern, op, layout in combinations:
             shapes = (
                 [(0, 1.0)]
                 if layout == "contiguous"
@@ -239,11 +357,40 @@ def tune(
                         abs(math.log2(size / (low_bytes if size < low_bytes else high_bytes)))
                     )
                 )
-                cases.append(_predict(predictor, space, workloads, group, distance))
-        scale_entries, scale_choices = _tune_scale(cases, space, noise, trained)
-        entries += scale_entries
-        choices += scale_choices
-    return TuneResult(entries, choices, noise)
+                pending.append((workloads, group, distance))
+        per_scale.append(pending)
+    with _progress(progress, sum(map(len, per_scale)), chosen) as advance:
+        for pending in per_scale:
+            if chosen == "enumerated":
+                cases = []
+                for workloads, group, distance in pending:
+                    cases.append(_predict(counted, space, workloads, group, distance))
+                    advance()
+            else:
+                cases = _optimise_scale(counted, space, pending, rng, advance)
+            scale_entries, scale_choices = _tune_scale(cases, space, noise, trained)
+            entries += scale_entries
+            choices += scale_choices
+    return TuneResult(entries, choices, noise, chosen, why, counted.rows)
+
+
+@contextmanager
+def _progress(console: Console | None, total: int, method: str) -> Iterator[Callable[[], None]]:
+    """A function to call per case done, shown as a bar on `console` (none: no output)."""
+    if console is None:
+        yield lambda: None
+        return
+    bar = Progress(
+        TextColumn(f"tune ({method}): cases"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    )
+    with bar:
+        task = bar.add_task("cases", total=total)
+        yield lambda: bar.advance(task)
 
 
 def _calls_per_open(summary: pd.DataFrame, size: int) -> int:
@@ -260,29 +407,121 @@ def _calls_per_open(summary: pd.DataFrame, size: int) -> int:
 
 
 def _predict(
-    predictor: Predictor, space: Space, workloads: list[Workload], group: int, distance: int
+    predictor: _CountingPredictor,
+    space: Space,
+    workloads: list[Workload],
+    group: int,
+    distance: int,
 ) -> _Case:
     configs = configurations_for(space, workloads[0])
-    median, low, high = (
-        np.asarray(a, dtype=float) for a in predictor.predict_interval(_frame(workloads, configs))
-    )
+    return _case(space, workloads, group, distance, configs, predictor.predict(workloads, configs))
 
-    def per_config(values: np.ndarray) -> np.ndarray:
-        # Rows are workload-major; average each configuration over the shapes in log space.
-        logs = np.log(np.clip(values, 1e-9, None)).reshape(len(workloads), len(configs))
-        return np.asarray(np.exp(logs.mean(axis=0)), dtype=float)
 
-    return _Case(
-        workloads, group, distance, configs, per_config(median), per_config(low), per_config(high)
-    )
+def _relevant_only(space: Space, workload: Workload, config: Configuration) -> Configuration:
+    """The configuration with the parameters that cannot matter to the workload (as
+    bench.relevant says) at their defaults, as configurations_for has them."""
+    return {
+        p.name: config[p.name] if relevant(p, workload) else p.default for p in space.parameters
+    }
+
+
+def _search_case(
+    predictor: _CountingPredictor,
+    space: Space,
+    workloads: list[Workload],
+    rng: np.random.Generator,
+) -> list[Configuration]:
+    """The OPTIMISE_KEEP configurations with the highest predicted lower bound found by a
+    random pool and a local search (see the module docstring), best first."""
+    workload = workloads[0]
+    seen: dict[str, float] = {}
+    configs: dict[str, Configuration] = {}
+
+    def evaluate(batch: list[Configuration]) -> None:
+        fresh: dict[str, Configuration] = {}
+        for config in batch:
+            config = _relevant_only(space, workload, config)
+            key = config_key(config)
+            if key not in seen and key not in fresh:
+                fresh[key] = config
+        if not fresh:
+            return
+        _, low, _ = predictor.predict(workloads, list(fresh.values()))
+        for (key, config), value in zip(fresh.items(), low, strict=True):
+            seen[key], configs[key] = float(value), config
+
+    def best() -> list[str]:
+        return sorted(seen, key=lambda k: seen[k], reverse=True)[:OPTIMISE_KEEP]
+
+    evaluate([space.default(), *space.sample(OPTIMISE_POOL, rng)])
+    top = best()
+    for _ in range(OPTIMISE_ROUNDS):
+        moves = [n for key in top for n in space.neighbours(configs[key])]
+        moves = [n for n in moves if config_key(_relevant_only(space, workload, n)) not in seen]
+        if len(moves) > OPTIMISE_ROUND_SIZE:
+            picked = rng.choice(len(moves), OPTIMISE_ROUND_SIZE, replace=False)
+            moves = [moves[int(i)] for i in sorted(picked)]
+        evaluate(moves)
+        if best() == top:
+            break
+        top = best()
+    return [configs[key] for key in top]
+
+
+def _enumeration_order(space: Space, config: Configuration) -> tuple[tuple[int, int], ...]:
+    """A sort key giving Space.configurations()' order: per parameter, its listed values in
+    order, then the rest of its range ascending."""
+    key = []
+    for p in space.parameters:
+        value = config[p.name]
+        listed = next((i for i, v in enumerate(p.values) if v == value), None)
+        key.append((0, listed) if listed is not None else (1, int(value)))
+    return tuple(key)
+
+
+def _optimise_scale(
+    predictor: _CountingPredictor,
+    space: Space,
+    pending: list[tuple[list[Workload], int, int]],
+    rng: np.random.Generator,
+    advance: Callable[[], None],
+) -> list[_Case]:
+    """The cases of one scale, each predicted at the same candidate set: the default, the
+    best configurations the search found for any case, and each of them with its non-open
+    keys at their defaults (what an open entry alone would run)."""
+    candidates: dict[str, Configuration] = {config_key(space.default()): space.default()}
+    default = space.default()
+    for workloads, _, _ in pending:
+        for config in _search_case(predictor, space, workloads, rng):
+            open_only = {
+                name: value if name in OPEN_ONLY_KEYS else default[name]
+                for name, value in config.items()
+            }
+            for candidate in (config, open_only):
+                candidates.setdefault(config_key(candidate), candidate)
+        advance()
+    cases = []
+    for workloads, group, distance in pending:
+        configs: dict[str, Configuration] = {}
+        for candidate in candidates.values():
+            config = _relevant_only(space, workloads[0], candidate)
+            configs.setdefault(config_key(config), config)
+        # The default first, the rest in the order configurations_for has them, so that
+        # ties between equal predictions break as they do when the space is enumerated.
+        listed = [configs.pop(config_key(_relevant_only(space, workloads[0], default)))]
+        listed += sorted(configs.values(), key=lambda c: _enumeration_order(space, c))
+        cases.append(
+            _case(space, workloads, group, distance, listed, predictor.predict(workloads, listed))
+        )
+    return cases
 
 
 def _within(case: _Case, space: Space, keys: OpenKeys) -> list[int]:
     """The case's configurations that have these open keys. When the open keys cannot
     matter to the case (bench.relevant fixed them at their defaults), all of them: it runs
     with whatever the open entry sets, as predicted with the defaults."""
-    inside = [i for i, c in enumerate(case.configs) if _open_keys(space, c) == keys]
-    if not inside and len({_open_keys(space, c) for c in case.configs}) == 1:
+    inside = [i for i, k in enumerate(case.open_keys) if k == keys]
+    if not inside and len(set(case.open_keys)) == 1:
         return list(range(len(case.configs)))
     return inside
 
@@ -327,7 +566,7 @@ def _tune_scale(
 ) -> tuple[list[TableEntry], list[Choice]]:
     inside = [c for c in cases if c.distance == 0]
     default_keys = _open_keys(space, space.default())
-    candidates = sorted({_open_keys(space, cfg) for c in inside for cfg in c.configs})
+    candidates = sorted({k for c in inside for k in c.open_keys})
 
     baseline = {id(case): _decide_case(case, space, default_keys, noise) for case in inside}
 
