@@ -1,5 +1,6 @@
 """`iotuner search` on the command line: offline tables and the fake program."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,81 @@ def test_errors_become_messages(
     assert "{nope} that name no application parameter" in capsys.readouterr().err
     assert main([*args, "--objective", "speed", "--", *fake_program, "{x}"]) == 2
     assert "bandwidth, walltime, regex:PATTERN" in capsys.readouterr().err
+
+
+def test_offline_search_runs_in_memory_unless_a_storage_is_given(
+    grid_table: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    args = ["search", "--objective", str(grid_table), "--strategy", "ga", "--budget", "30"]
+    assert main([*args, "--seed", "3", "--json"]) == 0
+    assert list(work.iterdir()) == []  # no study file (nor anything else) written
+    result = json.loads(capsys.readouterr().out)
+    assert result["storage"] is None  # Optuna's in-memory storage
+    assert main([*args, "--seed", "3"]) == 0
+    assert "in memory (not kept: --storage keeps it)" in capsys.readouterr().out
+    assert list(work.iterdir()) == []
+    kept = tmp_path / "kept.db"
+    assert main([*args, "--seed", "3", "--storage", str(kept), "--json"]) == 0
+    assert kept.is_file()
+    assert json.loads(capsys.readouterr().out)["storage"] == f"sqlite:///{kept}"
+
+
+def test_json_result_of_a_search(
+    fake_program: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    space = tmp_path / "fake.toml"
+    space.write_text(FAKE_SPACE)
+    record = tmp_path / "record.jsonl"
+    args = ["search", "--space", str(space), "--strategy", "grid", "--json"]
+    args += ["--objective", "regex:^value=(\\d+)$", "--repeats", "3", "--no-db"]
+    args += ["--storage", str(tmp_path / "s.db"), "--log-dir", str(tmp_path / "logs")]
+    assert main([*args, "--", *fake_program, str(record), "{x}"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)  # stdout holds the JSON and nothing else
+    assert "trials measured" in captured.err  # the report goes to stderr
+    assert result["strategy"] == "grid" and result["direction"] == "maximize"
+    assert len(result["trials"]) == 24
+    failed = [t for t in result["trials"] if t["failed"]]
+    assert len(failed) == 6 and all("exit status 1" in t["reason"] for t in failed)
+    assert result["best"]["config"] == {"romio_cb_write": "enable", "x": 3, "buf": 4}
+    assert result["best"]["value"] == 13
+    winner = result["winner"]
+    assert winner["config"] == result["best"]["config"]
+    assert winner["hints"] == {"romio_cb_write": "enable"}
+    assert winner["application"] == {"x": "3", "buf": "4"}
+    assert result["verdict"]["significant"] is True and result["verdict"]["p_value"] <= 0.05
+    assert [r["is_default"] for r in result["remeasured"]] == [True, False]
+    assert result["notes"] == [] and result["skipped"] == []
+
+
+def test_offline_json_lists_the_parameter_columns_note(
+    sampled_table: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["search", "--objective", str(sampled_table), "--value-column", "bw", "--json"]
+    args += ["--filter", "problem=large", "--strategy", "random", "--budget", "5", "--seed", "1"]
+    assert main(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["verdict"] is None and result["offline"]["table_best"] > 0
+    assert any(n.startswith("parameters: the columns stripe, buffer") for n in result["notes"])
+
+
+def test_model_strategy_without_a_model_is_an_error_saying_where_it_looked(
+    grid_table: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = ["search", "--objective", str(grid_table), "--strategy", "model"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"no model in {tmp_path / 'iotuner-model'}" in err
+    assert "--model DIR" in err and "iotuner train -o DIR" in err
+    assert main([*args, "--model", str(tmp_path / "nowhere")]) == 2
+    assert f"no model in {tmp_path / 'nowhere'}" in capsys.readouterr().err

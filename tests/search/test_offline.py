@@ -20,7 +20,7 @@ from iotuner.search import (
     run_search,
     storage_url,
 )
-from iotuner.space import config_key
+from iotuner.space import config_key, parse_space
 
 from .conftest import GRID_BEST, write_csv
 
@@ -221,3 +221,73 @@ def test_filter_matches_numbers_written_differently(tmp_path: Path) -> None:
     table = OfflineTable(path, filters={"nprocs": "64"})
     assert table.rows == 2
     assert table.param_columns == ["a"]
+
+
+@pytest.fixture
+def measured_outputs_table(tmp_path: Path) -> Path:
+    """A table as benchmarks write it: two configuration columns (a hint and a buffer size,
+    each value repeated), the bandwidth, and measured outputs beside it (the seconds the
+    run took, the bytes it moved per second as a second figure)."""
+    rows: list[list[object]] = []
+    for i, (cb, buf) in enumerate(itertools.product(("enable", "disable"), (1, 2, 4))):
+        for repeat in range(2):
+            bw = 100.0 * buf + (50 if cb == "enable" else 0) + repeat * 0.37 + i * 0.011
+            rows.append([cb, buf * 1048576, round(bw, 3), round(8.0 / bw, 6), round(bw * 1.048, 4)])
+    header = ["romio_cb_write", "cb_buffer_size", "bandwidth", "seconds", "mb_s"]
+    return write_csv(tmp_path / "outputs.csv", header, rows)
+
+
+def test_offline_parameters_leave_out_measured_outputs_and_say_so(
+    measured_outputs_table: Path,
+) -> None:
+    table = OfflineTable(measured_outputs_table)
+    assert table.param_columns == ["romio_cb_write", "cb_buffer_size"]
+    assert "seconds" in table.columns_note and "mb_s" in table.columns_note
+    assert "--param-columns" in table.columns_note
+    result = run_search(OfflineObjective(table), SearchSettings("grid"))
+    assert len(result.trials) == 6  # not one per row: the outputs are no parameters
+    assert any("seconds" in note for note in result.notes)
+
+
+def test_offline_parameters_default_to_the_columns_the_space_names(
+    measured_outputs_table: Path,
+) -> None:
+    space = parse_space(
+        '''
+name = "cb"
+description = "collective buffering"
+[hints.romio_cb_write]
+values = ["automatic", "disable", "enable"]
+default = "automatic"
+[hints.romio_ds_write]
+values = ["automatic", "disable"]
+default = "automatic"
+''',
+        "cb space",
+    )
+    table = OfflineTable(measured_outputs_table, space=space)
+    assert table.param_columns == ["romio_cb_write"]
+    assert "romio_ds_write" in table.columns_note  # named by the space, not in the table
+    chosen = OfflineTable(measured_outputs_table, space=space, param_columns=["cb_buffer_size"])
+    assert chosen.param_columns == ["cb_buffer_size"]  # --param-columns wins
+    other = parse_space(
+        'name = "x"\ndescription = "x"\n[hints.romio_ds_read]\nvalues = ["enable", "disable"]\n'
+        'default = "enable"\n',
+        "x space",
+    )
+    with pytest.raises(
+        SearchError,
+        match=r"none of the parameters of space 'x' \(romio_ds_read\) is a column.*"
+        r"columns: romio_cb_write, cb_buffer_size, bandwidth, seconds, mb_s.*--param-columns",
+    ):
+        OfflineTable(measured_outputs_table, space=other)
+
+
+def test_a_table_of_measured_outputs_only_is_an_error_listing_its_columns(tmp_path: Path) -> None:
+    path = write_csv(
+        tmp_path / "outputs.csv",
+        ["seconds", "bandwidth"],
+        [[0.5 + i / 7, 10.0 + i] for i in range(12)],
+    )
+    with pytest.raises(SearchError, match=r"no configuration column.*seconds.*--param-columns"):
+        OfflineTable(path)

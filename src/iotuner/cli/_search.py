@@ -3,13 +3,13 @@ interposer with configurations a strategy picks, or by replaying a table of meas
 results; the winner can go into the knowledge base and a tuning table."""
 
 import argparse
+import json
 from pathlib import Path
 
 from iotuner._choices import STRATEGIES
 from iotuner.cli._common import (
     Subparsers,
     add_db_argument,
-    add_space_argument,
     comma_separated,
     command_after_dashes,
     store_from_args,
@@ -17,6 +17,15 @@ from iotuner.cli._common import (
 from iotuner.errors import ConfigError
 
 __all__ = ["add_search"]
+
+DEFAULT_SPACE = "romio-ufs"
+"""The space a search that runs the program measures when --space is not given."""
+DEFAULT_STORAGE = "iotuner-search.db"
+"""Where a search that runs the program keeps its study when --storage is not given (runs
+are dear: the study is kept so the same command resumes it); an offline search answers
+in a second and runs in memory unless --storage is given."""
+DEFAULT_MODEL = Path("iotuner-model")
+"""Where --strategy model looks for a model without --model (`iotuner train`'s default)."""
 
 
 def add_search(subparsers: Subparsers) -> None:
@@ -37,7 +46,11 @@ def add_search(subparsers: Subparsers) -> None:
         ),
         usage="%(prog)s [options] [-- LAUNCHER PROGRAM [ARGS...]]",
     )
-    add_space_argument(parser)
+    parser.add_argument(
+        "--space",
+        help=f"TOML file or shipped space name (default {DEFAULT_SPACE}; offline: its "
+        "parameters that are columns of the table are the configuration columns)",
+    )
     parser.add_argument(
         "--strategy",
         choices=STRATEGIES,
@@ -85,8 +98,9 @@ def add_search(subparsers: Subparsers) -> None:
     )
     parser.add_argument(
         "--param-columns",
-        help="offline: configuration columns, "
-        "comma-separated (default: all but the value and filter columns)",
+        help="offline: configuration columns, comma-separated (default: the columns --space "
+        "names; without --space every column but the value, the filters and the columns "
+        "that look like measured outputs: the report says which were taken)",
     )
     parser.add_argument(
         "--filter",
@@ -105,11 +119,15 @@ def add_search(subparsers: Subparsers) -> None:
     parser.add_argument("--parallel", type=int, default=1, help="trials run at once")
     parser.add_argument(
         "--storage",
-        default="iotuner-search.db",
-        help="Optuna storage: SQLite file or RDB URL (default ./iotuner-search.db)",
+        help=f"Optuna storage: SQLite file or RDB URL (default ./{DEFAULT_STORAGE} when the "
+        "program runs; an offline search runs in memory unless given)",
     )
     parser.add_argument("--study", help="study name (default: from command, space, strategy)")
-    parser.add_argument("--seed", type=int, help="seed of the strategy")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="seed of the strategy (part of the default study name: another seed is another study)",
+    )
     parser.add_argument(
         "--table", type=Path, help="tuning table to put the winner into (created when missing)"
     )
@@ -120,7 +138,17 @@ def add_search(subparsers: Subparsers) -> None:
         help="trace logs and per-trial tables (default ./iotuner-search-logs)",
     )
     parser.add_argument("--timeout", type=float, help="seconds a trial may take")
-    parser.add_argument("--model", type=Path, help="model strategy: a trained model")
+    parser.add_argument(
+        "--model",
+        type=Path,
+        metavar="DIR",
+        help=f"model strategy: a trained model's directory (default ./{DEFAULT_MODEL})",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the result as one JSON object on stdout (the report goes to stderr)",
+    )
     parser.add_argument(
         "--workload",
         help="model strategy: what the program does, e.g. "
@@ -159,6 +187,7 @@ def _search(args: argparse.Namespace) -> int:
         parse_measure,
         parse_workload,
         print_result,
+        result_record,
         run_search,
         storage_url,
         winner_entries,
@@ -168,7 +197,8 @@ def _search(args: argparse.Namespace) -> int:
     command = command_after_dashes(args)
     direction = "maximize" if args.maximize else "minimize" if args.minimize else None
     objective: Objective
-    if args.objective.endswith(".csv") or Path(args.objective).is_file():
+    offline = args.objective.endswith(".csv") or Path(args.objective).is_file()
+    if offline:
         if command:
             raise ConfigError("an offline objective (a CSV table) runs nothing: drop the command")
         table = OfflineTable(
@@ -178,27 +208,26 @@ def _search(args: argparse.Namespace) -> int:
             if args.param_columns
             else None,
             filters=parse_filters(args.filter),
+            space=load_space(args.space) if args.space else None,
         )
         objective = OfflineObjective(table, direction or "maximize")
     else:
         measure, pattern = parse_measure(args.objective)
         objective = RunObjective(
             command,
-            load_space(args.space),
+            load_space(args.space or DEFAULT_SPACE),
             measure=measure,
             pattern=pattern,
             direction=direction,
             log_dir=args.log_dir,
             timeout=args.timeout,
         )
-    model = args.model
-    if model is None and args.strategy == "model" and Path("iotuner-model").is_dir():
-        model = Path("iotuner-model")  # where `iotuner train` saves by default
-    predictor = load_model(model) if model is not None else None
+    predictor = load_model(_model_dir(args)) if args.strategy == "model" else None
+    storage = args.storage or (None if offline else DEFAULT_STORAGE)
     settings = SearchSettings(
         strategy=args.strategy,
         budget=args.budget,
-        storage=storage_url(args.storage),
+        storage=storage_url(storage) if storage is not None else None,
         study=args.study,
         seed=args.seed,
         parallel=args.parallel,
@@ -234,21 +263,45 @@ def _search(args: argparse.Namespace) -> int:
             workload=parse_workload(args.workload) if args.workload else None,
             on_progress=show,
         )
-    print_result(result, Console())
+    # With --json, stdout holds the JSON alone: the report goes to stderr.
+    report = Console(stderr=args.json)
+    print_result(result, report)
+    record = result_record(result)
     logs = [log for t in result.trials if t.new for log in t.outcome.logs]
     logs += [log for r in result.remeasured for log in r.logs] + result.probe_logs
     if logs and not args.no_db:
         store = store_from_args(args)
         added = sum(ingest_trace(store, log, kind="search").added for log in logs)
-        print(f"knowledge base {store.url}: {added} measurements from {len(logs)} trial logs")
+        report.print(
+            f"knowledge base {store.url}: {added} measurements from {len(logs)} trial logs"
+        )
+        record["knowledge_base"] = {"url": str(store.url), "added": added}
         store.close()
     if args.table is not None and result.winner is not None:
         if result.program is None or result.nprocs is None:
             raise ConfigError("--table needs a run's trace to name the program and its scale")
         entries = winner_entries(result, result.program, result.nprocs)
         merge_winner(args.table, entries)
-        print(
+        report.print(
             f"{args.table}: {entries[0].program} x{entries[0].nprocs}: {entries[0].hints} "
             f"at open, kept at set_view and collective access ({len(entries)} entries)"
         )
+        record["table"] = {"path": str(args.table), "entries": [e.to_json() for e in entries]}
+    if args.json:
+        print(json.dumps(record, indent=2, allow_nan=False))
     return 0 if result.best is not None else 1
+
+
+def _model_dir(args: argparse.Namespace) -> Path:
+    """The model --strategy model uses: --model, else ./iotuner-model; ConfigError naming
+    where it looked and how to give one when there is none (never a search without it)."""
+    model: Path = args.model if args.model is not None else DEFAULT_MODEL
+    if not model.exists():  # one that exists but holds no model: load_model says why
+        looked = model.absolute()
+        given = "--model names" if args.model is not None else "without --model it looks in"
+        raise ConfigError(
+            f"--strategy model needs a trained model: no model in {looked} ({given} that "
+            "directory); give the directory `iotuner train -o DIR` wrote with --model DIR, "
+            "or train one (iotuner train -o DIR)"
+        )
+    return model

@@ -34,7 +34,7 @@ from iotuner.search._objectives import (
 )
 from iotuner.search._offline import MeasuredConfig, OfflineObjective, OfflineTable, parse_filters
 from iotuner.search._relevance import Relevance, accesses_from_logs, describe_accesses, relevance
-from iotuner.search._report import print_result
+from iotuner.search._report import print_result, result_record
 from iotuner.search._result import (
     OfflineSummary,
     Remeasured,
@@ -89,6 +89,7 @@ __all__ = [
     "print_result",
     "rank_test",
     "relevance",
+    "result_record",
     "run_search",
     "storage_url",
     "winner_entries",

@@ -68,7 +68,7 @@ def _run_search(
 ) -> SearchResult:
     candidates = objective.candidates()
     name = settings.study or default_study_name(objective, settings.strategy, settings.seed)
-    notes: list[str] = []
+    notes: list[str] = objective.notes()
     study = open_study(objective, name, settings.storage, settings.seed)
     loop = SearchLoop(objective, study, Strategy("none", study.sampler, 0), on_progress)
     slots, limit = objective.slots(settings.parallel)

@@ -87,7 +87,8 @@ class Objective:
     * how many trials at once: slots();
     * which study it belongs to: signature() and study_label() (resume);
     * what it knows without a search: best_known() and summary() (a table's best);
-    * how a trial reads in the report: describe().
+    * how a trial reads in the report: describe(); what the report notes about the
+      objective itself: notes().
     """
 
     space: Space
@@ -160,6 +161,11 @@ class Objective:
     def describe(self, outcome: TrialOutcome) -> str:
         """What the report adds after a trial's configuration ("" for nothing)."""
         return ""
+
+    def notes(self) -> list[str]:
+        """What the report notes about how the objective was set up (e.g. which columns of
+        a table are the parameters); empty for nothing."""
+        return []
 
 
 def parse_measure(text: str) -> tuple[str, re.Pattern[str] | None]:

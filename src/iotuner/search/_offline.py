@@ -6,9 +6,14 @@ numeric knobs (stripe sizes in 64 KiB steps, buffer sizes in bytes), holds sever
 or scales, and measures some configurations more than once. So:
 
 * `filters` keep only the rows of one problem or scale (COLUMN=VALUE, all must hold);
-* the parameters are the configuration columns (by default every column but the value and
-  filter columns); each one's values are the distinct values seen, integers when every
-  cell is one, ordered numerically when every cell is a number, else as text;
+* the parameters are the configuration columns: those given (`--param-columns`), else the
+  columns the space names (`--space`), else every column but the value, the filters and
+  the columns that look like measured outputs (every cell a number, some not an integer,
+  and more distinct values than half the rows: a run's seconds or a second bandwidth
+  figure rarely repeat, while a configuration column holds a few values, each measured in
+  many rows); the note says which were taken and which were left out. Each one's values
+  are the distinct values seen, integers when every cell is one, ordered numerically when
+  every cell is a number, else as text;
 * the rows of one configuration are summarised by the median of their values (the count is
   kept), so a configuration measured five times weighs as much as one measured once;
 * a row whose value cell is empty, `nan`, `fail`, `failed` or `error` is a failed run: a
@@ -73,6 +78,19 @@ def _same_cell(cell: str, wanted: str) -> bool:
         return False
 
 
+def _looks_measured(cells: Sequence[str]) -> bool:
+    """Whether a column looks like a measured output, not a configuration (module doc):
+    every cell that is not a failed run a number, some not an integer, and more distinct
+    values than half the rows."""
+    values = [c for c in cells if c.lower() not in _FAILED_CELLS]
+    try:
+        numbers = [float(c) for c in values]
+    except ValueError:
+        return False
+    fractional = any(not n.is_integer() for n in numbers if math.isfinite(n))
+    return fractional and len(set(values)) > len(cells) / 2
+
+
 def _typed_values(cells: set[str]) -> tuple[tuple[str | int, ...], bool]:
     """The distinct values of a column, typed and ordered; and whether they are numeric."""
     try:
@@ -98,7 +116,10 @@ class OfflineTable:
         value_column: str | None = None,
         param_columns: Sequence[str] | None = None,
         filters: Mapping[str, str] | None = None,
+        space: Space | None = None,
     ) -> None:
+        """`param_columns` None: the columns `space` names, or without a space every
+        column but the value, the filters and the measured outputs (module doc)."""
         self.path = Path(path)
         self.filters = dict(filters or {})
         header, rows = self._read()
@@ -109,9 +130,18 @@ class OfflineTable:
                 f"{self.path}: no column {', '.join(map(repr, missing))} to filter on "
                 f"(columns: {', '.join(header)})"
             )
+        kept = [r for r in rows if all(_same_cell(r[1][c], v) for c, v in self.filters.items())]
+        if not kept:
+            seen = {c: sorted({r[1][c] for r in rows})[:10] for c in self.filters}
+            raise SearchError(
+                f"{self.path}: no row matches the filter(s) "
+                f"{', '.join(f'{c}={v}' for c, v in self.filters.items())} "
+                f"(values seen: {seen})"
+            )
+        self.columns_note = ""
+        """How the parameter columns were chosen, when they were not given."""
         if param_columns is None:
-            excluded = {self.value_column, *self.filters}
-            param_columns = [c for c in header if c not in excluded]
+            param_columns = self._default_columns(header, [r for _, r in kept], space)
         unknown = [c for c in param_columns if c not in header]
         if unknown or not param_columns:
             raise SearchError(
@@ -121,16 +151,51 @@ class OfflineTable:
         if self.value_column in param_columns:
             raise SearchError(f"{self.path}: {self.value_column!r} is the value column")
         self.param_columns = list(param_columns)
-        kept = [r for r in rows if all(_same_cell(r[1][c], v) for c, v in self.filters.items())]
-        if not kept:
-            seen = {c: sorted({r[1][c] for r in rows})[:10] for c in self.filters}
-            raise SearchError(
-                f"{self.path}: no row matches the filter(s) "
-                f"{', '.join(f'{c}={v}' for c, v in self.filters.items())} "
-                f"(values seen: {seen})"
-            )
         self.rows = len(kept)
         self._build(kept)
+
+    def _default_columns(
+        self, header: list[str], rows: list[dict[str, str]], space: Space | None
+    ) -> list[str]:
+        """The parameter columns when none are given, and self.columns_note saying why."""
+        excluded = {self.value_column, *self.filters}
+        columns = ", ".join(header)
+        if space is not None:
+            names = [p.name for p in space.parameters]
+            taken = [c for c in header if c in names and c not in excluded]
+            if not taken:
+                raise SearchError(
+                    f"{self.path}: none of the parameters of space {space.name!r} "
+                    f"({', '.join(names)}) is a column of the table (columns: {columns}); "
+                    "name the configuration columns with --param-columns, or give a "
+                    "--space whose parameters are the table's columns"
+                )
+            absent = [n for n in names if n not in header]
+            self.columns_note = f"parameters: the columns space {space.name!r} names: " + (
+                ", ".join(taken)
+            )
+            if absent:
+                self.columns_note += f" (not in the table, so not searched: {', '.join(absent)})"
+            return taken
+        candidates = [c for c in header if c not in excluded]
+        outputs = [c for c in candidates if _looks_measured([r[c] for r in rows])]
+        taken = [c for c in candidates if c not in outputs]
+        if not taken:
+            raise SearchError(
+                f"{self.path}: no configuration column: besides the value "
+                f"{self.value_column!r} and the filters, "
+                + (f"{', '.join(outputs)} look like measured outputs" if outputs else "nothing")
+                + f" (columns: {columns}); name the configuration columns with "
+                "--param-columns, or give a --space naming them"
+            )
+        self.columns_note = f"parameters: the columns {', '.join(taken)}"
+        if outputs:
+            self.columns_note += (
+                f"; left out as measured outputs (numbers, not integers, rarely repeated): "
+                f"{', '.join(outputs)}"
+            )
+        self.columns_note += "; --param-columns or --space chooses them"
+        return taken
 
     def _read(self) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
         try:
@@ -317,6 +382,10 @@ class OfflineObjective(Objective):
             trials_to_target=reached,
             nearest_answers=sum(1 for t in trials if t.outcome.answered_by is not None),
         )
+
+    def notes(self) -> list[str]:
+        """How the parameter columns were chosen, when they were not given."""
+        return [self.table.columns_note] if self.table.columns_note else []
 
     def describe(self, outcome: TrialOutcome) -> str:
         """Which measured configuration answered, and how many rows its value summarises."""

@@ -1,4 +1,9 @@
-"""A search's result as text on a rich console (the data is SearchResult's)."""
+"""A search's result as text on a rich console, or as one JSON-ready record (`search
+--json`); the data is SearchResult's."""
+
+import dataclasses
+import math
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -7,7 +12,10 @@ from rich.text import Text
 from iotuner.search._result import SearchResult
 from iotuner.space import config_key
 
-__all__ = ["print_result"]
+__all__ = ["print_result", "result_record"]
+
+RECORD_FORMAT = "iotuner-search-result"
+"""The `format` key of result_record (with `version` 1): what `search --json` prints."""
 
 
 def _num(value: float | None) -> str:
@@ -20,8 +28,9 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
     winner."""
     failed = sum(1 for t in result.trials if t.failed)
     new = sum(1 for t in result.trials if t.new)
+    kept = result.storage or "memory (not kept: --storage keeps it)"
     console.print(
-        f"study {result.study}: {result.strategy} over {result.space.name} "
+        f"study {result.study} in {kept}: {result.strategy} over {result.space.name} "
         f"({result.space.size} configurations), {result.direction} {result.objective}"
     )
     if result.relevance_note:
@@ -122,3 +131,123 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
             line += f"; application parameters {shown} (the command or environment sets them)"
         console.print(line)
     console.print(result.winner_reason)
+
+
+def _finite(value: float | None) -> float | None:
+    """A value JSON can hold (RFC 8259 has no NaN or Infinity): None for those."""
+    return value if value is not None and math.isfinite(value) else None
+
+
+def _plain(value: Any) -> Any:
+    """A dataclass, path or container of them as JSON-ready values (for fields the record
+    does not spell out, e.g. the workload)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_plain(v) for v in value]
+    if isinstance(value, float):
+        return _finite(value)
+    if value is None or isinstance(value, str | int | bool):
+        return value
+    return str(value)
+
+
+def result_record(result: SearchResult) -> dict[str, Any]:
+    """What the search found and did as one JSON-ready record: the study and its storage
+    (None: in memory), every measured trial, the best, the winner (its configuration,
+    hints and application parameters, and why it won), the verdict and its re-measures,
+    the notes and the candidates the model skipped, the offline summary, and any further
+    field of the result (e.g. a model's recommendation) as plain values. Keys do not depend
+    on the strategy: absent things are None or empty."""
+    best = result.best
+    verdict = result.verdict
+    known = {
+        "study", "storage", "strategy", "objective", "direction", "space", "command",
+        "budget", "trials", "proposals", "duplicates", "vetoed", "recovered", "stopped",
+        "notes", "remeasured", "verdict", "winner", "winner_reason", "offline", "program",
+        "nprocs", "workload", "fixed", "searched_size", "relevance_note", "probe_logs",
+        "skipped", "trial_mode",
+    }  # fmt: skip
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "version": 1,
+        "study": result.study,
+        "storage": result.storage,
+        "strategy": result.strategy,
+        "objective": result.objective,
+        "direction": result.direction,
+        "space": result.space.name,
+        "space_size": result.space.size,
+        "searched_size": result.searched_size,
+        "command": result.command,
+        "program": result.program,
+        "nprocs": result.nprocs,
+        "workload": _plain(result.workload),
+        "budget": result.budget,
+        "stopped": result.stopped,
+        "proposals": result.proposals,
+        "duplicates": result.duplicates,
+        "vetoed": result.vetoed,
+        "recovered": result.recovered,
+        "fixed": dict(result.fixed),
+        "relevance": result.relevance_note,
+        "trial_mode": result.trial_mode,
+        "trials": [
+            {
+                "number": t.number,
+                "config": dict(t.config),
+                "value": _finite(t.value),
+                "failed": t.failed,
+                "reason": t.outcome.reason,
+                "new": t.new,
+                "seconds": _finite(t.outcome.seconds),
+                "answered_by": t.outcome.answered_by,
+                "rows": t.outcome.repeats,
+                "logs": [str(p) for p in t.outcome.logs],
+            }
+            for t in result.trials
+        ],
+        "best": None
+        if best is None
+        else {"number": best.number, "config": dict(best.config), "value": _finite(best.value)},
+        "winner": None
+        if result.winner is None
+        else {
+            "config": dict(result.winner),
+            "hints": result.space.hints(result.winner),
+            "application": result.space.app_values(result.winner),
+            "reason": result.winner_reason,
+        },
+        "winner_reason": result.winner_reason,
+        "verdict": None
+        if verdict is None
+        else {
+            "config": dict(verdict.best),
+            "significant": verdict.significant,
+            "p_value": _finite(verdict.p_value),
+            "level": _finite(verdict.level),
+            "ratio": _finite(verdict.ratio),
+            "message": verdict.message,
+        },
+        "remeasured": [
+            {
+                "config": dict(r.config),
+                "is_default": r.is_default,
+                "search_value": _finite(r.search_value),
+                "values": [_finite(v) for v in r.values],
+                "failures": list(r.failures),
+                "median": _finite(r.median),
+                "spread": _finite(r.spread),
+            }
+            for r in result.remeasured
+        ],
+        "notes": list(result.notes),
+        "skipped": [{"config": dict(s.config), "reason": s.reason} for s in result.skipped],
+        "offline": _plain(result.offline),
+    }
+    for f in dataclasses.fields(result):
+        if f.name not in known:  # fields added later (a model's recommendation, ...)
+            record[f.name] = _plain(getattr(result, f.name))
+    return record
