@@ -253,7 +253,7 @@ def test_offline_parameters_default_to_the_columns_the_space_names(
     measured_outputs_table: Path,
 ) -> None:
     space = parse_space(
-        '''
+        """
 name = "cb"
 description = "collective buffering"
 [hints.romio_cb_write]
@@ -262,7 +262,7 @@ default = "automatic"
 [hints.romio_ds_write]
 values = ["automatic", "disable"]
 default = "automatic"
-''',
+""",
         "cb space",
     )
     table = OfflineTable(measured_outputs_table, space=space)
