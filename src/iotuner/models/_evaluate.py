@@ -460,7 +460,10 @@ def _belief_trials(
     """Trials until one reaches `goal` when WorkloadBelief picks each after the first."""
     belief_class = _belief_class()
     assert belief_class is not None
-    belief = belief_class(X, prior_mean, np.maximum(prior_std, 1e-6))
+    # An unknown workload field (NaN) is the same in every row of one workload, so 0 in
+    # its place changes no distance between the workload's configurations.
+    features = np.nan_to_num(X, nan=0.0)
+    belief = belief_class(features, prior_mean, np.maximum(prior_std, 1e-6))
     tried: list[int] = []
     index = int(np.argmax(prior_mean))
     for trial in range(1, min(budget, len(log_bw)) + 1):

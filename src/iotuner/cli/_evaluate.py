@@ -1,0 +1,265 @@
+"""Commands that judge and ask a model: evaluate (leave-one-workload-out and
+leave-one-program-out on the knowledge base, iotuner.models._evaluate) and predict (a saved
+model's bandwidth for one workload, every configuration ranked or one given)."""
+
+import argparse
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from iotuner.cli._common import Subparsers, comma_separated, store_from_args
+from iotuner.cli._learn import _add_learning_source
+from iotuner.errors import ConfigError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from iotuner.models._evaluate import Evaluation, Figures
+
+__all__ = ["add_evaluate", "add_predict", "print_evaluation"]
+
+_PREDICT_LIMIT = 20_000
+"""Configurations predict ranks at most; a larger space is ranked on a seeded sample."""
+
+
+def add_evaluate(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "evaluate",
+        help="judge performance models on workloads and programs they have not seen",
+        description=(
+            "Hold out each workload (all its configurations) and, when the knowledge base "
+            "names two or more programs, each program; train on the rest and report per "
+            "model: the median error of the predicted bandwidth (MdAPE), the rank "
+            "correlation within a workload (Spearman), the zero-trial pick (the measured "
+            "bandwidth of the model's first choice over the best) and the trials a search "
+            "the model orders needs to reach 95 % of the best, beside random order."
+        ),
+    )
+    _add_learning_source(parser)
+    parser.add_argument(
+        "--models",
+        help="comma-separated models (default: every model train compares; `iotuner "
+        "evaluate --models x` lists them)",
+    )
+    parser.add_argument(
+        "--by",
+        choices=("workload", "program"),
+        help="one scheme only (default: both, program when the data names 2+ programs)",
+    )
+    parser.add_argument("--budget", type=int, default=10, help="trials per workload (10)")
+    parser.add_argument(
+        "--max-folds", type=int, default=40, help="workloads or programs held out at most (40)"
+    )
+    parser.add_argument("--target", default="bw_min", choices=("bw_min", "bw_median"))
+    parser.add_argument("--seed", type=int, default=0, help="seed of the models and folds")
+    parser.add_argument("--quick", action="store_true", help="smaller models, for demos")
+    parser.add_argument("--json", action="store_true", help="the result as one JSON object")
+    parser.set_defaults(handler=_evaluate)
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from iotuner.learn import training_data
+    from iotuner.models._evaluate import SCHEMES, evaluate_models, model_choices, model_names
+
+    names = None
+    if args.models is not None:
+        names = comma_separated(args.models, model_names(), "--models")
+    data = training_data(
+        store_from_args(args), system=args.system, space=args.space, kind=args.kind
+    )
+    console = Console(stderr=args.json)
+    if not args.json:
+        console.print(
+            f"evaluating on {len(data.frame)} summarised cases of system "
+            f"{data.system.fingerprint} ({data.system.host}, {data.system.fs_type}), "
+            f"space {data.space.name}"
+        )
+    result = evaluate_models(
+        data.frame,
+        data.space,
+        model_choices(names, quick=args.quick),
+        target=args.target,
+        schemes=(args.by,) if args.by else SCHEMES,
+        budget=args.budget,
+        max_folds=args.max_folds,
+        seed=args.seed,
+    )
+    if not result.results:
+        raise ConfigError(
+            "nothing to evaluate: " + "; ".join(result.notes[s] for s in result.notes)
+        )
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, allow_nan=False))
+    else:
+        print_evaluation(result, console)
+    return 0
+
+
+def print_evaluation(result: "Evaluation", console: "Console", chosen: str | None = None) -> None:
+    """One table per scheme: the four figures of each model and of random order."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    for scheme in ("workload", "program"):
+        if scheme not in result.random:
+            console.print(f"[yellow]{escape(result.notes.get(scheme, ''))}[/]")
+            continue
+        table = Table(
+            "model",
+            "MdAPE %",
+            "Spearman\nmed/mean",
+            "pick\nmed/mean",
+            f"trials\nto {result.target_fraction:.0%}",
+            f"reached\nin {result.budget}",
+            title=escape(result.notes[scheme]),
+            title_justify="left",
+        )
+        for model in result.models:
+            figures = result.result(model, scheme).figures
+            name = escape(model)
+            if model == chosen:
+                name = f"[bold green]★ {name}[/]"
+            table.add_row(name, *_cells(figures))
+        table.add_row("random order", *_cells(result.random[scheme]), style="dim")
+        console.print(table)
+    console.print(
+        f"target {result.target}; trials: {escape(result.belief)}; trials counted over the "
+        "workloads that reach the target"
+    )
+
+
+def _cells(figures: "Figures") -> list[str]:
+    return [
+        _number(figures.mdape_median, "{:.1f}"),
+        f"{_number(figures.spearman_median, '{:.2f}')}/{_number(figures.spearman_mean, '{:.2f}')}",
+        f"{_number(figures.pick_median, '{:.2f}')}/{_number(figures.pick_mean, '{:.2f}')}",
+        _number(figures.trials_mean, "{:.2f}"),
+        _number(figures.reached, "{:.0%}"),
+    ]
+
+
+def _number(value: float | None, form: str) -> str:
+    return "-" if value is None or not math.isfinite(value) else form.format(value)
+
+
+def add_predict(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "predict",
+        help="a saved model's bandwidth for one workload",
+        description=(
+            "Predict the bandwidth (MiB/s, with the model's 10-90 %% interval) of one "
+            "workload: every configuration of the model's space ranked, the top N, or the "
+            "one given with --config."
+        ),
+    )
+    parser.add_argument(
+        "--model",
+        type=Path,
+        default=Path("iotuner-model"),
+        help="model directory from `iotuner train` (default ./iotuner-model)",
+    )
+    parser.add_argument(
+        "--workload",
+        required=True,
+        help="KEY=VALUE items: nprocs, pattern, op, layout, size (nodes, block, fill)",
+    )
+    parser.add_argument("--config", help="one configuration as KEY=VALUE items (default: all)")
+    parser.add_argument("--top", type=int, default=10, help="configurations to show (10)")
+    parser.add_argument("--space", help="parameter space (default: the model's)")
+    parser.add_argument("--json", action="store_true", help="the prediction as JSON")
+    parser.set_defaults(handler=_predict)
+
+
+def _predict(args: argparse.Namespace) -> int:
+    import numpy as np
+    import pandas as pd
+
+    from iotuner.measurement import CONFIG_PREFIX
+    from iotuner.models import load_model
+    from iotuner.search import parse_workload
+    from iotuner.space import config_key, load_space
+
+    if args.top < 1:
+        raise ConfigError(f"--top must be an int >= 1, got {args.top}")
+    model = load_model(args.model)
+    space_name = args.space or model.metadata.get("space")
+    if not space_name:
+        raise ConfigError(f"{args.model}: the model names no space; give one with --space")
+    space = load_space(space_name)
+    workload = parse_workload(args.workload)
+    note = ""
+    if args.config is not None:
+        configs = [space.validate(_config_items(args.config))]
+    elif space.size <= _PREDICT_LIMIT:
+        configs = list(space.configurations())
+    else:
+        configs = space.sample(_PREDICT_LIMIT, np.random.default_rng(0))
+        note = f"a sample of {len(configs)} of the space's {space.size} configurations"
+    default = space.default()
+    if args.config is None and config_key(default) not in {config_key(c) for c in configs}:
+        configs.append(default)
+    rows = []
+    for config in configs:
+        row = workload.as_row()
+        row.update({f"{CONFIG_PREFIX}{name}": value for name, value in config.items()})
+        row["config"] = config_key(config)
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    point = model.predict(frame)
+    bounds = model.predict_quantiles(frame, (0.1, 0.9))
+    order = np.argsort(-point, kind="stable")
+    keys = [config_key(c) for c in configs]
+    default_key = config_key(default)
+    default_bw = next((float(point[i]) for i, k in enumerate(keys) if k == default_key), None)
+    ranked = [
+        {
+            "rank": rank,
+            "config": dict(configs[i]),
+            "key": keys[i],
+            "predicted": float(point[i]),
+            "low": float(bounds[i, 0]),
+            "high": float(bounds[i, 1]),
+            "gain_over_default": float(point[i] / default_bw) if default_bw else None,
+        }
+        for rank, i in enumerate(order, start=1)
+    ]
+    shown = ranked if args.config is not None else ranked[: args.top]
+    result = {
+        "model": model.name,
+        "space": space.name,
+        "target": model.target,
+        "workload": workload.as_row(),
+        "configurations": len(configs),
+        "note": note,
+        "default": {"key": default_key, "predicted": default_bw},
+        "predictions": shown,
+    }
+    if args.json:
+        print(json.dumps(result, indent=2, allow_nan=False))
+        return 0
+    print(
+        f"model {model.name} ({model.target}, MiB/s), space {space.name}: "
+        f"{len(configs)} configuration(s) predicted" + (f" ({note})" if note else "")
+    )
+    for entry in shown:
+        gain = entry["gain_over_default"]
+        print(
+            f"  {entry['rank']:>4}  {entry['predicted']:10.1f}  "
+            f"[{entry['low']:.1f} .. {entry['high']:.1f}]"
+            + (f"  x{gain:.2f} of default" if gain is not None else "")
+            + f"  {entry['key']}"
+        )
+    return 0
+
+
+def _config_items(text: str) -> dict[str, Any]:
+    items: dict[str, Any] = {}
+    for item in text.split(","):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--config takes KEY=VALUE items, got {item!r} in {text!r}")
+        items[key.strip()] = value.strip()
+    return items
