@@ -8,6 +8,7 @@ ingest, trace history and the search all take records, line numbers and workload
 `TraceLog`, so they cannot disagree on where, say, an operation's `nprocs` comes from.
 """
 
+import bisect
 import functools
 import json
 import math
@@ -88,8 +89,23 @@ def _schema(optional: bool) -> dict[str, dict[str, tuple[type, ...]]]:
     return schema
 
 
-_RECORD_KEYS = _schema(optional=False)
-_OPTIONAL_KEYS = _schema(optional=True)
+def _objects(schema: dict[str, dict[str, tuple[type, ...]]]) -> dict[tuple[str, str], str]:
+    """(record, key) -> the name under which trace_records.def lists the keys of that
+    OBJECT value: `<record>_<key>` (file_pattern: the file record's pattern)."""
+    return {
+        (record, key): f"{record}_{key}"
+        for record, keys in schema.items()
+        for key, types in keys.items()
+        if dict in types and f"{record}_{key}" in schema
+    }
+
+
+_ALL_KEYS = _schema(optional=False)
+_ALL_OPTIONAL_KEYS = _schema(optional=True)
+_OBJECT_KEYS = _objects(_ALL_KEYS)
+"""The OBJECT values whose own keys are checked, and the name their keys are listed under."""
+_RECORD_KEYS = {k: v for k, v in _ALL_KEYS.items() if k not in _OBJECT_KEYS.values()}
+_OPTIONAL_KEYS = {k: v for k, v in _ALL_OPTIONAL_KEYS.items() if k not in _OBJECT_KEYS.values()}
 _OP_TYPES: dict[str, tuple[type, ...]] = {"INT": (int,), "REAL": _NUMBER, "TEXT": (str,)}
 _TYPE_NAMES = {
     int: "an integer",
@@ -133,15 +149,30 @@ class TraceLog:
         """The workload the op record `ops[index]` was part of.
 
         - nprocs: the ranks of the file's communicator (its `file` record), else the job's;
-        - nodes: the hosts the file's ranks ran on (the `file` record's pattern), else the
-          job's;
+          for a file opened by one rank alone while other ranks open theirs the same way
+          (file per process), the number of such one-rank opens at the same time;
+        - files: 1 for a file shared by several ranks; for those one-rank opens, how many
+          distinct files they are (their count over the opens of this same name at that
+          time: one file per process gives nprocs, one file opened by every rank alone
+          gives 1);
+        - nodes and ranks_per_node: the job's (the `file` record's pattern repeats them),
+          at most nprocs;
         - pattern, op and bytes_per_rank: the op row's own (`pattern`, `kind`,
           `bytes_per_rank`);
-        - layout: strided when the file's pattern says its access was not contiguous;
-          block 0 and fill 1, as a log does not record a strided layout's shape;
+        - layout, block, fill and interleaved: from the offsets of each rank's first two
+          accesses (`_shape`): a rank whose second access starts past the end of its first
+          (gap > 0) is strided, with block the bytes per call and fill the fraction of the
+          file the ranks' blocks cover (ranks x block / stride, as iokernel's strided
+          layout), interleaved when several ranks share the file; gaps of 0 are
+          contiguous, not interleaved. A file view with holes is strided (block unknown:
+          0). Logs from before those offsets were recorded: contiguous unless a view had
+          holes, block 0, fill 1, interleaved unknown;
         - calls_per_open: the calls each rank made with this pattern, op and size group
           between the open and the close of the file that the row falls into, rounded,
-          at least 1 (all rows of one open count, also those summed past the record cap).
+          at least 1 (all rows of one open count, also those summed past the record cap);
+        - stripe_count and stripe_size: `striping_factor` and `striping_unit` of the hints
+          in force (what MPI reported) when the driver is lustre, else unknown;
+        - program: the job's.
 
         TraceLogError (with the line) when the row is no workload iotuner knows.
         """
@@ -162,23 +193,66 @@ class TraceLog:
         workloads: list[Workload | str] = []
         for op, (number, record) in zip(self.ops, opens, strict=True):
             shape = record["pattern"] if record and isinstance(record["pattern"], dict) else {}
+            nprocs, files = self._ranks_and_files(number)
             nodes = shape.get("nodes")
+            nodes = nodes if isinstance(nodes, int) and nodes >= 1 else self.job["nodes"]
+            per_node = shape.get("ranks_per_node", self.job["ranks_per_node"])
             per_open = calls[(number, op["pattern"], op["kind"], op["group"])]
+            stripe_count, stripe_size = self._striping(op)
             try:
                 workloads.append(
                     Workload(
-                        nprocs=record["nprocs"] if record else self.job["nprocs"],
-                        nodes=nodes if isinstance(nodes, int) and nodes >= 1 else self.job["nodes"],
+                        nprocs=nprocs,
+                        nodes=min(nodes, nprocs),
                         pattern=op["pattern"],
                         op=op["kind"],
-                        layout="strided" if shape.get("contiguous") is False else "contiguous",
                         bytes_per_rank=op["bytes_per_rank"],
                         calls_per_open=max(1, math.floor(per_open + 0.5)),
+                        ranks_per_node=_count(per_node, at_most=nprocs),
+                        files=files,
+                        stripe_count=stripe_count,
+                        stripe_size=stripe_size,
+                        program=self.job["program"] or None,
+                        **_shape(shape, record).as_fields(),
                     )
                 )
             except ValueError as exc:
                 workloads.append(str(exc))
         return workloads
+
+    def _ranks_and_files(self, number: int) -> tuple[int, int | None]:
+        """nprocs and files of the open `self.files[number]` (-1: no file record)."""
+        if number < 0:
+            return self.job["nprocs"], None
+        record = self.files[number]
+        if record["nprocs"] > 1:
+            return record["nprocs"], 1
+        opens = self._single_rank_opens.count_at(record)
+        same_name = self._single_rank_opens_by_name[record["file"]].count_at(record)
+        return opens, max(1, round(opens / same_name))
+
+    @functools.cached_property
+    def _single_rank_opens(self) -> "_Intervals":
+        return _Intervals([r for r in self.files if r["nprocs"] == 1])
+
+    @functools.cached_property
+    def _single_rank_opens_by_name(self) -> dict[str, "_Intervals"]:
+        by_name: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for record in self.files:
+            if record["nprocs"] == 1:
+                by_name[record["file"]].append(record)
+        return {name: _Intervals(records) for name, records in by_name.items()}
+
+    def _striping(self, op: dict[str, Any]) -> tuple[int | None, int | None]:
+        """Stripe count and size in force for an op: the hints MPI reported, on lustre."""
+        hints = self.hints_for(op)
+        if hints is None or hints["driver"] != "lustre":
+            return None, None
+        effective = hints["effective"]
+        return (
+            _count(_integer(effective.get("striping_factor"))),
+            _count(_integer(effective.get("striping_unit"))),
+        )
 
     def _open_of(self, op: dict[str, Any]) -> tuple[int, dict[str, Any] | None]:
         """The `file` record of the open an op row falls into, and its index (-1: none).
@@ -313,6 +387,115 @@ def dominant_workload(logs: Iterable[TraceLog]) -> Workload | None:
     return replace(heaviest[key][1], bytes_per_rank=total // max(calls, 1))
 
 
+@dataclass(frozen=True)
+class _Shape:
+    """How a file was accessed, as a workload says it."""
+
+    layout: str = "contiguous"
+    block: int = 0
+    fill: float = 1.0
+    interleaved: bool | None = None
+
+    def as_fields(self) -> dict[str, Any]:
+        return {
+            "layout": self.layout,
+            "block": self.block,
+            "fill": self.fill,
+            "interleaved": self.interleaved,
+        }
+
+
+def _shape(pattern: dict[str, Any], record: dict[str, Any] | None) -> _Shape:
+    """Layout, block, fill and interleaving of a file from its `file` record's pattern.
+
+    RATIONALE: a call's own bytes and contiguity do not show how a rank's calls lie in the
+    file. The interposer records where each rank's first two accesses start; the gap
+    between the end of the first and the start of the second says it: 0 on every rank,
+    each rank goes on where it left off (its region is its own); > 0 on every rank, its
+    calls are spaced apart, in a shared file by the other ranks' data (interleaved: 4 KiB
+    calls of 2 ranks in turn give gap 4096, stride 8192). Ranks that disagree leave
+    interleaving unknown. Without two accesses on any rank, ranks whose first accesses lie
+    one rank's volume apart (first_offset_max - first_offset = (ranks - 1) x volume) hold
+    disjoint regions side by side.
+    """
+    views_with_holes = pattern.get("contiguous") is False
+    layout = "strided" if views_with_holes else "contiguous"
+    ranks = pattern.get("ranks_with_io")
+    ranks = ranks if isinstance(ranks, int) and ranks >= 1 else 1
+    shared = record is not None and record["nprocs"] > 1 and ranks > 1
+    burst = pattern.get("burst_bytes")
+    burst = burst if isinstance(burst, (int, float)) and burst > 0 else None
+    gap_min, gap_max = pattern.get("gap_min"), pattern.get("gap_max")
+    stride = pattern.get("stride_max")
+    if isinstance(gap_min, int) and gap_min > 0 and isinstance(stride, int) and burst:
+        # Each rank skips bytes between its calls. A call inside a view with holes may
+        # itself span several blocks, so its size is the block only without such a view.
+        covered = (ranks if shared else 1) * burst / stride
+        return _Shape(
+            layout="strided",
+            block=0 if views_with_holes else round(burst),
+            fill=min(1.0, covered),
+            interleaved=shared,
+        )
+    if gap_min == 0 and gap_max == 0:
+        return _Shape(layout=layout, interleaved=False)
+    if "gap_min" not in pattern:
+        return _Shape(layout=layout)  # a log from before the offsets were recorded
+    if not shared:
+        return _Shape(layout=layout, interleaved=False)  # no other rank's data to meet
+    if gap_min is None and views_with_holes:
+        return _Shape(layout=layout, interleaved=True)  # the ranks' views take turns
+    if gap_min is None and record is not None and _side_by_side(pattern, record, ranks):
+        return _Shape(layout=layout, interleaved=False)
+    return _Shape(layout=layout)
+
+
+def _side_by_side(pattern: dict[str, Any], record: dict[str, Any], ranks: int) -> bool:
+    """Whether the ranks' first accesses lie one rank's volume apart (within 1 %), as
+    disjoint regions side by side do."""
+    first, last = pattern.get("first_offset"), pattern.get("first_offset_max")
+    if not (isinstance(first, int) and isinstance(last, int) and 0 <= first <= last):
+        return False
+    volume = (record["bytes_read"] + record["bytes_written"]) / ranks
+    return volume > 0 and math.isclose(last - first, (ranks - 1) * volume, rel_tol=0.01)
+
+
+class _Intervals:
+    """The [opened_at, closed_at] of some file records, to count those open at once."""
+
+    def __init__(self, records: list[dict[str, Any]]) -> None:
+        self._opened = sorted(r["opened_at"] for r in records)
+        self._closed = sorted(_closed(r) for r in records)
+
+    def count_at(self, record: dict[str, Any]) -> int:
+        """How many of the records were open while `record` was (itself included, when it
+        is one of them): opened before it closed, and not closed before it opened."""
+        opened_before_close = bisect.bisect_right(self._opened, _closed(record))
+        closed_before_open = bisect.bisect_left(self._closed, record["opened_at"])
+        return max(1, opened_before_close - closed_before_open)
+
+
+def _closed(record: dict[str, Any]) -> float:
+    closed = record["closed_at"]
+    return math.inf if closed is None else float(closed)
+
+
+def _integer(text: Any) -> int | None:
+    """A hint's value as an integer, or None."""
+    try:
+        return int(str(text))
+    except ValueError:
+        return None
+
+
+def _count(value: Any, at_most: int | None = None) -> int | None:
+    """A count >= 1 (at most `at_most`), or None when `value` is none."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 1:
+        return None
+    count = int(value)
+    return min(count, at_most) if at_most is not None else count
+
+
 def _decode(where: str, line: str) -> dict[str, Any]:
     """One line as a record: a JSON object with a known `record` key."""
     try:
@@ -334,11 +517,15 @@ def _op_keys() -> dict[str, tuple[type, ...]]:
     return {f.name: _OP_TYPES[f.type] for f in op_fields()}
 
 
-def _check_record(where: str, kind: str, record: dict[str, Any]) -> None:
-    """Check that a record has exactly its keys, with values of the right types."""
-    where = f"{where}: {kind} record"
-    keys = _op_keys() if kind == "op" else _RECORD_KEYS[kind]
-    optional = _OPTIONAL_KEYS.get(kind, {})
+def _check_keys(
+    where: str,
+    record: dict[str, Any],
+    keys: dict[str, tuple[type, ...]],
+    optional: dict[str, tuple[type, ...]],
+    ignore: frozenset[str] = frozenset(),
+) -> None:
+    """Check that an object has exactly these keys (but `ignore`), with values of the right
+    types."""
     for key, types in {**keys, **optional}.items():
         if key not in record:
             if key in optional:
@@ -348,9 +535,25 @@ def _check_record(where: str, kind: str, record: dict[str, Any]) -> None:
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             expected = " or ".join(_TYPE_NAMES[t] for t in types)
             raise TraceLogError(f"{where}: {key!r} must be {expected}, got {json.dumps(value)}")
-    unknown = set(record) - set(keys) - set(optional) - {"record"}
+    unknown = set(record) - set(keys) - set(optional) - ignore
     if unknown:
         raise TraceLogError(f"{where}: unknown key(s) {', '.join(map(repr, sorted(unknown)))}")
+
+
+def _check_record(where: str, kind: str, record: dict[str, Any]) -> None:
+    """Check that a record has exactly its keys, with values of the right types, and so
+    have the objects whose keys trace_records.def lists."""
+    where = f"{where}: {kind} record"
+    keys = _op_keys() if kind == "op" else _RECORD_KEYS[kind]
+    _check_keys(where, record, keys, _OPTIONAL_KEYS.get(kind, {}), frozenset({"record"}))
+    for (owner, key), listed in _OBJECT_KEYS.items():
+        if owner == kind and isinstance(record[key], dict):
+            _check_keys(
+                f"{where}'s {key!r}",
+                record[key],
+                _ALL_KEYS.get(listed, {}),
+                _ALL_OPTIONAL_KEYS.get(listed, {}),
+            )
     if kind == "job" and (record["format"], record["version"]) != (FORMAT, VERSION):
         raise TraceLogError(
             f"{where}: expected format {FORMAT!r} version {VERSION}, "

@@ -86,7 +86,19 @@ def test_model_strategy_reads_the_workload_from_the_default_run(tmp_path: Path) 
     settings = SearchSettings("model", budget=2, repeats=0, model_top_k=1)
     result = run_search(objective, settings, predictor=predictor)
     assert [t.config["romio_cb_write"] for t in result.trials] == ["automatic", "enable"]
-    assert result.workload == Workload(2, 1, "collective", "write", "contiguous", 65536)
+    # One 64 KiB call per rank, side by side in one shared file (the trace's offsets).
+    assert result.workload == Workload(
+        2,
+        1,
+        "collective",
+        "write",
+        "contiguous",
+        65536,
+        ranks_per_node=2,
+        files=1,
+        interleaved=False,
+        program="iokernel",
+    )
     assert (predictor.frames[0]["bytes_per_rank"] == 65536).all()
 
 

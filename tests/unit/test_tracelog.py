@@ -177,7 +177,14 @@ def _file(opened_at: float, closed_at: float, contiguous: bool = True) -> dict[s
         "closed_at": closed_at,
         "bytes_read": 0,
         "bytes_written": 8192,
-        "pattern": {"nodes": 1, "contiguous": contiguous},
+        "pattern": {
+            "nodes": 1,
+            "ranks_per_node": 2,
+            "ranks_with_io": 2,
+            "burst_bytes": 2048,
+            "first_offset": 0,
+            "contiguous": contiguous,
+        },
         "reduced": True,
         "complete": True,
     }

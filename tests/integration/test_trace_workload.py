@@ -1,0 +1,107 @@
+"""A traced run's workload is the one the program ran: two real ranks under the real
+interposer write 4 KiB calls either in turn (each rank's calls spaced apart by the other
+rank's data) or each in its own region, and the trace tells the two apart, with the volume
+(calls per open) of each.
+
+iokernel's contiguous layout with --repeat R and --size 4k makes exactly the interleaved
+case without a file view: repetition p of rank w writes 4 KiB at (p * nprocs + w) * 4096,
+with explicit offsets. --calls C cuts one region per rank into C calls instead.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from iotuner.cli import main
+from iotuner.tracelog import TraceLog
+
+from .conftest import Mpi, one_log
+
+CALLS = 8
+BLOCK = 4096
+
+
+def _kernel(mpi: Mpi, path: Path, pattern: str, *args: str) -> TraceLog:
+    return one_log(mpi.run(2, "iokernel", "--file", str(path), "--pattern", pattern, *args))
+
+
+def _data_rows(log: TraceLog) -> list[int]:
+    return [i for i, op in enumerate(log.ops) if op["kind"] == "write"]
+
+
+@pytest.mark.parametrize("pattern", ["independent", "collective"])
+def test_blocks_in_turn_between_ranks_are_strided_and_interleaved(
+    mpi: Mpi, tmp_path: Path, pattern: str
+) -> None:
+    log = _kernel(mpi, tmp_path / "data", pattern, "--size", "4k", "--repeat", str(CALLS))
+    (record,) = log.files
+    assert record["bytes_written"] == 2 * CALLS * BLOCK
+    shape = record["pattern"]
+    assert (shape["stride_min"], shape["stride_max"]) == (2 * BLOCK, 2 * BLOCK)
+    assert (shape["gap_min"], shape["gap_max"]) == (BLOCK, BLOCK)
+    assert (shape["first_offset"], shape["first_offset_max"]) == (0, BLOCK)
+    rows = _data_rows(log)
+    assert rows
+    for index in rows:
+        workload = log.workload_of(index)
+        assert workload.layout == "strided" and workload.interleaved is True
+        # iokernel's strided layout: the ranks' blocks cover the whole file (fill 1), as
+        # `iokernel --layout strided --block 4k --fill 1` writes it.
+        assert (workload.block, workload.fill) == (BLOCK, 1.0)
+        assert (workload.bytes_per_rank, workload.calls_per_open) == (BLOCK, CALLS)
+        assert workload.bytes_per_rank * workload.calls_per_open * 2 == record["bytes_written"]
+        assert (workload.nprocs, workload.files, workload.ranks_per_node) == (2, 1, 2)
+        assert workload.program == "iokernel"
+
+
+@pytest.mark.parametrize("pattern", ["independent", "collective"])
+def test_each_rank_in_its_own_region_is_contiguous(mpi: Mpi, tmp_path: Path, pattern: str) -> None:
+    volume = CALLS * BLOCK
+    log = _kernel(mpi, tmp_path / "data", pattern, "--size", str(volume), "--calls", str(CALLS))
+    (record,) = log.files
+    shape = record["pattern"]
+    assert (shape["gap_min"], shape["gap_max"]) == (0, 0)
+    assert (shape["first_offset"], shape["first_offset_max"]) == (0, volume)
+    for index in _data_rows(log):
+        workload = log.workload_of(index)
+        assert workload.layout == "contiguous" and workload.interleaved is False
+        assert (workload.block, workload.fill) == (0, 1.0)
+        assert (workload.bytes_per_rank, workload.calls_per_open) == (BLOCK, CALLS)
+
+
+def test_one_call_per_rank_side_by_side_is_not_interleaved(mpi: Mpi, tmp_path: Path) -> None:
+    log = _kernel(mpi, tmp_path / "data", "collective", "--size", "64k")
+    shape = log.files[0]["pattern"]
+    assert shape["stride_min"] is None and shape["gap_max"] is None
+    workload = log.workload_of(_data_rows(log)[0])
+    assert (workload.layout, workload.interleaved, workload.calls_per_open) == (
+        "contiguous",
+        False,
+        1,
+    )
+
+
+def test_the_kernels_strided_layout_reads_back_with_its_fill(mpi: Mpi, tmp_path: Path) -> None:
+    """One block per call through a file view: the fill the trace finds is the --fill the
+    kernel was given (bench rows and traced rows describe the run alike)."""
+    log = _kernel(
+        mpi,
+        tmp_path / "data",
+        "collective",
+        *("--layout", "strided", "--block", "4k", "--fill", "0.5"),
+        *("--size", "32k", "--calls", "8"),
+    )
+    workload = log.workload_of(_data_rows(log)[0])
+    assert (workload.layout, workload.fill, workload.interleaved) == ("strided", 0.5, True)
+    assert workload.calls_per_open == 8
+
+
+def test_show_prints_a_new_trace(
+    mpi: Mpi, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result = mpi.run(
+        2, "iokernel", "--file", str(tmp_path / "data"), "--size", "4k", "--repeat", "4"
+    )
+    assert main(["show", str(result.logs[0])]) == 0
+    out = capsys.readouterr().out
+    assert "MPI_File_write_at_all" in out and "gap_min=4096" in out
