@@ -2,8 +2,11 @@
 
 import pandas as pd
 import pytest
+from rich.console import Console
 
 from iotuner.models import ModelError, analyze
+from iotuner.models._analyze import MAX_IMPUTED_FRACTION
+from iotuner.models._render import render_analyze
 from iotuner.space import Space, config_key
 
 from .conftest import BAD, GOOD
@@ -76,3 +79,23 @@ def test_another_statistic_and_errors(summary: pd.DataFrame) -> None:
         analyze(summary, stat="bandwidth")
     with pytest.raises(ModelError, match="positive"):
         analyze(summary.assign(bw_median=0.0))
+
+
+def test_mostly_imputed_cells_name_nothing_consistently_good(frame: pd.DataFrame) -> None:
+    """Each configuration measured in only 2 of the 36 patterns: 34 of every 36 cells (94 %)
+    would be its own mean, so the clusters would say nothing about consistency."""
+    patterns = frame.groupby(["nprocs", "pattern", "bytes_per_rank"], sort=True).ngroup()
+    configs = {c: i for i, c in enumerate(sorted(frame["config"].unique()))}
+    position = frame["config"].map(configs)
+    sparse = frame[(patterns - 2 * position) % 36 < 2]
+    report = analyze(sparse)
+    assert report.imputed_fraction == pytest.approx(34 / 36)
+    assert report.good == [] and report.bad == []
+    assert "94%" in report.withheld and f"{MAX_IMPUTED_FRACTION:.0%}" in report.withheld
+    console = Console(record=True, width=200)
+    render_analyze(report, console)
+    text = console.export_text()
+    assert "consistently good:" not in text
+    assert "94% of the cells are imputed" in text
+    full = analyze(frame)
+    assert full.imputed_fraction == 0 and full.withheld == "" and GOOD in full.good

@@ -15,7 +15,12 @@
    highest silhouette score; with fewer than 3 configurations each is its own cluster.
 4. Name: clusters are numbered by their members' mean normalised value, 1 the highest.
    Cluster 1 is "consistently good", the last "consistently bad"; the default
-   configuration's rank (by mean) and cluster are reported apart.
+   configuration's rank (by mean) and cluster are reported apart. When more than
+   MAX_IMPUTED_FRACTION of the cells were filled in step 3, nothing is called consistently
+   good or bad, and the report says why with the fraction: each vector is then mostly its
+   configuration's own mean, so the clusters group configurations by where they happened
+   to be measured, not by how they did across patterns. The summaries and clusters are
+   still given.
 
 The frame is a summary frame and the value used is bw_median unless told otherwise
 (`stat`). A measurement frame (one row per repeat) works too with stat="bandwidth"; each
@@ -44,6 +49,13 @@ __all__ = ["AnalyzeReport", "ClusterSummary", "ConfigSummary", "analyze"]
 
 MAX_CLUSTERS = 8
 """The largest number of clusters the silhouette rule considers."""
+
+MAX_IMPUTED_FRACTION = 0.5
+"""The largest fraction of the configuration-by-pattern cells that may be imputed (filled
+with the configuration's own mean) for the analysis to name consistently good and bad
+configurations. RATIONALE: "consistently" is a claim about the patterns a configuration
+was measured in against the others'; past half, most of each vector is the configuration's
+own mean, so a configuration measured in a few easy patterns looks good everywhere."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +107,12 @@ class AnalyzeReport:
     good: list[str]
     bad: list[str]
     default: ConfigSummary | None
+    imputed_fraction: float = 0.0
+    """The fraction of the configuration-by-pattern cells that were filled (`filled` of
+    configurations x patterns)."""
+    withheld: str = ""
+    """Why `good` and `bad` are empty although there are clusters (too many imputed
+    cells: MAX_IMPUTED_FRACTION); "" when they are given."""
 
 
 def analyze(
@@ -171,6 +189,20 @@ def analyze(
             )
         )
     defaults = [s for s in summaries if s.is_default]
+    imputed = filled / matrix.size if matrix.size else 0.0
+    good = clusters[0].configs
+    bad = clusters[-1].configs if len(clusters) > 1 else []
+    withheld = ""
+    if imputed > MAX_IMPUTED_FRACTION:
+        good, bad = [], []
+        withheld = (
+            f"nothing is called consistently good or bad: {imputed:.0%} of the cells are "
+            f"imputed ({filled} of {matrix.size}: {len(configs)} configurations x "
+            f"{matrix.shape[1]} patterns), more than the {MAX_IMPUTED_FRACTION:.0%} the "
+            "analysis allows; each configuration's vector is then mostly its own mean. "
+            "Measure the configurations on the same patterns (iotuner bench) or analyze "
+            "a part of the knowledge base where they were"
+        )
     return AnalyzeReport(
         stat=stat,
         rows=len(data),
@@ -180,9 +212,11 @@ def analyze(
         cluster_rule=rule,
         configs=summaries,
         clusters=clusters,
-        good=clusters[0].configs,
-        bad=clusters[-1].configs if len(clusters) > 1 else [],
+        good=good,
+        bad=bad,
         default=defaults[0] if defaults else None,
+        imputed_fraction=imputed,
+        withheld=withheld,
     )
 
 

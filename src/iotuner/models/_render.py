@@ -149,7 +149,10 @@ def render_analyze(report: AnalyzeReport, console: Console, limit: int = 20) -> 
             *(f"{v:.2f}" for v in (s.minimum, s.q1, s.median, s.q3, s.maximum, s.mean)),
         )
     console.print(table)
-    console.print(f"[bold green]consistently good[/]: {escape(', '.join(report.good))}")
+    if report.withheld:
+        console.print(f"[yellow]⚠ {escape(report.withheld)}[/]")
+    else:
+        console.print(f"[bold green]consistently good[/]: {escape(', '.join(report.good))}")
     if report.bad:
         console.print(f"[bold red]consistently bad[/]: {escape(', '.join(report.bad))}")
     if report.default is not None:
