@@ -109,8 +109,33 @@ def training_data(
     dropped = int((~keep).sum())
     frame = frame[keep].drop(columns=extra).reset_index(drop=True)
     if frame.empty:
-        raise ConfigError(
-            f"no measurements of space {chosen_space.name!r} on system "
-            f"{chosen.fingerprint}: run `iotuner bench` first"
-        )
+        raise ConfigError(_nothing_to_learn(store, chosen, chosen_space, kind, reasons))
     return TrainingData(frame, chosen, chosen_space, dropped, reasons)
+
+
+def _nothing_to_learn(
+    store: Store, system: System, space: Space, kind: str | None, reasons: dict[str, int]
+) -> str:
+    """Why no row is left to learn from: how many rows the knowledge base holds on the
+    system, why none was used (the drop reasons, with their counts), and what to do."""
+    held = store.summary(system, kind=kind)
+    of_kind = f" of kind {kind!r}" if kind else ""
+    where = f"{store.url} holds"
+    if held.empty:
+        return (
+            f"{where} no measurements{of_kind} on system {system.fingerprint}: measure "
+            f"space {space.name!r} with `iotuner bench --space {space.name}`, or add trace "
+            "logs or a CSV with `iotuner ingest`"
+        )
+    measurements = int(held["n"].sum()) if "n" in held else len(held)
+    why = "; ".join(
+        f"{count} {reason}" for reason, count in sorted(reasons.items(), key=lambda r: -r[1])
+    )
+    return (
+        f"{where} {len(held)} rows ({measurements} measurements) on system "
+        f"{system.fingerprint}{of_kind}, but none of them is usable for space "
+        f"{space.name!r}: {why} (a row may have several reasons). Give --space a space whose "
+        "parameters and values cover these rows (a TOML file; `iotuner space show NAME` "
+        f"shows a shipped one), or measure space {space.name!r} on this system with "
+        f"`iotuner bench --space {space.name}`"
+    )
