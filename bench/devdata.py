@@ -224,7 +224,7 @@ SWEEP_ARGS = [
     "--sizes",
     "256k",
     "--open-size",
-    "4m",
+    "32m",
     "--repeats",
     "3",
     "--max-configs",
@@ -310,9 +310,15 @@ def build_btio(build: Path) -> tuple[Path, Path]:
     which then serves every MPI call (the trace says MPICH 5.0.2 where the program was
     built with 4.0.2). So the interposer is built again with mpicc.mpich."""
     btio_dir, lib_dir = build / "btio", build / "iotuner-debian-mpich"
-    run(["make", "-s", "-C", str(BTIO_SOURCE), f"BUILD={btio_dir}", "MPIF90=mpif90.mpich"])
+    run(
+        ["make", "-s", "-C", str(BTIO_SOURCE), f"BUILD={btio_dir}", "MPIF90=mpif90.mpich"],
+        quiet=True,
+    )
     library = lib_dir / "libiotuner.so"
-    run(["make", "-s", "-C", str(REPO), f"BUILD={lib_dir}", "MPICC=mpicc.mpich", str(library)])
+    run(
+        ["make", "-s", "-C", str(REPO), f"BUILD={lib_dir}", "MPICC=mpicc.mpich", str(library)],
+        quiet=True,
+    )
     return btio_dir / "btio", library
 
 
@@ -343,7 +349,8 @@ def run_btio(build: Path, data_dir: Path, logs: Path) -> None:
                 launch = ["mpiexec.mpich", "-n", str(ranks), str(program), str(inputs)]
                 if op == "r":  # the file to read: written once, untraced
                     write_input = work / f"input-w{number}"
-                    run(["mpiexec.mpich", "-n", str(ranks), str(program), str(write_input)])
+                    prepare = ["mpiexec.mpich", "-n", str(ranks), str(program), str(write_input)]
+                    run(prepare, quiet=True)
                 for repeat in range(BTIO_REPEATS):
                     for i, hints in enumerate(BTIO_CONFIGS[(method, op)]):
                         table = work / f"table-{method}-{op}-{i}.jsonl"
@@ -354,6 +361,30 @@ def run_btio(build: Path, data_dir: Path, logs: Path) -> None:
                         done += 1
                     print(f"btio: {done}/{total} runs (n={ranks} {method} {op} round {repeat})")
     shutil.rmtree(work, ignore_errors=True)
+
+
+def search_btio(build: Path, data_dir: Path, budget: int, out: Path) -> None:
+    """A small real search of BT-IO's 4-rank collective write over btio-write.space.toml
+    (TPE, `budget` trials, then the default and the best re-measured 3 times each); the
+    trials stay out of the knowledge base (--no-db), the JSON result goes to `out`."""
+    program, library = build_btio(build)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    inputs = build / "btio-search-input"
+    inputs.write_text(f"w\n0\n{BTIO_STEPS}\n{BTIO_GRID} {BTIO_GRID} {BTIO_GRID}\n{data_dir}\n")
+    command = [str(IOTUNER), "search", "--strategy", "tpe", "--budget", str(budget)]
+    command += ["--repeats", "3", "--seed", "1", "--no-db", "--json"]
+    command += ["--space", str(DEVDATA / "btio-write.space.toml")]
+    command += ["--storage", str(build / "btio-search.db")]
+    command += ["--log-dir", str(build / "btio-search-logs"), "--"]
+    command += ["mpiexec.mpich", "-n", "4", str(program), str(inputs)]
+    print(f"btio: searching ({budget} trials) -> {out}")
+    result = subprocess.run(
+        command, env={**os.environ, "IOTUNER_LIB": str(library)}, capture_output=True, text=True
+    )
+    if result.returncode != 0:
+        raise BenchError(f"{WHO}: the BT-IO search failed:\n{result.stderr[-2000:]}")
+    write_atomically(out, result.stdout)
+    print(result.stderr[-3000:])
 
 
 # --- common -------------------------------------------------------------------------------
@@ -379,27 +410,31 @@ def ingest(db: Path, paths: Sequence[Path], *extra: str) -> None:
 
 
 def describe(db: Path) -> None:
-    """Rows, workloads and configurations per workload of a knowledge base, by program."""
+    """Rows, workloads and configurations per workload of a knowledge base, by program and
+    system (host, file system, MPI)."""
     store = open_store(str(db), make_folder=False)
     try:
         rows = store.measurements()
         summary = store.summary()
+        names = {
+            s.fingerprint: f"{s.host} {s.fs_type} {' '.join(s.mpi_library.split()[:3])}"
+            for s in store.systems()
+        }
     finally:
         store.close()
     print(f"\n{db}: {len(rows)} measurements")
     keys = ["system", *WORKLOAD_COLUMNS]
-    summary = summary.assign(program=summary["program"].fillna("(unknown)"))
-    for program, part in summary.groupby("program", sort=True):
+    summary = summary.assign(
+        program=summary["program"].fillna("(no program)"), where=summary["system"].map(names)
+    )
+    for (program, where), part in summary.groupby(["program", "where"], sort=True):
         per_workload = part.groupby(keys, dropna=False).size().tolist()
-        repeats = part["n"].tolist()
         print(
-            f"  {program}: {len(per_workload)} workloads, configurations per workload "
-            f"min {min(per_workload)} median {statistics.median(per_workload):g} "
-            f"max {max(per_workload)}; repeats per configuration min {min(repeats)} "
-            f"median {statistics.median(repeats):g}"
+            f"  {program} on {where}: {int(part['n'].sum())} rows, {len(per_workload)} "
+            f"workloads, configurations per workload min {min(per_workload)} median "
+            f"{statistics.median(per_workload):g} max {max(per_workload)}, repeats per "
+            f"configuration median {statistics.median(part['n']):g}"
         )
-    systems = summary.groupby("system").size()
-    print(f"  systems: {len(systems)} ({', '.join(sorted(summary['system'].unique()))})")
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -408,6 +443,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--machine-db", type=Path, help="knowledge base of this machine's data")
     p.add_argument("--reuse", action="store_true", help="ingest the stored sweeps and traces")
     p.add_argument("--btio", action="store_true", help="BT-IO runs (build, run or reuse)")
+    p.add_argument(
+        "--btio-search", type=int, metavar="BUDGET", help="then a real TPE search of BT-IO"
+    )
     p.add_argument("--append", action="store_true", help="add to existing knowledge bases")
     p.add_argument("--work", type=Path, default=Path("devdata-work"), help="new results here")
     p.add_argument("--ext4-dir", type=Path, default=Path("/tmp/iotuner-devdata/ext4"))
@@ -461,6 +499,13 @@ def main(argv: Sequence[str]) -> int:
                     run_btio(args.work / "build", args.ext4_dir.with_name("btio-data"), logs)
                 if logs != Path():
                     ingest(args.machine_db, [logs], "--kind", "trace")
+                if args.btio_search and not missing:
+                    search_btio(
+                        args.work / "build",
+                        args.ext4_dir.with_name("btio-data"),
+                        args.btio_search,
+                        args.work / "btio-search.json",
+                    )
         for db in (args.public_db, args.machine_db):
             if db is not None:
                 describe(db)
