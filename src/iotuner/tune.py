@@ -205,14 +205,18 @@ def _representative_bytes(group: int) -> int:
 
 
 def _frame(workloads: Sequence[Workload], configs: Sequence[Configuration]) -> pd.DataFrame:
-    rows = []
+    """The rows to predict: every configuration for each workload, workload-major (built
+    by columns: tune asks for tens of thousands of rows)."""
+    names = list(configs[0]) if configs else []
+    settings = {f"{CONFIG_PREFIX}{name}": [c[name] for c in configs] for name in names}
+    keys = [config_key(c) for c in configs]
+    parts = []
     for workload in workloads:
-        for config in configs:
-            row = workload.as_row()
-            row.update({f"{CONFIG_PREFIX}{name}": value for name, value in config.items()})
-            row["config"] = config_key(config)
-            rows.append(row)
-    return pd.DataFrame(rows)
+        columns: dict[str, object] = {
+            name: [value] * len(configs) for name, value in workload.as_row().items()
+        }
+        parts.append(pd.DataFrame({**columns, **settings, "config": keys}))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
 
 EXTRAPOLATE_FACTOR = 4
