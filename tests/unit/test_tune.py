@@ -10,7 +10,7 @@ import pandas as pd
 from iotuner.formats import size_groups
 from iotuner.space import parse_space
 from iotuner.table import check_table
-from iotuner.tune import tune
+from iotuner.tune import OPEN_ONLY_KEYS, tune
 
 SPACE = parse_space(
     """
@@ -138,3 +138,28 @@ def test_beyond_the_trained_range_only_where_the_model_is_still_sure() -> None:
     assert {e.group for e in result.entries if e.at == "access"} == {
         c.group for c in result.choices if c.pattern == "collective"
     }
+
+
+class LargeStridedAggregators(KnownPredictor):
+    """Two aggregators triple collective strided writes of 1 MiB and more, and change
+    nothing elsewhere: the winners of a few cases set cb_nodes, the most common choice
+    (data sieving off, or the default) does not."""
+
+    def predict_interval(self, frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        median, _, _ = super().predict_interval(frame)
+        median[((frame["cfg:cb_nodes"].astype(str) == "2") & (frame["layout"] == "strided")
+                & (frame["pattern"] == "collective") & (frame["bytes_per_rank"] >= 1 << 20))
+               .to_numpy()] *= 3  # fmt: skip
+        return median, median * 0.9, median * 1.1
+
+
+def test_the_table_carries_every_open_time_choice_tune_shows() -> None:
+    for method in ("enumerated", "optimised"):
+        result = tune(LargeStridedAggregators(), SPACE, summary(), method=method)
+        shown = [c for c in result.choices if "cb_nodes" in c.hints]
+        assert shown and len(shown) < len([c for c in result.choices if not c.kept_default])
+        opening = [e for e in result.entries if e.at == "open"]
+        assert [e.hints for e in opening] == [{"cb_nodes": "2", "cb_config_list": "*:*"}]
+        for choice in result.choices:
+            open_keys = {k: v for k, v in choice.hints.items() if k in OPEN_ONLY_KEYS}
+            assert open_keys in ({}, opening[0].hints)
