@@ -12,6 +12,21 @@ Encodings
   encode as 0. A frame without a calls_per_open column (made before the field existed)
   reads as one call per open, as iotuner.measurement.Workload does.
 * ``number``: the value as it is (group, fill).
+* ``maybe``: a workload field that may be unknown, as a number (log2 of it when the
+  encoding says so) or NaN when unknown: an unknown value is missing, never 0, and the
+  models take NaN (trees and boosting natively, the others behind a median imputer with a
+  missing-value indicator, iotuner.models._zoo). ``interleaved`` is 1, 0 or NaN;
+  ``log2(stripe_count)`` and ``log2(stripe_size)`` the striping; ``files_per_rank`` is
+  files / nprocs (1: a file per process, 1/nprocs: one shared file).
+* Derived features that tell apart problems with equal totals: ``log2(ranks_per_node)``
+  (nprocs / nodes rounded up where the source does not tell; never unknown) and
+  ``log2(bytes_per_open)``, the volume one rank moves between open and close
+  (bytes_per_rank * calls_per_open). `program` is no feature: a name says nothing about a
+  program the knowledge base has not seen.
+
+Frames without the newer workload columns (old knowledge bases, CSV tables, frames made
+by hand) read as unknown there: complete_workload_columns adds them. A schema of
+version 1 (saved before these features) still loads and encodes exactly as it did.
 * ``binary``: pattern, op and layout have two values each (iotuner.measurement); one 0/1
   feature says whether the row has the second (``pattern=independent``, ``op=read``,
   ``layout=strided``). Any other value is an error.
@@ -64,14 +79,18 @@ __all__ = [
     "Encoding",
     "FeatureSchema",
     "build_features",
+    "complete_workload_columns",
     "infer_schema",
     "log_target",
 ]
 
-SCHEMA_VERSION = 1
-"""Version of the JSON form of a FeatureSchema."""
+SCHEMA_VERSION = 2
+"""Version of the JSON form of a FeatureSchema (2: the workload fields of issue 10, the
+``maybe`` kind and the derived columns; 1 is still read)."""
 
-_KINDS = ("log2", "number", "binary", "onehot", "param")
+_READABLE_VERSIONS = (1, SCHEMA_VERSION)
+
+_KINDS = ("log2", "number", "binary", "onehot", "param", "maybe")
 
 _WORKLOAD_ENCODINGS: tuple[tuple[str, str, tuple[Value, ...]], ...] = (
     ("nprocs", "log2", ()),
@@ -85,7 +104,25 @@ _WORKLOAD_ENCODINGS: tuple[tuple[str, str, tuple[Value, ...]], ...] = (
     ("calls_per_open", "log2", ()),
     ("group", "number", ()),
 )
-assert {name for name, _, _ in _WORKLOAD_ENCODINGS} <= set(WORKLOAD_COLUMNS)
+"""The encodings of a version 1 schema, all of them still made in version 2."""
+
+_NEWER_WORKLOAD_ENCODINGS: tuple[tuple[str, bool], ...] = (
+    # (source, log2): the kind is ``log2`` for the two that are never unknown, else maybe.
+    ("ranks_per_node", True),
+    ("bytes_per_open", True),
+    ("files_per_rank", False),
+    ("interleaved", False),
+    ("stripe_count", True),
+    ("stripe_size", True),
+)
+"""The workload encodings added in version 2 (after _WORKLOAD_ENCODINGS)."""
+
+_NEVER_UNKNOWN = ("ranks_per_node", "bytes_per_open")
+
+DERIVED_COLUMNS = ("bytes_per_open", "files_per_rank")
+"""Columns the schema computes from the workload columns (complete_workload_columns)."""
+
+_UNKNOWN_WHEN_ABSENT = ("ranks_per_node", "files", "interleaved", "stripe_count", "stripe_size")
 
 
 @dataclass(frozen=True)
@@ -120,6 +157,8 @@ class Encoding:
         """The names of the features this column gives, in X's column order."""
         if self.kind in ("log2", "number"):
             return (f"log2({self.source})" if self.kind == "log2" else self.source,)
+        if self.kind == "maybe":
+            return (f"log2({self.source})" if self.log2 else self.source,)
         if self.kind == "binary":
             return (f"{self.source}={self.categories[1]}",)
         if self.kind == "onehot":
@@ -139,6 +178,8 @@ class Encoding:
             if self.kind == "log2":
                 values = np.log2(np.maximum(values, 1.0))
             return values.reshape(-1, 1)
+        if self.kind == "maybe":
+            return self._encode_maybe(column)
         cells = [self._resolve(cell_value(v)) for v in column.tolist()]
         if self.kind in ("binary", "onehot"):
             index = {str(c): i for i, c in enumerate(self.categories)}
@@ -196,6 +237,24 @@ class Encoding:
                 f"the schema knows {', '.join(map(str, self.categories))}"
             )
 
+    def _encode_maybe(self, column: pd.Series) -> npt.NDArray[np.float64]:
+        """A number per cell, NaN for an empty one (None, NaN: unknown)."""
+        values = np.full(len(column), np.nan)
+        for row, cell in enumerate(column.tolist()):
+            if cell is None or cell is pd.NA:
+                continue
+            if isinstance(cell, bool | np.bool_ | int | float | np.integer | np.floating):
+                number = float(cell)
+            else:
+                raise ModelError(
+                    f"{self.source} must be a number or empty (unknown) in every row, got {cell!r}"
+                )
+            if math.isinf(number) or (self.log2 and number <= 0):
+                wanted = "a number > 0" if self.log2 else "a finite number"
+                raise ModelError(f"{self.source} must be {wanted} or empty, got {cell!r}")
+            values[row] = math.log2(number) if self.log2 and not math.isnan(number) else number
+        return values.reshape(-1, 1)
+
     def _encode_param(self, cells: Sequence[Value]) -> npt.NDArray[np.float64]:
         bad = sorted(
             {str(c) for c in cells if not isinstance(c, int) and not (self.flag and c == NOT_SET)}
@@ -240,7 +299,7 @@ class FeatureSchema:
 
     @property
     def sources(self) -> list[str]:
-        """The frame columns the schema reads."""
+        """The frame columns the schema reads (DERIVED_COLUMNS are computed from others)."""
         return [e.source for e in self.encodings]
 
     @property
@@ -251,7 +310,9 @@ class FeatureSchema:
     def transform(self, frame: pd.DataFrame) -> npt.NDArray[np.float64]:
         """X for the rows of `frame`, shape (rows, features); ModelError for missing columns
         or values the schema does not know."""
-        frame = _with_calls_per_open(frame)
+        frame = complete_workload_columns(frame)
+        if self.version >= 2 and "ranks_per_node" in self.sources:
+            frame = frame.assign(ranks_per_node=_ranks_per_node(frame))
         require_columns(frame, self.sources, "the feature schema")
         blocks = [e.encode(frame[e.source]) for e in self.encodings]
         if not blocks:
@@ -276,14 +337,19 @@ class FeatureSchema:
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> "FeatureSchema":
-        if not isinstance(data, Mapping) or data.get("version") != SCHEMA_VERSION:
+        if not isinstance(data, Mapping) or data.get("version") not in _READABLE_VERSIONS:
             got = data.get("version") if isinstance(data, Mapping) else type(data).__name__
-            raise ModelError(f"expected a feature schema of version {SCHEMA_VERSION}, got {got!r}")
+            raise ModelError(
+                f"expected a feature schema of version "
+                f"{' or '.join(map(str, _READABLE_VERSIONS))}, got {got!r}"
+            )
         encodings = data.get("encodings")
         if not isinstance(encodings, list):
             raise ModelError("a feature schema needs a list of encodings")
         schema = FeatureSchema(
-            tuple(Encoding.from_dict(e) for e in encodings), str(data.get("space", ""))
+            tuple(Encoding.from_dict(e) for e in encodings),
+            str(data.get("space", "")),
+            int(data["version"]),
         )
         if "features" in data and list(data["features"]) != schema.feature_names:
             raise ModelError("the schema's feature list does not match its encodings")
@@ -306,8 +372,12 @@ def infer_schema(frame: pd.DataFrame, space: Space | None = None) -> FeatureSche
     from a store that also holds other spaces). Without a space, every cfg: column is a
     parameter, encoded from the values seen.
     """
-    require_columns(_with_calls_per_open(frame), WORKLOAD_COLUMNS, "a feature schema")
+    require_columns(complete_workload_columns(frame), WORKLOAD_COLUMNS, "a feature schema")
     encodings = [Encoding(name, kind, cats) for name, kind, cats in _WORKLOAD_ENCODINGS]
+    encodings += [
+        Encoding(name, "log2") if name in _NEVER_UNKNOWN else Encoding(name, "maybe", log2=log2)
+        for name, log2 in _NEWER_WORKLOAD_ENCODINGS
+    ]
     present = config_columns(frame)
     if space is not None:
         wanted = [CONFIG_PREFIX + p.name for p in space.parameters]
@@ -361,11 +431,46 @@ def log_target(frame: pd.DataFrame, stat: str = "bw_min") -> npt.NDArray[np.floa
     return np.log(values)
 
 
-def _with_calls_per_open(frame: pd.DataFrame) -> pd.DataFrame:
-    """`frame`, with calls_per_open 1 in every row when it has no such column."""
-    if "calls_per_open" in frame.columns:
-        return frame
-    return frame.assign(calls_per_open=1)
+def complete_workload_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with every workload column (WORKLOAD_COLUMNS) and DERIVED_COLUMNS.
+
+    A frame made before a field existed reads as its default there: calls_per_open 1 (as
+    iotuner.measurement.Workload reads it), the fields of issue 10 (ranks_per_node, files,
+    interleaved, striping, program) unknown (NaN, None). Derived columns present already
+    are kept; `frame` itself is not changed.
+    """
+    added: dict[str, Any] = {}
+    if "calls_per_open" not in frame.columns:
+        added["calls_per_open"] = 1
+    for name in _UNKNOWN_WHEN_ABSENT:
+        if name not in frame.columns:
+            added[name] = np.nan
+    if "program" not in frame.columns:
+        added["program"] = None
+    if added:
+        frame = frame.assign(**added)
+    derived: dict[str, Any] = {}
+    if "bytes_per_open" not in frame.columns and {"bytes_per_rank", "calls_per_open"} <= set(
+        frame.columns
+    ):
+        derived["bytes_per_open"] = _numbers(frame["bytes_per_rank"]) * _numbers(
+            frame["calls_per_open"]
+        )
+    if "files_per_rank" not in frame.columns and "nprocs" in frame.columns:
+        derived["files_per_rank"] = _numbers(frame["files"]) / _numbers(frame["nprocs"])
+    return frame.assign(**derived) if derived else frame
+
+
+def _numbers(column: pd.Series) -> pd.Series:
+    """A column as floats, NaN where a cell is empty or not a number."""
+    return pd.to_numeric(column, errors="coerce").astype(float)
+
+
+def _ranks_per_node(frame: pd.DataFrame) -> pd.Series:
+    """ranks_per_node where known, else nprocs / nodes rounded up (ranks spread evenly)."""
+    given = _numbers(frame["ranks_per_node"])
+    even = np.ceil(_numbers(frame["nprocs"]) / _numbers(frame["nodes"]))
+    return given.where(given.notna(), even)
 
 
 def _declared(p: Parameter) -> Encoding:

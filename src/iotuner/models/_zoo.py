@@ -13,18 +13,31 @@ natural logarithm of the bandwidth.
 
 `quick` shrinks the zoo for a demo: 30 trees in the forest, smaller MLP and boosting, and
 no classic gradient boosting.
+
+Unknown workload fields are NaN in the features (iotuner.models._features). The forest,
+the tree and histogram boosting learn where missing values go at each split; SVR, the MLP
+and classic boosting cannot take NaN, so their pipelines start with a median imputer that
+also adds a 0/1 "was missing" column per feature with gaps (keep_empty_features keeps a
+feature that is unknown in every training row, as 0, so the feature count stays the
+schema's). Histogram boosting cannot bin a feature that is unknown in every training row
+(scikit-learn 1.9 fails on it); such a feature says nothing, so it is set to 0 first
+(EmptyFeaturesAsZero).
 """
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.compose import TransformedTargetRegressor
 from sklearn.ensemble import (
     GradientBoostingRegressor,
     HistGradientBoostingRegressor,
     RandomForestRegressor,
 )
+from sklearn.impute import SimpleImputer
 from sklearn.neural_network import MLPRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -62,6 +75,26 @@ class Candidate:
     @property
     def baseline(self) -> bool:
         return self.name == BASELINE
+
+
+class EmptyFeaturesAsZero(TransformerMixin, BaseEstimator):
+    """Sets to 0 the features that were unknown (NaN) in every row fitted; others pass."""
+
+    def fit(self, X: npt.ArrayLike, y: Any = None) -> "EmptyFeaturesAsZero":
+        values = np.asarray(X, dtype=float)
+        self.empty_ = np.isnan(values).all(axis=0)
+        self.n_features_in_ = values.shape[1]
+        return self
+
+    def transform(self, X: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        values = np.array(X, dtype=float)
+        values[:, self.empty_] = 0.0
+        return values
+
+
+def _imputer() -> SimpleImputer:
+    """Unknown (NaN) features as the training median, plus an indicator of which were."""
+    return SimpleImputer(strategy="median", add_indicator=True, keep_empty_features=True)
 
 
 def candidates(
@@ -111,13 +144,14 @@ def candidates(
         "svr": Candidate(
             "svr",
             "support vector regression, RBF kernel, C=10, standardised features",
-            lambda seed: make_pipeline(StandardScaler(), SVR(C=10.0, epsilon=0.05)),
+            lambda seed: make_pipeline(_imputer(), StandardScaler(), SVR(C=10.0, epsilon=0.05)),
         ),
         "mlp": Candidate(
             "mlp",
             f"multi-layer perceptron, hidden layers {hidden}, early stopping",
             lambda seed: TransformedTargetRegressor(
                 regressor=make_pipeline(
+                    _imputer(),
                     StandardScaler(),
                     MLPRegressor(
                         hidden_layer_sizes=hidden,
@@ -134,13 +168,17 @@ def candidates(
         "hist_gradient_boosting": Candidate(
             "hist_gradient_boosting",
             f"histogram gradient boosting, {boost} iterations",
-            lambda seed: HistGradientBoostingRegressor(max_iter=boost, random_state=seed),
+            lambda seed: make_pipeline(
+                EmptyFeaturesAsZero(),
+                HistGradientBoostingRegressor(max_iter=boost, random_state=seed),
+            ),
         ),
         "gradient_boosting": Candidate(
             "gradient_boosting",
             "gradient boosting, 300 trees of depth 3",
-            lambda seed: GradientBoostingRegressor(
-                n_estimators=300, max_depth=3, random_state=seed
+            lambda seed: make_pipeline(
+                _imputer(),
+                GradientBoostingRegressor(n_estimators=300, max_depth=3, random_state=seed),
             ),
         ),
     }
