@@ -363,3 +363,23 @@ def test_csv_calls_per_open_column(store: Store, tmp_path: Path) -> None:
     result = ingest_csv(store, path, mapping, system, defaults=_DEFAULTS)
     assert (result.read, result.added) == (2, 2)
     assert sorted(store.measurements()["calls_per_open"].tolist()) == [1, 64]
+
+
+def test_old_bench_lines_get_what_the_kernel_tells(store: Store, tmp_path: Path) -> None:
+    """Lines written before the workload named its program (our kernel's, since only
+    bench writes them) are stored with the kernel's fields, as a sweep writes them now."""
+    strided = measurement("old:s", 30.0, nprocs=2, layout="strided", block=4096, fill=0.5)
+    lines = bench_lines(measurement("old:c", 20.0, nprocs=2), strided)
+    old = []
+    for line in lines:
+        data = json.loads(line)
+        for name in ("ranks_per_node", "files", "interleaved", "stripe_count", "stripe_size"):
+            del data["workload"][name]
+        del data["workload"]["program"]
+        old.append(json.dumps(data))
+    assert ingest_bench(store, _write(tmp_path / "old.bench.jsonl", old)).added == 2
+    rows = store.measurements().set_index("uid")
+    assert rows.loc["old:s", "interleaved"] and not rows.loc["old:c", "interleaved"]
+    assert set(rows["program"]) == {"iokernel"} and rows["files"].tolist() == [1, 1]
+    assert rows["ranks_per_node"].tolist() == [2, 2]
+    assert rows["stripe_count"].isna().all()

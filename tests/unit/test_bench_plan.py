@@ -1,6 +1,7 @@
 """bench's plan: calls per open, and the largest size scaled to memory and disk (given to
 size_limit, not read off this machine)."""
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,9 @@ from iotuner.bench import (
     plan_sizes,
     size_limit,
 )
+from iotuner.bench._plan import kernel_workload
 from iotuner.errors import ConfigError
+from iotuner.measurement import Workload
 from iotuner.space import load_space
 
 GIB, MIB = 1 << 30, 1 << 20
@@ -109,3 +112,49 @@ def test_workloads_carry_their_calls_per_open_to_the_kernel() -> None:
         plan.space, [2], ["collective"], list(plan.layouts), ["write"], list(plan.sizes)
     )
     assert other.sweep_id != plan.sweep_id
+
+
+def test_the_plan_fills_what_the_kernel_tells_of_a_workload() -> None:
+    plan = BenchPlan(
+        load_space("demo-small"),
+        [1, 2],
+        ["collective"],
+        [parse_layout("contiguous"), parse_layout("strided:4k:0.5")],
+        ["write"],
+        [4096],
+    )
+    told = {
+        (w.nprocs, w.layout): (w.program, w.files, w.ranks_per_node, w.interleaved)
+        for w in plan.workloads
+    }
+    # The strided layout puts writer w's k-th block in slot k*W + w: at two ranks the
+    # blocks take turns; at one rank there is nobody to take turns with.
+    assert told == {
+        (1, "contiguous"): ("iokernel", 1, 1, False),
+        (1, "strided"): ("iokernel", 1, 1, False),
+        (2, "contiguous"): ("iokernel", 1, 2, False),
+        (2, "strided"): ("iokernel", 1, 2, True),
+    }
+    assert all(w.stripe_count is None and w.stripe_size is None for w in plan.workloads)
+    # What a source says already is kept; ranks spread evenly over nodes, rounded up.
+    spread = Workload(5, 2, "independent", "read", "contiguous", 4096, program="mine")
+    assert kernel_workload(spread).ranks_per_node == 3
+    assert kernel_workload(spread).program == "mine"
+
+
+def test_a_sample_of_configurations_does_not_depend_on_the_newer_fields() -> None:
+    """A sweep resumed by an iotuner with more workload fields measures the same sample."""
+    plan = BenchPlan(
+        load_space("demo-small"),
+        [2],
+        ["collective"],
+        [parse_layout("contiguous")],
+        ["write"],
+        [4096],
+        max_configs=5,
+        seed=3,
+    )
+    workload = plan.workloads[0]
+    bare = dataclasses.replace(workload, program=None, files=None, ranks_per_node=None)
+    assert workload.program == "iokernel"
+    assert plan.configurations(workload) == plan.configurations(bare)

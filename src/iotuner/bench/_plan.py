@@ -6,12 +6,13 @@ import json
 import os
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 from iotuner.errors import ConfigError
 from iotuner.formats import size_groups
-from iotuner.measurement import Workload
+from iotuner.measurement import OPTIONAL_WORKLOAD_FIELDS, Workload
 from iotuner.space import Configuration, Parameter, Space
 
 _MIB = 1 << 20
@@ -99,6 +100,30 @@ def calls_per_open_for(size: int, open_bytes: int = OPEN_BYTES, max_calls: int =
         raise ConfigError(f"a size per call must be at least 1 byte, got {size}")
     wanted = -(-open_bytes // size)  # ceiling
     return max(min(MIN_CALLS, max_calls), min(wanted, max_calls))
+
+
+KERNEL_PROGRAM = "iokernel"
+"""The program name of bench measurements (Workload.program)."""
+
+
+def kernel_workload(workload: Workload) -> Workload:
+    """`workload` with what our kernel's runs of it tell, where it does not say already:
+    program iokernel; one shared file; ranks_per_node, the ranks spread evenly over the
+    nodes (nprocs / nodes rounded up, as mpiexec places them); interleaved, True for the
+    strided layout at more than one rank (writer w's k-th block goes to slot k*W + w, so
+    the ranks' blocks take turns in the file; programs/iokernel.c) and False for the
+    contiguous one (each call of a rank is one piece of its own). Striping stays unknown:
+    the kernel does not set it, and the file systems the sweeps run on (ext4, tmpfs) have
+    none (Lustre's would be read with lfs getstripe, not done yet)."""
+    known: dict[str, Any] = {
+        "program": KERNEL_PROGRAM,
+        "files": 1,
+        "ranks_per_node": -(-workload.nprocs // workload.nodes),
+        "interleaved": workload.layout == "strided" and workload.nprocs > 1,
+    }
+    return replace(
+        workload, **{name: v for name, v in known.items() if getattr(workload, name) is None}
+    )
 
 
 @dataclass(frozen=True)
@@ -279,7 +304,7 @@ class BenchPlan:
                                 layout.fill,
                                 calls_per_open_for(size, self.open_bytes, self.max_calls),
                             )
-                            self.workloads.append(workload)
+                            self.workloads.append(kernel_workload(workload))
 
     @property
     def sweep_id(self) -> str:
@@ -306,7 +331,7 @@ class BenchPlan:
         """The configurations measured for a workload: all that matter, or a sample."""
         configs = configurations_for(self.space, workload)
         if self.max_configs is not None and len(configs) > self.max_configs:
-            rng = random.Random(f"{self.seed}:{workload}")
+            rng = random.Random(f"{self.seed}:{_sample_seed(workload)}")
             configs = [configs[0], *rng.sample(configs[1:], self.max_configs - 1)]
         return configs
 
@@ -334,3 +359,10 @@ def workload_key(workload: Workload) -> str:
         f"-b{workload.block}-f{workload.fill:g}-s{workload.bytes_per_rank}"
         f"-c{workload.calls_per_open}"
     )
+
+
+def _sample_seed(workload: Workload) -> str:
+    """The workload's text from before the optional fields (the dataclass repr of the
+    others), so that a sweep resumed by a newer iotuner samples the same configurations."""
+    told = (f for f in fields(workload) if f.name not in OPTIONAL_WORKLOAD_FIELDS)
+    return f"Workload({', '.join(f'{f.name}={getattr(workload, f.name)!r}' for f in told)})"

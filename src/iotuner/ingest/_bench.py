@@ -4,19 +4,21 @@ the knowledge base."""
 import hashlib
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
+from iotuner.bench._plan import kernel_workload
 from iotuner.ingest._common import IngestError, IngestResult, commit_run, decode_text, read_bytes
-from iotuner.measurement import (
-    measurement_from_json,
-)
+from iotuner.measurement import measurement_from_json
 from iotuner.store import Record, Store, StoreError, canonical_config
 
 
 def ingest_bench(store: Store, path: Path | str) -> IngestResult:
     """Ingest a bench result file (one measurement_to_json line per measurement).
 
-    The first bad line is reported with its file and line, and nothing is added.
+    Only bench sweeps (our kernel) write these files; a line from before the workload told
+    its program gets the kernel's fields (ingest_bench_records). The first bad line is
+    reported with its file and line, and nothing is added.
     """
     path = Path(path).resolve()
     data = read_bytes(path)
@@ -46,9 +48,19 @@ def ingest_bench_records(
     without reading the file again (bench stores each workload's new lines as it goes).
 
     The run is the sweep's `bench_run` id when every record has the same, else
-    `file_hash`, else the hash of the records' uids.
+    `file_hash`, else the hash of the records' uids. A measurement whose workload does not
+    name its program is one of our kernel's from before the field: it gets the kernel's
+    fields (iotuner.bench._plan.kernel_workload), as a sweep of today writes them.
     """
     path = Path(path).resolve()
+    records = [
+        (
+            replace(m, workload=kernel_workload(m.workload)) if m.workload.program is None else m,
+            s,
+            sp,
+        )
+        for m, s, sp in records
+    ]
     bench_runs = {str(m.provenance.get("bench_run") or "") for m, _, _ in records}
     single = bench_runs.pop() if len(bench_runs) == 1 else ""
     uids = "\n".join(sorted(m.uid for m, _, _ in records))
