@@ -23,6 +23,7 @@ from iotuner.models import (
     select_model,
     train_command,
 )
+from iotuner.models._evaluate import Evaluation, Figures, SchemeResult, WorkloadScore, model_names
 from iotuner.space import Space
 
 
@@ -211,14 +212,67 @@ def test_train_command_saves_the_chosen_model(
 ) -> None:
     report = train_command(summary, space, tmp_path / "model", seeds=10, quick=True)
     assert report.comparison.seeds == 3  # quick caps the seeds
-    assert report.chosen in CANDIDATE_NAMES
-    assert report.chosen == select_model(report.comparison.scores)[0]
+    assert report.chosen in model_names()
+    assert report.evaluation is not None
+    assert report.chosen == select_model(report.comparison.scores, report.evaluation)[0]
+    assert report.evaluation.result(BASELINE, "workload").folds == 8
+    assert "pick" in report.reason
     saved = json.loads((tmp_path / "model" / "model.json").read_text())
     assert saved["model"] == report.chosen
     assert saved["space"] == "demo-small" and saved["systems"] == ["synthetic"]
     assert saved["training_rows"] == 648 and saved["target"] == "bw_min"
     assert saved["evaluation"]["group_by"] == "nprocs"
+    assert saved["evaluation"]["figures"]["results"][0]["model"] == BASELINE
     assert saved["selection"]["reason"] == report.reason
     assert saved["schema"]["features"][0] == "log2(nprocs)"
     loaded = load_model(tmp_path / "model")
     assert loaded.predict_quantiles(summary.head(5)).shape == (5, 2)
+
+
+def _judged(name: str, picks: list[float], rhos: list[float], mdape: float) -> SchemeResult:
+    scores = [
+        WorkloadScore(f"w{i}", None, 10, mdape, rho, pick, 1, 1)
+        for i, (pick, rho) in enumerate(zip(picks, rhos, strict=True))
+    ]
+    figures = Figures(
+        workloads=len(picks),
+        mdape_median=mdape,
+        spearman_median=float(np.median(rhos)),
+        spearman_mean=float(np.mean(rhos)),
+        spearman_workloads=len(rhos),
+        pick_median=float(np.median(picks)),
+        pick_mean=float(np.mean(picks)),
+        trials_mean=1.0,
+        reached=1.0,
+    )
+    return SchemeResult(name, name, "workload", len(picks), figures, scores)
+
+
+def _evaluation(*results: SchemeResult) -> Evaluation:
+    return Evaluation("bw_min", 100, 0, 10, 0.95, 40, 0, "", {}, list(results), {})
+
+
+def test_selection_by_the_figures_of_held_out_workloads() -> None:
+    scores = [
+        _score("a", (10.0, 1.0), (6.0, 0.1)),
+        _score("b", (50.0, 1.0), (40.0, 0.1)),
+        _score("c", (60.0, 1.0), (50.0, 0.1)),
+    ]
+    # a has the lowest error, but b picks better with no trial: b.
+    evaluation = _evaluation(
+        _judged("a", [0.8, 0.7, 0.9, 0.8], [0.5] * 4, 5.0),
+        _judged("b", [1.0, 0.99, 1.0, 0.98], [0.5] * 4, 30.0),
+        _judged("c", [0.5, 0.6, 0.5, 0.6], [0.9] * 4, 1.0),
+    )
+    chosen, reason = select_model(scores, evaluation)
+    assert chosen == "b" and "mean pick ties b" in reason
+    assert select_model(scores)[0] == "a"  # without figures, the error decides
+    # Picks within one standard error: the higher Spearman, then the lower MdAPE wins.
+    evaluation = _evaluation(
+        _judged("a", [0.9, 1.0, 0.95, 1.0], [0.6, 0.7, 0.6, 0.7], 5.0),
+        _judged("b", [1.0, 0.9, 1.0, 0.96], [0.9, 0.8, 0.9, 0.8], 30.0),
+        _judged("c", [0.95, 0.95, 1.0, 0.95], [0.9, 0.8, 0.8, 0.9], 10.0),
+    )
+    chosen, reason = select_model(scores, evaluation)
+    assert chosen == "c" and "mean Spearman then ties b, c" in reason
+    assert "MdAPE" in reason

@@ -2,7 +2,9 @@
 analyze, which learn from the knowledge base, and table check and table derive."""
 
 import argparse
+import contextlib
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,6 +13,7 @@ from iotuner.cli._common import Subparsers, add_db_argument, store_from_args
 
 if TYPE_CHECKING:
     from iotuner.learn import TrainingData
+    from iotuner.tune import TuneResult
 
 __all__ = ["add_analyze", "add_table", "add_train", "add_tune"]
 
@@ -128,9 +131,11 @@ def add_train(subparsers: Subparsers) -> None:
         help="compare performance models on the knowledge base and save the chosen one",
         description=(
             "Compare a random forest (the thesis' baseline), a decision tree, SVR, an MLP and "
-            "gradient boosting over 70/30 splits and leave-one-group-out, save the model the "
-            "selection rule picks, and print Kunkel et al.'s decision trees and how their "
-            "choice compares with the default and the best."
+            "gradient boosting (and models trained on bandwidth relative to the workload) over "
+            "70/30 splits and leave-one-group-out, judge them on held-out workloads (iotuner "
+            "evaluate's figures), save the one with the best zero-trial pick, and print "
+            "Kunkel et al.'s decision trees and how their choice compares with the default "
+            "and the best."
         ),
     )
     _add_learning_source(parser)
@@ -150,20 +155,33 @@ def add_train(subparsers: Subparsers) -> None:
     parser.add_argument("--seeds", type=int, default=10, help="70/30 splits (default 10)")
     parser.add_argument("--quick", action="store_true", help="a small zoo, for demos")
     parser.add_argument("--no-rules", action="store_true", help="skip the decision-tree rules")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="the comparison, the figures and the choice as one JSON object (no rules)",
+    )
     parser.set_defaults(handler=_train)
 
 
 def _train(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from iotuner.cli._evaluate import print_evaluation
     from iotuner.models import kunkel_report, render_kunkel, render_train_report, train_command
 
-    data = _training_data(args)
-    console = Console()
+    # With --json, stdout holds the JSON object alone; what train says goes to stderr.
+    console = Console(stderr=args.json)
+    with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
+        data = _training_data(args)
     report = train_command(
         data.frame, data.space, args.output, target=args.target, seeds=args.seeds, quick=args.quick
     )
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2, allow_nan=False))
+        return 0
     render_train_report(report, console)
+    if report.evaluation is not None:
+        print_evaluation(report.evaluation, console, chosen=report.chosen)
     if not args.no_rules:
         render_kunkel(kunkel_report(data.frame, data.space), console)
     return 0
@@ -176,7 +194,9 @@ def add_tune(subparsers: Subparsers) -> None:
         description=(
             "Predict every configuration for each scale, size group, pattern, read/write and "
             "layout the training data covers; keep the configuration with the best lower "
-            "quantile, or the default when nothing beats it by more than the noise."
+            "quantile, or the default when nothing beats it by more than the noise. A space "
+            "of more than 20,000 configurations (ranges) is optimised over the model instead "
+            "of enumerated; which method runs, and why, is said first."
         ),
     )
     _add_learning_source(parser)
@@ -187,30 +207,82 @@ def add_tune(subparsers: Subparsers) -> None:
         help="model directory from `iotuner train` (default ./iotuner-model)",
     )
     parser.add_argument("-o", "--output", type=Path, required=True, help="tuning table to write")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the optimisation over a large space"
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="the entries written, each case's choice with its predicted gain and interval, "
+        "and the method, as one JSON object on stdout",
+    )
     parser.set_defaults(handler=_tune)
 
 
 def _tune(args: argparse.Namespace) -> int:
+    import contextlib as _contextlib
+    import sys as _sys
+
     from rich.console import Console
 
     from iotuner.models import load_model
     from iotuner.table import write_table
-    from iotuner.tune import render_choices, tune
+    from iotuner.tune import render_choices, tune, tune_method
 
-    data = _training_data(args)
-    model = load_model(args.model)
-    result = tune(model, data.space, data.frame)
+    # With --json, stdout holds the JSON object alone; what tune says goes to stderr.
+    with _contextlib.redirect_stdout(_sys.stderr if args.json else _sys.stdout):
+        data = _training_data(args)
+        model = load_model(args.model)
+        method, why = tune_method(data.space)
+        print(f"tune: {method}: {why}", flush=True)
+    result = tune(model, data.space, data.frame, seed=args.seed, progress=Console(stderr=True))
     write_table(args.output, result.entries)
+    if args.json:
+        print(json.dumps(_tune_json(args.output, result), indent=2, allow_nan=False))
+        return 0
     changed = [c for c in result.choices if not c.kept_default]
     at = Counter(e.at for e in result.entries)
     print(
         f"{args.output}: {len(result.entries)} entries ({at['open']} at open, {at['view']} at "
         f"view, {at['access']} at access); {len(changed)} of {len(result.choices)} cases differ "
         f"from the default (noise {result.noise:.0%}; an entry needs its lower bound above "
-        "the default's upper bound)"
+        f"the default's upper bound); {result.predicted_rows:,} rows predicted"
     )
     render_choices(result, Console())
     return 0
+
+
+def _tune_json(output: Path, result: "TuneResult") -> dict[str, object]:
+    """What `tune --json` prints: the table written, how, and every case's choice."""
+    return {
+        "table": str(output),
+        "method": result.method,
+        "method_reason": result.method_reason,
+        "predicted_rows": result.predicted_rows,
+        "noise": result.noise,
+        "entries": [e.to_json() for e in result.entries],
+        "cases": [
+            {
+                "nprocs": c.nprocs,
+                "group": c.group,
+                "pattern": c.pattern,
+                "op": c.op,
+                "layout": c.layout,
+                "config": c.config,
+                "hints": c.hints,
+                "kept_default": c.kept_default,
+                "predicted": c.predicted,
+                "interval": [c.low, c.high],
+                "default_predicted": c.default_predicted,
+                "predicted_gain": c.predicted / c.default_predicted - 1
+                if c.default_predicted > 0
+                else None,
+                "extrapolated_doublings": c.extrapolated,
+                "reason": c.reason,
+            }
+            for c in result.choices
+        ],
+    }
 
 
 def add_analyze(subparsers: Subparsers) -> None:

@@ -79,6 +79,16 @@ class _LevelMixin:
 
     workload_features: int
     level: Any
+    empty_: npt.NDArray[np.bool_]
+
+    def _known(self, X: npt.ArrayLike, fitting: bool = False) -> npt.NDArray[np.float64]:
+        """X as floats, with the features unknown (NaN) in every training row set to 0: they
+        say nothing, and histogram boosting cannot bin them."""
+        values = np.array(X, dtype=float)
+        if fitting:
+            self.empty_ = np.isnan(values).all(axis=0)
+        values[:, self.empty_] = 0.0
+        return values
 
     def _fit_level(
         self, X: npt.NDArray[np.float64], y: npt.NDArray[np.float64]
@@ -116,21 +126,21 @@ class RelativeTargetRegressor(_LevelMixin, RegressorMixin, BaseEstimator):
         self.workload_features = workload_features
 
     def fit(self, X: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> Any:
-        X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+        X, y = self._known(X, fitting=True), np.asarray(y, dtype=float)
         relative = self._fit_level(X, y)
         self.relative_ = clone(self.relative).fit(X, relative)
         self.n_features_in_ = X.shape[1]
         return self
 
     def predict(self, X: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        X = np.asarray(X, dtype=float)
+        X = self._known(X)
         log_bw: npt.NDArray[np.float64] = self._level(X) + np.asarray(
             self.relative_.predict(X), dtype=float
         )
         return log_bw
 
     def predict_std(self, X: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        X = np.asarray(X, dtype=float)
+        X = self._known(X)
         spread: npt.NDArray[np.float64] = np.hypot(_tree_std(self.relative_, X), self._level_std(X))
         return spread
 
@@ -149,7 +159,7 @@ class LambdaRankRegressor(_LevelMixin, RegressorMixin, BaseEstimator):
     def fit(self, X: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> Any:
         from lightgbm import LGBMRanker
 
-        X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+        X, y = self._known(X, fitting=True), np.asarray(y, dtype=float)
         relative = self._fit_level(X, y)
         ids = _workload_ids(X, self.workload_features)
         best = np.array([y[ids == i].max() for i in range(int(ids.max()) + 1)])
@@ -172,7 +182,7 @@ class LambdaRankRegressor(_LevelMixin, RegressorMixin, BaseEstimator):
         return self
 
     def predict(self, X: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        X = np.asarray(X, dtype=float)
+        X = self._known(X)
         score = np.asarray(self.ranker_.predict(X), dtype=float)
         # The isotonic map is flat between steps; a tiny share of the raw score keeps the
         # ranker's order among configurations that map to the same level.

@@ -19,23 +19,32 @@ MAE, RMSE in MiB/s, build and test time) under two schemes:
 
 Selection rule (SELECTION_RULE)
 -------------------------------
-1. The lowest mean group MAPE leads; every model whose mean group MAPE is at most the
-   leader's mean plus the leader's standard deviation (over its folds) is tied with it.
-2. Among the tied models the lowest mean split MAPE leads; those within that leader's
-   split standard deviation (over seeds) stay tied.
-3. Among those, the lowest mean test time (split scheme) wins.
+A model is chosen by what a tuner does with it: order the configurations of a workload it
+has not measured (iotuner.models._evaluate, leave-one-workload-out, at most
+`max_workload_folds` workloads held out):
 
-Without a group scheme, step 1 keeps every model. A model with a missing score (NaN) is
-never tied. MAPE is the criterion because relative error is what ranks configurations
-of very different bandwidths fairly; generalisation to unseen groups comes first because
-a tuner predicts for workloads it has not measured. The random forest (the dissertation's
-model) is always evaluated and reported as the baseline.
+1. The highest mean zero-trial pick (measured bandwidth of the model's first choice over
+   the workload's best) leads; every model whose mean pick is at least the leader's minus
+   the leader's standard error (over the held-out workloads) is tied with it.
+2. Among the tied, the highest mean Spearman correlation within a workload leads, again
+   with those within its standard error tied.
+3. Among those, the lowest median MdAPE wins.
+
+The pick comes first because it is the recommendation a user gets with no trial at all;
+the order (Spearman) decides how soon a search the model guides gets there; the error of
+the bandwidth itself matters least, since a tuner compares configurations of one
+workload. With one workload there is no such scheme and the earlier rule decides: the
+lowest mean leave-one-group-out MAPE (within one standard deviation), then the lowest
+mean 70/30 MAPE (within one standard deviation), then the lowest mean test time. The
+random forest on log bandwidth (the dissertation's model, and iotuner's default until
+the ranking candidates of iotuner.models._ranking) is always evaluated and reported as the
+baseline. The MAPE tables of both schemes above are still computed and reported.
 """
 
 import math
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -55,10 +64,12 @@ from iotuner.models._common import (
     require_columns,
     single_system,
 )
+from iotuner.models._evaluate import Evaluation, SchemeResult, evaluate_models, model_choices
 from iotuner.models._features import FeatureSchema, infer_schema
 from iotuner.models._metrics import Metrics, regression_metrics
+from iotuner.models._ranking import configure
 from iotuner.models._saved import TrainedModel, new_metadata, save_model
-from iotuner.models._zoo import BASELINE, Candidate, candidates
+from iotuner.models._zoo import BASELINE, Candidate
 from iotuner.space import Space
 
 __all__ = [
@@ -74,10 +85,14 @@ __all__ = [
 ]
 
 SELECTION_RULE = (
-    "lowest mean leave-one-group-out MAPE; models within one standard deviation of it are "
-    "tied and decided by the lowest mean 70/30 MAPE (again within one standard deviation), "
-    "then by the lowest mean test time"
+    "highest mean zero-trial pick under leave-one-workload-out; models within one standard "
+    "error of it are tied and decided by the highest mean Spearman within a workload (again "
+    "within one standard error), then by the lowest median MdAPE; with one workload: the "
+    "lowest leave-one-group-out MAPE, then 70/30 MAPE (within one standard deviation), then "
+    "the lowest test time"
 )
+
+FALLBACK_RULE = "lowest group MAPE, then 70/30 MAPE, then test time"
 
 TEST_SIZE = 0.3
 """The held-out fraction of the split scheme (the dissertation's 70/30)."""
@@ -168,6 +183,24 @@ class TrainReport:
     reason: str
     path: Path
     metadata: dict[str, Any]
+    evaluation: Evaluation | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for `train --json`: the choice, the rule, the MAPE table of both
+        schemes and the figures of the evaluation (see iotuner.models._evaluate)."""
+        return {
+            "chosen": self.chosen,
+            "reason": self.reason,
+            "rule": SELECTION_RULE,
+            "baseline": BASELINE,
+            "path": str(self.path),
+            "target": self.comparison.target,
+            "rows": self.comparison.rows,
+            "dropped": self.comparison.dropped,
+            "group_note": self.comparison.group_note,
+            "table": self.comparison.table(),
+            "evaluation": self.evaluation.to_dict() if self.evaluation is not None else None,
+        }
 
 
 def compare_models(
@@ -189,7 +222,7 @@ def compare_models(
     data, dropped = _usable_rows(frame, target)
     if seeds < 1:
         raise ModelError(f"seeds must be an int >= 1, got {seeds!r}")
-    zoo = candidates(models, quick=quick, rf_max_depth=rf_max_depth, rf_criterion=rf_criterion)
+    zoo = model_choices(models, quick=quick, rf_max_depth=rf_max_depth, rf_criterion=rf_criterion)
     schema = infer_schema(data, space)
     X = schema.transform(data)
     y = np.log(data[target].to_numpy(dtype=float))
@@ -198,7 +231,7 @@ def compare_models(
     for seed in range(seeds):
         train, test = train_test_split(np.arange(len(y)), test_size=TEST_SIZE, random_state=seed)
         for candidate in zoo:
-            score, logs = _fit_and_score(candidate, seed, X, y, train, test)
+            score, logs = _fit_and_score(candidate, schema, seed, X, y, train, test)
             folds.append(FoldScore(candidate.name, "split", f"seed={seed}", *score))
             residuals[candidate.name].extend(logs)
     limit = max_group_folds if max_group_folds is not None else (6 if quick else 12)
@@ -209,7 +242,7 @@ def compare_models(
             test = np.flatnonzero(values == held)
             train = np.flatnonzero(values != held)
             for candidate in zoo:
-                score, _ = _fit_and_score(candidate, 0, X, y, train, test)
+                score, _ = _fit_and_score(candidate, schema, 0, X, y, train, test)
                 folds.append(FoldScore(candidate.name, "group", f"{group_by}={held}", *score))
     scores = [_model_score(c, folds) for c in zoo]
     return Comparison(
@@ -228,10 +261,67 @@ def compare_models(
     )
 
 
-def select_model(scores: Sequence[ModelScore]) -> tuple[str, str]:
-    """The name of the model SELECTION_RULE picks, and the reason in one sentence."""
+def select_model(
+    scores: Sequence[ModelScore], evaluation: Evaluation | None = None
+) -> tuple[str, str]:
+    """The name of the model SELECTION_RULE picks, and the reason in one sentence.
+
+    With an evaluation that has a leave-one-workload-out scheme the figures decide among
+    the models of `scores`; without one the MAPE of the comparison does.
+    """
     if not scores:
         raise ModelError("no model scores to choose from")
+    if evaluation is not None:
+        names = {s.model for s in scores}
+        results = [r for r in evaluation.results if r.scheme == "workload" and r.model in names]
+        if results:
+            return _select_by_figures(results)
+    return _select_by_error(scores)
+
+
+def _select_by_figures(results: Sequence[SchemeResult]) -> tuple[str, str]:
+    tied = _within_error(results, lambda r: [s.pick for s in r.workloads])
+    steps = [f"leave-one-workload-out mean pick ties {_result_names(tied)}"]
+    if len(tied) > 1:
+        tied = _within_error(
+            tied, lambda r: [s.spearman for s in r.workloads if s.spearman is not None]
+        )
+        steps.append(f"mean Spearman then ties {_result_names(tied)}")
+    chosen = min(
+        tied,
+        key=lambda r: (_finite(_or_nan(r.figures.mdape_median)), r.model),
+    )
+    if len(tied) > 1:
+        steps.append("the lowest median MdAPE wins")
+    figures = chosen.figures
+    return chosen.model, (
+        f"{chosen.model}: " + "; ".join(steps) + f" (pick {figures.pick_mean:.3f}, Spearman "
+        f"{_or_nan(figures.spearman_mean):.2f}, MdAPE {_or_nan(figures.mdape_median):.1f} %)"
+    )
+
+
+def _within_error(results: Sequence[SchemeResult], values_of: Any) -> list[SchemeResult]:
+    """The results whose mean is at least the best mean less the best's standard error."""
+
+    def mean(r: SchemeResult) -> float:
+        values = values_of(r)
+        return float(np.mean(values)) if values else -math.inf
+
+    best = max(results, key=lambda r: (mean(r), r.model))
+    values = values_of(best)
+    error = float(np.std(values, ddof=1) / math.sqrt(len(values))) if len(values) > 1 else 0.0
+    return [r for r in results if mean(r) >= mean(best) - error]
+
+
+def _or_nan(value: float | None) -> float:
+    return math.nan if value is None else value
+
+
+def _result_names(results: Sequence[SchemeResult]) -> str:
+    return ", ".join(r.model for r in results)
+
+
+def _select_by_error(scores: Sequence[ModelScore]) -> tuple[str, str]:
     tied = list(scores)
     steps = []
     if all(s.group_mean is not None for s in scores):
@@ -262,10 +352,10 @@ def fit_model(
     """
     data, _ = _usable_rows(frame, target)
     systems = single_system(data, "training")
-    zoo = candidates([model], quick=quick, rf_max_depth=rf_max_depth, rf_criterion=rf_criterion)
+    zoo = model_choices([model], quick=quick, rf_max_depth=rf_max_depth, rf_criterion=rf_criterion)
     (candidate,) = [c for c in zoo if c.name == model]
     schema = infer_schema(data, space)
-    estimator = candidate.make(0)
+    estimator = configure(candidate.make(0), schema)
     _fit(estimator, schema.transform(data), np.log(data[target].to_numpy(dtype=float)))
     metadata = new_metadata(
         estimator=estimator,
@@ -292,11 +382,14 @@ def train_command(
     models: Sequence[str] | None = None,
     rf_max_depth: int | None = None,
     rf_criterion: str = "squared_error",
+    max_workload_folds: int | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> TrainReport:
     """`iotuner train`: compare the zoo, choose by SELECTION_RULE, refit the choice on all
     rows and save it in the directory `out_path` (see iotuner.models.load_model).
 
-    `quick` shrinks the zoo and uses at most 3 seeds, for a demo that trains in seconds.
+    `quick` shrinks the zoo and uses at most 3 seeds and 8 held-out workloads (else 20),
+    for a demo that trains in seconds.
     """
     if quick:
         seeds = min(seeds, 3)
@@ -310,7 +403,18 @@ def train_command(
         rf_max_depth=rf_max_depth,
         rf_criterion=rf_criterion,
     )
-    chosen, reason = select_model(comparison.scores)
+    evaluation = _evaluate_for_selection(
+        frame,
+        space,
+        target=target,
+        quick=quick,
+        models=models,
+        rf_max_depth=rf_max_depth,
+        rf_criterion=rf_criterion,
+        max_folds=max_workload_folds if max_workload_folds is not None else (8 if quick else 20),
+        progress=progress,
+    )
+    chosen, reason = select_model(comparison.scores, evaluation)
     trained = fit_model(
         frame,
         space,
@@ -332,9 +436,35 @@ def train_command(
         "group_note": comparison.group_note,
         "baseline": BASELINE,
         "table": comparison.table(),
+        "figures": evaluation.to_dict() if evaluation is not None else None,
     }
     save_model(trained, Path(out_path))
-    return TrainReport(comparison, chosen, reason, Path(out_path), trained.metadata)
+    return TrainReport(comparison, chosen, reason, Path(out_path), trained.metadata, evaluation)
+
+
+def _evaluate_for_selection(
+    frame: pd.DataFrame,
+    space: Space | None,
+    *,
+    target: str,
+    quick: bool,
+    models: Sequence[str] | None,
+    rf_max_depth: int | None,
+    rf_criterion: str,
+    max_folds: int,
+    progress: Callable[[str], None] | None,
+) -> Evaluation | None:
+    """Leave-one-workload-out figures of the models, or None with one workload."""
+    evaluation = evaluate_models(
+        frame,
+        space,
+        model_choices(models, quick=quick, rf_max_depth=rf_max_depth, rf_criterion=rf_criterion),
+        target=target,
+        schemes=("workload",),
+        max_folds=max_folds,
+        progress=progress,
+    )
+    return evaluation if evaluation.results else None
 
 
 def _usable_rows(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, int]:
@@ -362,6 +492,7 @@ def _fit(estimator: Any, X: npt.NDArray[np.float64], y: npt.NDArray[np.float64])
 
 def _fit_and_score(
     candidate: Candidate,
+    schema: FeatureSchema,
     seed: int,
     X: npt.NDArray[np.float64],
     y: npt.NDArray[np.float64],
@@ -370,7 +501,7 @@ def _fit_and_score(
 ) -> tuple[tuple[int, int, Metrics], list[float]]:
     """Fit on `train`, predict `test`; the fold's (n_train, n_test, metrics) and the test
     rows' log residuals."""
-    estimator = candidate.make(seed)
+    estimator = configure(candidate.make(seed), schema)
     start = time.perf_counter()
     _fit(estimator, X[train], y[train])
     built = time.perf_counter() - start

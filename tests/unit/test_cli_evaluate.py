@@ -1,0 +1,116 @@
+"""iotuner evaluate, predict and train's figures on a knowledge base made by `iotuner ingest`
+from a CSV table: two programs (one per scale), 8 workloads, the 18 configurations of
+demo-small, where one configuration is the best of every workload (tests/models/conftest)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from iotuner.cli import main
+from iotuner.models import synthetic_summary_frame
+from iotuner.space import load_space
+
+from ..models.conftest import EFFECTS, GOOD
+
+MAPPING = """
+space = "demo-small"
+[columns]
+program = "program"
+nprocs = "nprocs"
+pattern = "pattern"
+op = "op"
+layout = "layout"
+bytes_per_rank = "bytes_per_rank"
+bandwidth = "bandwidth"
+"cfg:romio_cb_write" = "romio_cb_write"
+"cfg:romio_ds_write" = "romio_ds_write"
+"cfg:cb_buffer_size" = "cb_buffer_size"
+
+[defaults]
+nodes = 1
+
+[system]
+host = "cluster"
+fs_type = "lustre"
+"""
+
+
+@pytest.fixture(scope="module")
+def knowledge(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The knowledge base, made once for the module's tests."""
+    folder = tmp_path_factory.mktemp("kb")
+    frame = synthetic_summary_frame(
+        load_space("demo-small"),
+        sizes=(65536, 1048576),
+        nprocs=(1, 2),
+        effects=EFFECTS,
+        noise=0.05,
+        seed=3,
+    )
+    frame = frame.assign(program=["alpha" if n == 1 else "beta" for n in frame["nprocs"]])
+    table = frame.rename(columns=lambda c: c.removeprefix("cfg:"))
+    table = table.rename(columns={"bw_median": "bandwidth"})
+    table.to_csv(folder / "data.csv", index=False)
+    (folder / "m.toml").write_text(MAPPING)
+    db = folder / "kb.sqlite"
+    argv = ["ingest", "--db", str(db), "--mapping", str(folder / "m.toml")]
+    assert main([*argv, str(folder / "data.csv")]) == 0
+    return db
+
+
+def test_evaluate_prints_both_schemes_with_random_order(
+    knowledge: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["evaluate", "--db", str(knowledge), "--models", "decision_tree", "--quick"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "leave-one-workload-out: all 8 workloads held out one at a time" in out
+    assert "leave-one-program-out: all 2 programs held out one at a time (alpha, beta)" in out
+    assert out.count("random order") == 2 and out.count("decision_tree") == 2
+
+
+def test_evaluate_json_by_program(knowledge: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["evaluate", "--db", str(knowledge), "--models", "random_forest", "--quick"]
+    assert main([*argv, "--by", "program", "--budget", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["budget"] == 3 and list(data["random"]) == ["program"]
+    (result,) = data["results"]
+    assert (result["model"], result["scheme"], result["folds"]) == ("random_forest", "program", 2)
+    assert {w["program"] for w in result["workloads"]} == {"alpha", "beta"}
+    assert all(w["trials"] is None or 1 <= w["trials"] <= 3 for w in result["workloads"])
+
+
+def test_evaluate_refuses_an_unknown_model(
+    knowledge: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["evaluate", "--db", str(knowledge), "--models", "oracle"]) == 2
+    assert "--models must be a comma-separated list of random_forest" in capsys.readouterr().err
+
+
+def test_train_json_then_predict(
+    knowledge: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model = tmp_path / "model"
+    argv = ["train", "--db", str(knowledge), "--quick", "--no-rules", "-o", str(model)]
+    assert main([*argv, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["chosen"] in {r["model"] for r in report["evaluation"]["results"]}
+    assert report["baseline"] == "random_forest" and report["path"] == str(model)
+    assert "pick" in report["rule"]
+
+    workload = "nprocs=2,pattern=collective,op=write,layout=contiguous,size=1m"
+    assert main(["predict", "--model", str(model), "--workload", workload, "--json"]) == 0
+    predicted = json.loads(capsys.readouterr().out)
+    assert predicted["configurations"] == 18 and len(predicted["predictions"]) == 10
+    top = predicted["predictions"][0]
+    assert top["key"] == GOOD and top["low"] <= top["high"]
+    assert top["gain_over_default"] > 1
+
+    given = "romio_cb_write=disable,romio_ds_write=disable,cb_buffer_size=16777216"
+    argv = ["predict", "--model", str(model), "--workload", workload, "--config", given]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "1 configuration(s) predicted" in lines[0] and len(lines) == 2
+    assert main([*argv[:-1], "romio_cb_write=sometimes"]) == 2
+    assert "romio_cb_write" in capsys.readouterr().err
