@@ -242,7 +242,7 @@ int iot__comm_usable(MPI_Comm comm, int *rank, int *size) {
     return ok;
 }
 
-int iot__type_has_holes(MPI_Datatype datatype, int *holes) {
+int iot__type_shape(MPI_Datatype datatype, struct iot_type_shape *shape) {
     struct comm_quiet q;
     if (datatype == MPI_DATATYPE_NULL || comm_quiet_begin(&q) != 0)
         return -1;
@@ -251,8 +251,15 @@ int iot__type_has_holes(MPI_Datatype datatype, int *holes) {
              PMPI_Type_get_extent_x(datatype, &lb, &extent) == MPI_SUCCESS &&
              PMPI_Type_get_true_extent_x(datatype, &true_lb, &true_extent) == MPI_SUCCESS;
     comm_quiet_end(&q);
-    *holes = !(size == extent && size == true_extent);
+    *shape = (struct iot_type_shape){size, extent, true_extent};
     return ok ? 0 : -1;
+}
+
+int iot__type_has_holes(MPI_Datatype datatype, int *holes) {
+    struct iot_type_shape shape;
+    int rc = iot__type_shape(datatype, &shape);
+    *holes = iot__type_shape_holes(&shape);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- time */

@@ -167,6 +167,8 @@ struct iot_file {
     uint64_t group_bytes;  /* the byte count of the last call summed in agg... */
     int group;             /* ...and its size group (0 before the first): calls repeat sizes */
     int contiguous;        /* 0 once any file view had holes (for the trace) */
+    int64_t view_block;    /* the last view with holes: its data in one piece, the bytes of */
+    int64_t view_extent;   /* that piece and the filetype's extent; 0: several pieces */
     int view_contiguous;   /* the view in force has no holes (for decisions) */
 
     /* a split collective between begin and end */
@@ -322,6 +324,15 @@ void iot__types_forget(void);
 /* iot__type_has_holes sets *holes (size differs from extent); 0, or -1 when datatype is
  * not valid. Quiet, like iot__type_size. */
 int iot__type_has_holes(MPI_Datatype datatype, int *holes);
+/* The bytes of a datatype's data, its extent and its true extent (first to last byte of
+ * data); iot__type_shape is 0, or -1 when datatype is not valid. Quiet, like the above. */
+struct iot_type_shape {
+    MPI_Count size, extent, true_extent;
+};
+int iot__type_shape(MPI_Datatype datatype, struct iot_type_shape *shape);
+static inline int iot__type_shape_holes(const struct iot_type_shape *shape) {
+    return !(shape->size == shape->extent && shape->size == shape->true_extent);
+}
 
 /* iot__file_find returns the state of fh, or NULL when iotuner does not follow it. */
 struct iot_file *iot__file_find(MPI_File fh);

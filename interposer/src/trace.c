@@ -48,6 +48,8 @@ struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, const char *filen
         f->hint_seq = -1;
         f->first_offset = -1;
         f->second_offset = -1;
+        f->view_block = -1;
+        f->view_extent = -1;
         f->contiguous = 1;
         f->view_contiguous = 1;
         f->split_op = -1;
@@ -207,12 +209,20 @@ void iot__trace_offset(struct iot_file *f, int64_t offset, uint64_t bytes) {
 }
 
 void iot__trace_view(struct iot_file *f, MPI_Datatype filetype) {
-    int holes = 0;
-    if (iot__type_has_holes(filetype, &holes) != 0)
+    struct iot_type_shape shape;
+    if (iot__type_shape(filetype, &shape) != 0)
         return;
+    int holes = iot__type_shape_holes(&shape);
     f->view_contiguous = !holes;
-    if (holes)
-        f->contiguous = 0;
+    if (!holes)
+        return;
+    f->contiguous = 0;
+    /* A filetype whose data is one piece (a block, then a hole: a resized block) says the
+     * layout's block and period; one with several pieces (a vector, a subarray) only that
+     * it has holes. */
+    int one_piece = shape.size > 0 && shape.size == shape.true_extent;
+    f->view_block = one_piece ? (int64_t)shape.size : 0;
+    f->view_extent = one_piece ? (int64_t)shape.extent : 0;
 }
 
 int iot__log_reserve(void) {
@@ -335,7 +345,20 @@ static void file_reduce(struct iot_file *f) {
     /* The last minima: the file's offsets (minima of negated values are maxima, so they
      * cost no reduction of their own) and whether no view had holes. A rank without two
      * accesses gives HUGE_VAL, which no minimum keeps. */
-    enum { M_FIRST, M_FIRST_MAX, M_STRIDE_MIN, M_STRIDE_MAX, M_GAP_MIN, M_GAP_MAX, M_CONTIG, M_N };
+    enum {
+        M_FIRST,
+        M_FIRST_MAX,
+        M_STRIDE_MIN,
+        M_STRIDE_MAX,
+        M_GAP_MIN,
+        M_GAP_MAX,
+        M_BLOCK_MIN,
+        M_BLOCK_MAX,
+        M_EXTENT_MIN,
+        M_EXTENT_MAX,
+        M_CONTIG,
+        M_N
+    };
     size_t nsum = 2 * ncoll + 3 * ncells + 4, nmin = ncoll + ncells + M_N, nmax = ncoll + ncells;
     sum = iot__calloc(nsum, sizeof *sum), min = iot__calloc(nmin, sizeof *min);
     max = iot__calloc(nmax + 1, sizeof *max);
@@ -381,6 +404,12 @@ static void file_reduce(struct iot_file *f) {
     offsets[M_STRIDE_MAX] = two ? -stride : HUGE_VAL;
     offsets[M_GAP_MIN] = two ? gap : HUGE_VAL;
     offsets[M_GAP_MAX] = two ? -gap : HUGE_VAL;
+    /* A rank without a view with holes does not count; one whose view's data is in
+     * several pieces (0) leaves the block unknown for all. */
+    offsets[M_BLOCK_MIN] = f->view_block >= 0 ? (double)f->view_block : HUGE_VAL;
+    offsets[M_BLOCK_MAX] = f->view_block >= 0 ? -(double)f->view_block : HUGE_VAL;
+    offsets[M_EXTENT_MIN] = f->view_extent >= 0 ? (double)f->view_extent : HUGE_VAL;
+    offsets[M_EXTENT_MAX] = f->view_extent >= 0 ? -(double)f->view_extent : HUGE_VAL;
     offsets[M_CONTIG] = f->contiguous;
     PMPI_Reduce(sum, out, (int)nsum, MPI_DOUBLE, MPI_SUM, 0, f->comm);
     if (f->rank == 0)
@@ -480,6 +509,14 @@ static void file_reduce(struct iot_file *f) {
             else
                 iot__buf_printf(b, ", \"%s\": null", names[m]);
         }
+        /* The view's block and period when every rank with such a view agrees. */
+        double block = offsets[M_BLOCK_MIN], extent = offsets[M_EXTENT_MIN];
+        int agreed = isfinite(block) && block > 0 && block == -offsets[M_BLOCK_MAX] &&
+                     extent == -offsets[M_EXTENT_MAX];
+        if (agreed)
+            iot__buf_printf(b, ", \"view_block\": %.0f, \"view_extent\": %.0f", block, extent);
+        else
+            iot__buf_printf(b, ", \"view_block\": null, \"view_extent\": null");
         iot__buf_printf(b, ", \"contiguous\": %s}, \"reduced\": true, \"complete\": %s}\n",
                         offsets[M_CONTIG] > 0 ? "true" : "false",
                         broken_any || ncoll_differs ? "false" : "true");

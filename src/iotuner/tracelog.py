@@ -164,9 +164,11 @@ class TraceLog:
           (gap > 0) is strided, with block the bytes per call and fill the fraction of the
           file the ranks' blocks cover (ranks x block / stride, as iokernel's strided
           layout), interleaved when several ranks share the file; gaps of 0 are
-          contiguous, not interleaved. A file view with holes is strided (block unknown:
-          0). Logs from before those offsets were recorded: contiguous unless a view had
-          holes, block 0, fill 1, interleaved unknown;
+          contiguous, not interleaved. A file view with holes is strided, with the block
+          and fill of its filetype when its data is one piece (a block resized to its
+          period: block, ranks x block / extent), else block 0 (unknown); ranks sharing
+          such a view are interleaved. Logs from before those keys were recorded:
+          contiguous unless a view had holes, block 0, fill 1, interleaved unknown;
         - calls_per_open: the calls each rank made with this pattern, op and size group
           between the open and the close of the file that the row falls into, rounded,
           at least 1 (all rows of one open count, also those summed past the record cap);
@@ -416,10 +418,11 @@ def _shape(pattern: dict[str, Any], record: dict[str, Any] | None) -> _Shape:
     calls of 2 ranks in turn give gap 4096, stride 8192). Ranks that disagree leave
     interleaving unknown. Without two accesses on any rank, ranks whose first accesses lie
     one rank's volume apart (first_offset_max - first_offset = (ranks - 1) x volume) hold
-    disjoint regions side by side.
+    disjoint regions side by side. A file view with holes is strided; when its filetype's
+    data is one piece (view_block, and its period view_extent) that is the block, and the
+    ranks' blocks cover ranks x view_block / view_extent of the file (iokernel's --fill).
     """
     views_with_holes = pattern.get("contiguous") is False
-    layout = "strided" if views_with_holes else "contiguous"
     ranks = pattern.get("ranks_with_io")
     ranks = ranks if isinstance(ranks, int) and ranks >= 1 else 1
     shared = record is not None and record["nprocs"] > 1 and ranks > 1
@@ -427,27 +430,37 @@ def _shape(pattern: dict[str, Any], record: dict[str, Any] | None) -> _Shape:
     burst = burst if isinstance(burst, (int, float)) and burst > 0 else None
     gap_min, gap_max = pattern.get("gap_min"), pattern.get("gap_max")
     stride = pattern.get("stride_max")
+    writers = ranks if shared else 1
+    # A view with holes whose data is one piece gives the block and its period; a call
+    # inside such a view may span several blocks, so its size is the block only without.
+    block, view_fill = 0, 1.0
+    view_block, view_extent = pattern.get("view_block"), pattern.get("view_extent")
+    if isinstance(view_block, int) and isinstance(view_extent, int) and view_block > 0:
+        view_extent = max(view_extent, view_block)
+        block, view_fill = view_block, min(1.0, writers * view_block / view_extent)
     if isinstance(gap_min, int) and gap_min > 0 and isinstance(stride, int) and burst:
-        # Each rank skips bytes between its calls. A call inside a view with holes may
-        # itself span several blocks, so its size is the block only without such a view.
-        covered = (ranks if shared else 1) * burst / stride
+        # Each rank skips bytes between its calls: the ranks' data covers that share.
         return _Shape(
             layout="strided",
-            block=0 if views_with_holes else round(burst),
-            fill=min(1.0, covered),
+            block=block if views_with_holes else round(burst),
+            fill=min(1.0, writers * burst / stride),
             interleaved=shared,
         )
+    if views_with_holes:
+        layout_shape = _Shape(layout="strided", block=block, fill=view_fill)
+    else:
+        layout_shape = _Shape(layout="contiguous")
     if gap_min == 0 and gap_max == 0:
-        return _Shape(layout=layout, interleaved=False)
+        return replace(layout_shape, interleaved=False)
     if "gap_min" not in pattern:
-        return _Shape(layout=layout)  # a log from before the offsets were recorded
+        return layout_shape  # a log from before the offsets were recorded
     if not shared:
-        return _Shape(layout=layout, interleaved=False)  # no other rank's data to meet
+        return replace(layout_shape, interleaved=False)  # no other rank's data to meet
     if gap_min is None and views_with_holes:
-        return _Shape(layout=layout, interleaved=True)  # the ranks' views take turns
+        return replace(layout_shape, interleaved=True)  # the ranks' views take turns
     if gap_min is None and record is not None and _side_by_side(pattern, record, ranks):
-        return _Shape(layout=layout, interleaved=False)
-    return _Shape(layout=layout)
+        return replace(layout_shape, interleaved=False)
+    return layout_shape
 
 
 def _side_by_side(pattern: dict[str, Any], record: dict[str, Any], ranks: int) -> bool:

@@ -81,19 +81,25 @@ def test_one_call_per_rank_side_by_side_is_not_interleaved(mpi: Mpi, tmp_path: P
     )
 
 
-def test_the_kernels_strided_layout_reads_back_with_its_fill(mpi: Mpi, tmp_path: Path) -> None:
-    """One block per call through a file view: the fill the trace finds is the --fill the
-    kernel was given (bench rows and traced rows describe the run alike)."""
+@pytest.mark.parametrize("calls", ["1", "8"])
+def test_the_kernels_strided_layout_reads_back_as_bench_describes_it(
+    mpi: Mpi, tmp_path: Path, calls: str
+) -> None:
+    """iokernel --layout strided (a view: one block resized to its period): the trace finds
+    the --block and --fill the kernel was given, as bench rows of that run say them, from
+    the view alone (one call of 8 blocks) or also from the offsets (8 calls of one)."""
     log = _kernel(
         mpi,
         tmp_path / "data",
         "collective",
         *("--layout", "strided", "--block", "4k", "--fill", "0.5"),
-        *("--size", "32k", "--calls", "8"),
+        *("--size", "32k", "--calls", calls),
     )
+    shape = log.files[0]["pattern"]
+    assert (shape["view_block"], shape["view_extent"]) == (BLOCK, 2 * 2 * BLOCK)
     workload = log.workload_of(_data_rows(log)[0])
-    assert (workload.layout, workload.fill, workload.interleaved) == ("strided", 0.5, True)
-    assert workload.calls_per_open == 8
+    assert (workload.layout, workload.block, workload.fill) == ("strided", BLOCK, 0.5)
+    assert workload.interleaved is True and workload.calls_per_open == int(calls)
 
 
 def test_show_prints_a_new_trace(

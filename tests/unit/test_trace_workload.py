@@ -48,6 +48,8 @@ def _pattern(**keys: Any) -> dict[str, Any]:
         "stride_max": None,
         "gap_min": None,
         "gap_max": None,
+        "view_block": None,
+        "view_extent": None,
         "contiguous": True,
         **keys,
     }
@@ -155,8 +157,17 @@ def test_ranks_that_disagree_leave_interleaving_unknown(tmp_path: Path) -> None:
 
 
 def test_a_view_with_holes_shared_by_ranks_is_interleaved(tmp_path: Path) -> None:
+    """A view whose data is in several pieces (a subarray) says only that it has holes."""
     workload = _workload(tmp_path, _op(), _file(pattern=_pattern(contiguous=False)))
-    assert (workload.layout, workload.block, workload.interleaved) == ("strided", 0, True)
+    assert (workload.layout, workload.block, workload.fill) == ("strided", 0, 1.0)
+    assert workload.interleaved is True
+
+
+def test_a_view_of_one_block_gives_block_and_fill(tmp_path: Path) -> None:
+    """4 ranks, each a 4 KiB block resized to 64 KiB: the blocks cover a quarter."""
+    pattern = _pattern(contiguous=False, view_block=4096, view_extent=65536)
+    workload = _workload(tmp_path, _op(), _file(pattern=pattern))
+    assert (workload.layout, workload.block, workload.fill) == ("strided", 4096, 0.25)
 
 
 # ------------------------------------------------------------------ files
