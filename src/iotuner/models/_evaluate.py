@@ -83,7 +83,9 @@ __all__ = [
     "model_choices",
     "model_names",
     "random_order_figures",
+    "usable_rows",
     "workload_keys",
+    "workload_labels",
 ]
 
 SCHEMES = ("workload", "program")
@@ -519,13 +521,20 @@ def _codes(keys: Sequence[tuple[str, ...]]) -> npt.NDArray[np.intp]:
 
 
 def _labels(data: pd.DataFrame, keys: Sequence[tuple[str, ...]]) -> dict[int, str]:
-    """Each workload's name: column=value for the workload columns that vary."""
-    columns, _ = workload_keys(data.head(0))
+    """Each workload's name by its code (see workload_labels)."""
+    names = workload_labels(data, keys)
+    codes = _codes(keys)
+    return {int(code): name for code, name in zip(codes, names, strict=True)}
+
+
+def workload_labels(data: pd.DataFrame, keys: Sequence[tuple[str, ...]] | None = None) -> list[str]:
+    """Each row's workload as text: column=value for the workload columns that vary."""
+    columns, found = workload_keys(data)
+    keys = found if keys is None else keys
     varying = [i for i in range(len(columns)) if len({k[i] for k in keys}) > 1] or [0]
-    names: dict[int, str] = {}
-    for code, key in enumerate(sorted(set(keys))):
-        names[code] = " ".join(f"{columns[i]}={key[i]}" for i in varying) if columns else "all"
-    return names
+    if not columns:
+        return ["all"] * len(keys)
+    return [" ".join(f"{columns[i]}={k[i]}" for i in varying) for k in keys]
 
 
 def _programs(data: pd.DataFrame) -> list[str | None]:
