@@ -16,6 +16,7 @@ from optuna.samplers import BaseSampler
 from iotuner.measurement import Workload
 from iotuner.search import (
     STRATEGIES,
+    ModelGuide,
     OfflineObjective,
     OfflineTable,
     SearchResult,
@@ -25,7 +26,8 @@ from iotuner.search import (
     storage_url,
 )
 from iotuner.search._common import TrialOutcome
-from iotuner.space import Configuration, config_key
+from iotuner.search._strategies import Strategy
+from iotuner.space import Configuration, Space, config_key
 
 from .conftest import write_csv
 
@@ -71,6 +73,14 @@ def sparse_table(tmp_path: Path) -> Path:
     return write_csv(tmp_path / "sparse.csv", ["a", "b", "c", "bandwidth"], rows)
 
 
+def _strategy(
+    name: str, space: Space, seed: int, candidates: list[Configuration] | None = None
+) -> Strategy:
+    """The strategy as run_search makes it (the model strategy with the formula's guide)."""
+    guide = ModelGuide(_Formula(), WORKLOAD, space, candidates, threshold=0.0)
+    return make_strategy(name, space, seed=seed, candidates=candidates, guide=guide)
+
+
 def _search(objective: OfflineObjective, strategy: str, **settings: object) -> SearchResult:
     return run_search(
         objective,
@@ -83,7 +93,7 @@ def _search(objective: OfflineObjective, strategy: str, **settings: object) -> S
 @pytest.mark.parametrize("name", STRATEGIES)
 def test_it_is_made_from_its_name(name: str, failing_table: Path) -> None:
     space = OfflineTable(failing_table).space
-    strategy = make_strategy(name, space, seed=1)
+    strategy = _strategy(name, space, seed=1)
     assert strategy.name == name
     assert isinstance(strategy.sampler, BaseSampler)
     assert strategy.default_budget >= 1
@@ -109,7 +119,7 @@ def test_proposals_are_configurations_of_the_space(name: str, failing_table: Pat
 def test_a_strategy_that_chooses_from_a_list_keeps_to_it(name: str, sparse_table: Path) -> None:
     table = OfflineTable(sparse_table)
     objective = OfflineObjective(table)
-    strategy = make_strategy(name, table.space, seed=3, candidates=objective.candidates())
+    strategy = _strategy(name, table.space, 3, objective.candidates())
     result = _search(objective, name, budget=60, seed=3)
     assert result.offline is not None
     if strategy.pool_size is not None:

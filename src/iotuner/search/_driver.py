@@ -98,6 +98,8 @@ def _run_search(
             ranked,
             top_k=settings.model_top_k,
             threshold=settings.model_threshold,
+            searched=chosen.searched,
+            seed=settings.seed,
         )
     strategy = make_strategy(
         settings.strategy,

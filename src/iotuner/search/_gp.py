@@ -4,9 +4,10 @@ After `n_startup` configurations drawn at random from the pool, each proposal fi
 Gaussian process (scikit-learn's GaussianProcessRegressor: a constant times a Matérn 5/2
 kernel with one length scale per feature, plus white noise for the measurement noise) to
 what was measured, and picks the untried configuration of the pool with the highest
-expected improvement. Features: a numeric parameter (integers only) with more than two
-values is one feature, the rank of its value scaled to [0, 1]; any other parameter is
-one-hot encoded. The target is the logarithm of the value when every value is positive
+expected improvement. Features (ConfigEncoder, which the model strategy shares): a
+numeric parameter (integers only) with more than two values is one feature, the rank of
+its value scaled to [0, 1]; a range its value's place between its limits; any other
+parameter is one-hot encoded. The target is the logarithm of the value when every value is positive
 (bandwidths span orders of magnitude), negated when minimising.
 
 RATIONALE: Optuna's GPSampler needs PyTorch, a dependency of several gigabytes, for what
@@ -16,9 +17,10 @@ optimised over a continuous relaxation. Offline, the pool is the configurations 
 table measured, so the sampler never proposes one the table cannot answer.
 """
 
+import math
 import random
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -31,9 +33,9 @@ from sklearn.gaussian_process.kernels import ConstantKernel, Kernel, Matern, Whi
 from threadpoolctl import threadpool_limits
 
 from iotuner.search._samplers import PoolSampler
-from iotuner.space import Configuration, Space, config_key
+from iotuner.space import Configuration, Parameter, Space, Value, config_key
 
-__all__ = ["GaussianProcessSampler"]
+__all__ = ["ConfigEncoder", "GaussianProcessSampler"]
 
 REFIT = 5
 """The kernel's hyperparameters are optimised again after this many new measurements."""
@@ -60,35 +62,19 @@ class GaussianProcessSampler(PoolSampler):
         self._rng = random.Random(seed)
         self._kernel: Kernel | None = None
         self._optimised_at = -REFIT
-        self._encoders: list[tuple[str, dict[str, float] | None, list[str]]] = []
-        for p in space.parameters:
-            texts = [str(v) for v in p.values]
-            if p.numeric and len(texts) > 2:
-                scale = max(len(texts) - 1, 1)
-                self._encoders.append((p.name, {t: i / scale for i, t in enumerate(texts)}, []))
-            else:
-                self._encoders.append((p.name, None, texts))
+        self._encoder = ConfigEncoder(space)
+        self._names = len(space.parameters)
 
     def encode(self, configs: Sequence[Configuration]) -> npt.NDArray[np.float64]:
-        """The feature rows of configurations (see the module doc)."""
-        rows = []
-        for config in configs:
-            row: list[float] = []
-            for name, ranks, levels in self._encoders:
-                text = str(config[name])
-                if ranks is not None:
-                    row.append(ranks[text])
-                else:
-                    row.extend(1.0 if text == level else 0.0 for level in levels)
-            rows.append(row)
-        return np.asarray(rows, dtype=float)
+        """The feature rows of configurations (ConfigEncoder)."""
+        return self._encoder.encode(configs)
 
     def choose(self, study: Study, untried: list[Configuration]) -> Configuration | None:
         if not untried:
             return None
         measured: dict[str, tuple[Configuration, list[float]]] = {}
         for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
-            if t.value is not None and len(t.params) == len(self._encoders):
+            if t.value is not None and len(t.params) == self._names:
                 measured.setdefault(config_key(t.params), (dict(t.params), []))[1].append(t.value)
         if len(measured) < self.n_startup:
             return self._rng.choice(untried)
@@ -128,3 +114,51 @@ class GaussianProcessSampler(PoolSampler):
         z = (mean - best - self.xi) / std
         improvement = (mean - best - self.xi) * norm.cdf(z) + std * norm.pdf(z)
         return untried[int(np.argmax(improvement))]
+
+
+class ConfigEncoder:
+    """Configurations of a space as rows of numbers, for a Gaussian process (module doc).
+
+    A listed numeric parameter (integers only) with more than two values is one feature,
+    the rank of its value scaled to [0, 1]; a range is one feature, its value's place
+    between the range's limits (on a log scale for a log range), with one more 0/1 feature
+    for each word it lists beside the range ("default"); any other parameter is one-hot.
+    """
+
+    def __init__(self, space: Space) -> None:
+        self._encoders: list[Callable[[Value], list[float]]] = [
+            _encoder(p) for p in space.parameters
+        ]
+        self._names = [p.name for p in space.parameters]
+
+    def encode(self, configs: Sequence[Configuration]) -> npt.NDArray[np.float64]:
+        """One row per configuration."""
+        rows = [
+            [
+                x
+                for name, encode in zip(self._names, self._encoders, strict=True)
+                for x in encode(c[name])
+            ]
+            for c in configs
+        ]
+        return np.asarray(rows, dtype=float).reshape(len(rows), -1)
+
+
+def _encoder(p: Parameter) -> Callable[[Value], list[float]]:
+    texts = [str(v) for v in p.values]
+    if p.range is not None:
+        span = p.range
+        words = [t for v, t in zip(p.values, texts, strict=True) if not isinstance(v, int)]
+        scale = math.log if span.log else float
+        low, high = scale(span.low), scale(span.high)
+        width = (high - low) or 1.0
+
+        def place(value: Value) -> list[float]:
+            number = [(scale(value) - low) / width] if isinstance(value, int) else [0.0]
+            return number + [1.0 if str(value) == w else 0.0 for w in words]
+
+        return place
+    if p.numeric and len(texts) > 2:
+        ranks = {t: i / (len(texts) - 1) for i, t in enumerate(texts)}
+        return lambda value: [ranks[str(value)]]
+    return lambda value: [1.0 if str(value) == t else 0.0 for t in texts]

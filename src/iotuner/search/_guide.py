@@ -1,12 +1,31 @@
-"""What the model strategy takes from a performance model: an order and a veto.
+"""What the model strategy takes from a performance model: a belief about the workload,
+updated by every trial, that chooses each next trial.
 
-The model (anything with tune.Predictor's predict_interval) predicts the bandwidth of
-every configuration for the workload the program does, with an interval. The search then
-measures the model's top configurations (by predicted median) first, and afterwards skips
-every candidate whose predicted *upper* bound is below a fraction of the best predicted
-median: a run of a configuration the model is confident is poor is a run wasted, but one
-the model is unsure about is worth its run. The model only ranks; every value the search
-reports is measured.
+Before any run. The model (anything with tune.Predictor's predict_interval) predicts the
+bandwidth of every candidate configuration for the workload the program does, with an
+interval. That is the prior of a models.WorkloadBelief: log of the predicted median, and a
+spread from the interval (its 10 %-90 % width, std_from_interval). The zero-trial
+recommendation (`recommendation()`) is the prior's best, with its predicted gain over the
+default configuration and an interval of that gain.
+
+After each run. The belief observes the measured value (log of the bandwidth; for a
+minimised objective such as wall time, minus its log, shifted so the first measured
+configuration sits at its prediction: a program that moves its data faster finishes
+sooner, and only the ratios between runs count, not the units), and a Gaussian process on
+the residuals (measured - predicted) moves every candidate: all of them by a shared offset,
+similar ones more than distant ones. The next trial is the untried candidate with the
+highest expected improvement over the best measured (WorkloadBelief.next_index). The model
+stays in charge until the budget ends: a model that ranks the best configuration 11th
+costs a run or two of the configurations it overrated, whose neighbours the update then
+lowers, not eleven runs (the old rule ran the model's top five, then handed over to TPE,
+which in four runs of five never reached a best ranked eleventh).
+
+The veto. A candidate whose posterior upper bound (its 90th percentile) is below
+`threshold` of the best posterior median is skipped without a run: a run of a
+configuration the belief is confident is poor is a run wasted, but one it is unsure about
+is worth its run. The veto is judged on the current posterior, so a candidate the first
+measurements put back in play is proposed again; only when every untried candidate is
+below the floor are they skipped for good.
 
 RATIONALE: the upper bound, not the median. In bench/search_compare.py a forest trained on
 other sizes predicted the median of the two best configurations of the 4 MiB table at a
@@ -14,27 +33,43 @@ quarter of their measured value; a veto on the median skipped 230 of 324 configu
 both best ones among them, while the forest's own spread (its trees' 90th percentile)
 kept the best one in play.
 
-The model predicts bandwidth (higher is better) whatever the objective; with a minimised
-objective (wall time) its order is still used as is, since a program that moves its data
-faster finishes sooner.
+The candidates: the configurations a table measured (offline), else every configuration
+of the searched parameters (the others at their defaults) up to MAX_ENUMERATED, else the
+default and SAMPLED_POOL configurations drawn at random (seeded). The model only ranks;
+every value the search reports is measured.
 """
 
-from collections.abc import Sequence
+import math
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
+from scipy.stats import norm
 
 from iotuner.bench import parse_size
 from iotuner.errors import ConfigError
 from iotuner.measurement import CONFIG_PREFIX, Workload
+from iotuner.models import ModelError, WorkloadBelief, std_from_interval
 from iotuner.search._common import SearchError
-from iotuner.space import Configuration, Space, config_key
+from iotuner.search._gp import ConfigEncoder
+from iotuner.space import Configuration, Space, Value, config_key
 from iotuner.tune import Predictor
 
-__all__ = ["ModelGuide", "parse_workload"]
+__all__ = ["MAX_ENUMERATED", "SAMPLED_POOL", "ModelGuide", "Recommendation", "parse_workload"]
 
 MAX_ENUMERATED = 100_000
 """Largest space whose configurations the model, grid and gp strategies enumerate."""
+
+SAMPLED_POOL = 10_000
+"""Configurations the model strategy draws (with the default) from a larger space."""
+
+INTERVAL = 0.8
+"""The coverage of a Predictor's (low, high) interval: TrainedModel gives 10 %-90 %."""
+
+_Z_HIGH = float(norm.ppf(0.5 + INTERVAL / 2))
 
 _WORKLOAD_KEYS = ("nprocs", "nodes", "pattern", "op", "layout", "size", "block", "fill")
 
@@ -69,12 +104,45 @@ def parse_workload(text: str) -> Workload:
         raise SearchError(f"the workload {text!r} is not valid: {exc}") from None
 
 
-class ModelGuide:
-    """A model's predictions for one workload over a set of configurations.
+@dataclass(frozen=True)
+class Recommendation:
+    """The model's zero-trial pick for the workload, against the default configuration.
 
-    `configs` is the set to rank (the measured configurations of a table, or None for the
-    whole space); `top_k` how many of the best predicted go first; `threshold` the fraction
-    of the best predicted median that a candidate's upper bound must reach to be run.
+    `predicted` and `default_predicted` are predicted bandwidths (MiB/s, medians); `gain`
+    their ratio; `gain_low`..`gain_high` its 80 % interval, from the two predictions'
+    spreads taken as independent (wider than the model's own error of the ratio when the
+    errors of the two predictions go together, so it errs on the side of caution).
+    """
+
+    config: Configuration
+    predicted: float
+    low: float
+    high: float
+    default_predicted: float
+    gain: float
+    gain_low: float
+    gain_high: float
+
+    def describe(self) -> str:
+        """One line for the search's notes."""
+        return (
+            f"model's zero-trial pick {config_key(self.config)}: predicted "
+            f"{self.predicted:.4g} MiB/s ({self.low:.4g}-{self.high:.4g}), {self.gain:.2f}x "
+            f"the default's {self.default_predicted:.4g} MiB/s (80 % interval "
+            f"{self.gain_low:.2f}x-{self.gain_high:.2f}x)"
+        )
+
+
+class ModelGuide:
+    """A model's belief about one workload over a set of candidate configurations.
+
+    `configs`: the candidates (the measured configurations of a table), or None for those
+    of `searched` (default: `space`; see the module doc); `top_k`: how many of the prior's
+    best are proposed in the prior's order before the updated belief chooses (1: the
+    first trial is the zero-trial pick, then the belief); `threshold`: the fraction of the
+    best posterior median that a candidate's posterior upper bound must reach to be run;
+    `seed`: for the sample of a large space; `acquisition`: "ei" or "ucb"
+    (WorkloadBelief).
     """
 
     def __init__(
@@ -84,64 +152,184 @@ class ModelGuide:
         space: Space,
         configs: Sequence[Configuration] | None = None,
         *,
-        top_k: int = 5,
+        top_k: int = 1,
         threshold: float = 0.5,
+        searched: Space | None = None,
+        seed: int | None = None,
+        acquisition: Literal["ei", "ucb"] = "ei",
     ) -> None:
         if top_k < 0:
             raise SearchError(f"top_k must be an int >= 0, got {top_k}")
         if not 0 <= threshold < 1:
             raise SearchError(f"the model's threshold must be in [0, 1), got {threshold}")
-        if configs is None and space.size > MAX_ENUMERATED:
-            raise SearchError(
-                f"the space has {space.size} configurations; the model strategy ranks them "
-                f"all and takes at most {MAX_ENUMERATED}"
-            )
         self.predictor = predictor
         self.workload = workload
         self.space = space
+        self.searched = searched or space
         self.top_k = top_k
         self.threshold = threshold
-        ranked = list(configs) if configs is not None else list(space.configurations())
-        medians, highs = self.predict(ranked)
-        self._predicted = {
-            config_key(c): (float(m), float(h))
-            for c, m, h in zip(ranked, medians, highs, strict=True)
-        }
-        order = np.argsort(-medians, kind="stable")
-        self.ranked = [ranked[i] for i in order]
-        self.best_predicted = float(medians[order[0]])
+        self.sampled = configs is None and self.searched.size > MAX_ENUMERATED
+        self.candidates = self._candidates(configs, seed)
+        median, low, high = self.predict(self.candidates)
+        default = space.default()
+        self._default = self.predict([default])
+        try:
+            self.belief = WorkloadBelief(
+                ConfigEncoder(self.searched).encode(self.candidates),
+                np.log(median),
+                std_from_interval(np.minimum(low, median), np.maximum(high, median), INTERVAL),
+                acquisition=acquisition,
+            )
+        except ModelError as exc:
+            raise SearchError(f"the model's predictions cannot be used: {exc}") from None
+        self._prior_order = np.argsort(-self.belief.prior_mean, kind="stable")
+        self.ranked = [self.candidates[i] for i in self._prior_order]
+        self.best_predicted = float(median[self._prior_order[0]])
+        self._lookup: dict[tuple[str, ...], dict[str, int]] = {}
+        self._first_log: float | None = None
+        self._recommendation = self._recommend(median, low, high, default)
 
-    def predict(self, configs: Sequence[Configuration]) -> tuple[np.ndarray, np.ndarray]:
-        """The predicted median and upper bound of the bandwidth (MiB/s) of each
-        configuration for the workload."""
+    def _candidates(
+        self, configs: Sequence[Configuration] | None, seed: int | None
+    ) -> list[Configuration]:
+        if configs is not None:
+            if not configs:
+                raise SearchError("the model strategy needs at least one configuration to rank")
+            return [dict(c) for c in configs]
+        if not self.sampled:
+            return [self.space.validate(c) for c in self.searched.configurations()]
+        drawn = self.searched.sample(SAMPLED_POOL, np.random.default_rng(seed))
+        unique = {config_key(c): c for c in [self.searched.default(), *drawn]}
+        return [self.space.validate(c) for c in unique.values()]
+
+    def predict(
+        self, configs: Sequence[Configuration]
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """The predicted median, low and high bandwidth (MiB/s) of each configuration for
+        the workload; SearchError when the model predicts something that is not a
+        positive bandwidth."""
         rows = []
         for config in configs:
             row = self.workload.as_row()
             row.update({f"{CONFIG_PREFIX}{name}": value for name, value in config.items()})
             row["config"] = config_key(config)
             rows.append(row)
-        median, _, high = self.predictor.predict_interval(pd.DataFrame(rows))
-        return np.asarray(median, dtype=float), np.asarray(high, dtype=float)
+        median, low, high = (
+            np.asarray(a, dtype=float) for a in self.predictor.predict_interval(pd.DataFrame(rows))
+        )
+        for name, values in (("median", median), ("low", low), ("high", high)):
+            bad = ~(np.isfinite(values) & (values > 0))
+            if bad.any():
+                where = config_key(configs[int(np.argmax(bad))])
+                raise SearchError(
+                    f"the model predicted a {name} bandwidth of {values[bad][0]!r} MiB/s for "
+                    f"{where}; a bandwidth must be a positive number"
+                )
+        return median, low, high
 
-    def predicted(self, config: Configuration) -> tuple[float, float]:
-        """The predicted median and upper bound of one configuration."""
-        key = config_key(config)
-        if key not in self._predicted:
-            median, high = self.predict([config])
-            self._predicted[key] = (float(median[0]), float(high[0]))
-        return self._predicted[key]
+    def _recommend(
+        self,
+        median: npt.NDArray[np.float64],
+        low: npt.NDArray[np.float64],
+        high: npt.NDArray[np.float64],
+        default: Configuration,
+    ) -> Recommendation:
+        best = int(self._prior_order[0])
+        d_median, d_low, d_high = (float(a[0]) for a in self._default)
+        config = self.candidates[best]
+        if config_key(config) == config_key(default):
+            spread = 0.0
+        else:
+            std = std_from_interval([low[best], d_low], [high[best], d_high], INTERVAL)
+            spread = float(np.sqrt(np.sum(std**2)))
+        gain = float(median[best]) / d_median
+        return Recommendation(
+            config=config,
+            predicted=float(median[best]),
+            low=float(low[best]),
+            high=float(high[best]),
+            default_predicted=d_median,
+            gain=gain,
+            gain_low=gain * math.exp(-_Z_HIGH * spread),
+            gain_high=gain * math.exp(_Z_HIGH * spread),
+        )
+
+    def recommendation(self) -> Recommendation:
+        """The zero-trial pick, its predicted gain over the default and its interval."""
+        return self._recommendation
+
+    def index(self, config: Mapping[str, Value]) -> int | None:
+        """The candidate that `config` names (by the parameters it gives; a trial of a
+        search over some of the parameters gives only those), None when none does."""
+        names = tuple(sorted(config))
+        table = self._lookup.get(names)
+        if table is None:
+            table = {}
+            for i, candidate in enumerate(self.candidates):
+                table.setdefault(config_key({n: candidate[n] for n in names}), i)
+            self._lookup[names] = table
+        return table.get(config_key(config))
+
+    def observe(self, config: Mapping[str, Value], value: float, *, minimise: bool) -> bool:
+        """A measured trial: update the belief (module doc). False when the configuration
+        is not a candidate or the value has no logarithm (nothing learned)."""
+        i = self.index(config)
+        if i is None or not value > 0 or not math.isfinite(value):
+            return False
+        log_value = math.log(value)
+        if minimise:
+            if self._first_log is None:
+                self._first_log = log_value + float(self.belief.prior_mean[i])
+            log_value = self._first_log - log_value
+        self.belief.observe(i, log_value)
+        return True
+
+    def propose(self, blocked: Collection[int]) -> int | None:
+        """The candidate to run next, not one of `blocked` (tried already): the prior's
+        top_k in order, then the belief's choice among those the veto lets through, then
+        (when the veto blocks them all) the belief's choice, for the search to skip with
+        the reason; None when every candidate is blocked."""
+        for i in self._prior_order[: self.top_k]:
+            if int(i) not in blocked and self._floor_reason(int(i)) is None:
+                return int(i)
+        mean, std = self.belief.mean_std()
+        floor = self._floor(mean)
+        upper = mean + _Z_HIGH * std
+        vetoed = np.flatnonzero(upper < floor)
+        for exclude in (set(blocked) | set(vetoed.tolist()), blocked):
+            try:
+                return self.belief.next_index(exclude=exclude)
+            except ModelError:
+                continue
+        return None
+
+    def posterior(self, i: int) -> tuple[float, float]:
+        """The belief's median and upper bound (MiB/s) of candidate `i`."""
+        mean, std = self.belief.mean_std()
+        return math.exp(mean[i]), math.exp(mean[i] + _Z_HIGH * std[i])
+
+    def _floor(self, mean: npt.NDArray[np.float64]) -> float:
+        return math.log(self.threshold) + float(np.max(mean)) if self.threshold > 0 else -math.inf
+
+    def _floor_reason(self, i: int) -> str | None:
+        if self.threshold == 0 or i in self.belief.observed:
+            return None
+        mean, std = self.belief.mean_std()
+        high = mean[i] + _Z_HIGH * std[i]
+        if high >= self._floor(mean):
+            return None
+        best = math.exp(float(np.max(mean)))
+        return (
+            f"predicted at most {math.exp(high):.3g} MiB/s, below {self.threshold:.0%} of the "
+            f"best predicted median ({best:.3g})"
+        )
 
     def top(self) -> list[Configuration]:
-        """The top_k configurations by predicted median, best first."""
+        """The top_k configurations by the prior's median, best first."""
         return self.ranked[: self.top_k]
 
     def veto(self, config: Configuration) -> str | None:
-        """Why the configuration is not worth a run, or None when it is."""
-        _, high = self.predicted(config)
-        floor = self.threshold * self.best_predicted
-        if high < floor:
-            return (
-                f"predicted at most {high:.3g} MiB/s, below {self.threshold:.0%} of the best "
-                f"predicted median ({self.best_predicted:.3g})"
-            )
-        return None
+        """Why the configuration is not worth a run by the current belief, or None when it
+        is (or when it is not a candidate: the model has no view of it)."""
+        i = self.index(config)
+        return None if i is None else self._floor_reason(i)

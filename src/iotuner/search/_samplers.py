@@ -1,26 +1,51 @@
 """Optuna samplers that choose from a finite list of configurations.
 
 Optuna's own samplers propose values parameter by parameter over the whole cartesian
-product. Two of our strategies need something else: `grid` walks a list (the whole space,
-or the configurations a table measured) and never repeats, and `random` over a table draws
-from its measured configurations without replacement. PoolSampler keeps the list and what
-the study has already tried; OrderedSampler proposes the list in order.
+product. Three of our strategies need something else: `grid` walks a list (the whole space,
+or the configurations a table measured) and never repeats, `random` over a table draws
+from its measured configurations without replacement, and `model` asks a model's belief
+(_guide.ModelGuide) after each trial. PoolSampler keeps the list and what the study has
+already tried; OrderedSampler proposes the list in order; ModelSampler proposes what the
+guide chooses.
+
+How the belief hears of a trial's value: the search asks the study for a trial
+(`study.ask`), runs it and tells the study its value (`study.tell`) before it asks again,
+so when Optuna calls the sampler's `sample_relative` for the next trial, every trial told
+so far is among the study's COMPLETE trials. ModelSampler reads those it has not read
+before and gives their values to the belief, then proposes. With parallel trials, the
+ones still running are RUNNING: they are not proposed again and are learned from once
+they complete.
 
 RATIONALE: Optuna's GridSampler calls `study.stop()` once its grid is exhausted, which
 raises outside `study.optimize`, and the search drives Optuna through ask and tell.
 """
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from optuna.distributions import BaseDistribution, CategoricalDistribution
 from optuna.samplers import BaseSampler, RandomSampler
-from optuna.study import Study
+from optuna.study import Study, StudyDirection
 from optuna.trial import FrozenTrial, TrialState
 
 from iotuner.space import Configuration, Space, config_key
 
-__all__ = ["INTERRUPTED", "OrderedSampler", "PoolSampler", "distributions"]
+if TYPE_CHECKING:  # _guide imports _gp, which imports this module
+    from iotuner.search._guide import ModelGuide
+
+__all__ = [
+    "INTERRUPTED",
+    "PROPOSED_BY",
+    "ModelSampler",
+    "OrderedSampler",
+    "PoolSampler",
+    "distributions",
+]
+
+PROPOSED_BY = "iotuner:proposed_by"
+"""Trial system attribute: which sampler proposed the trial's configuration ("model"),
+with `iotuner:predicted` (the belief's median and upper bound, MiB/s, when proposed)."""
 
 INTERRUPTED = "iotuner:interrupted"
 """Study user attribute: the numbers of the trials that were running when an earlier
@@ -49,6 +74,8 @@ class PoolSampler(BaseSampler):
         self._distributions = distributions(space)
         self._pool = list(pool)
         self._keys = [config_key(c) for c in self._pool]
+        self.keys = self._keys
+        """The config_key of each configuration of the pool, in order."""
         self._random = RandomSampler(seed=seed)
         self._seen: set[int] = set()
         self._tried: set[str] = set()
@@ -114,3 +141,56 @@ class OrderedSampler(PoolSampler):
         while self._next < len(self._pool) and self._keys[self._next] in tried:
             self._next += 1
         return dict(self._pool[self._next]) if search_space and self._next < len(self._pool) else {}
+
+
+class ModelSampler(PoolSampler):
+    """Proposes, for each trial, what a model's belief chooses after learning every trial
+    completed so far (_guide.ModelGuide.propose); the model stays in charge to the end.
+
+    The pool is the guide's candidates restricted to the parameters of `space` (the
+    searched ones). When every candidate has been tried, it proposes nothing (a random
+    draw, which the search answers from its cache without a run).
+    """
+
+    def __init__(self, space: Space, guide: "ModelGuide", seed: int | None) -> None:
+        names = [p.name for p in space.parameters]
+        pool = [{n: c[n] for n in names} for c in guide.candidates]
+        super().__init__(space, pool, seed)
+        self.guide = guide
+        self._learned: set[int] = set()
+        self.proposed: list[tuple[int, str]] = []
+        """(trial number, config_key) of every proposal, in order."""
+
+    def learn(self, study: Study) -> None:
+        """Give the belief the value of each trial completed since the last call."""
+        minimise = study.direction == StudyDirection.MINIMIZE
+        for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+            if t.number in self._learned or t.value is None:
+                continue
+            self._learned.add(t.number)
+            # A configuration measured already (a cached answer, a repeat) adds nothing.
+            if self.guide.index(t.params) in self.guide.belief.observed:
+                continue
+            self.guide.observe(t.params, float(t.value), minimise=minimise)
+
+    def sample_relative(
+        self, study: Study, trial: FrozenTrial, search_space: dict[str, BaseDistribution]
+    ) -> dict[str, Any]:
+        if not search_space:
+            return {}
+        self.learn(study)
+        tried = self.tried(study)
+        blocked = {i for i, key in enumerate(self._keys) if key in tried}
+        index = self.guide.propose(blocked)
+        if index is None:
+            return {}
+        median, high = self.guide.posterior(index)
+        storage = study._storage
+        storage.set_trial_system_attr(trial._trial_id, PROPOSED_BY, "model")
+        storage.set_trial_system_attr(
+            trial._trial_id,
+            "iotuner:predicted",
+            [float(np.round(median, 6)), float(np.round(high, 6))],
+        )
+        self.proposed.append((trial.number, self._keys[index]))
+        return dict(self._pool[index])

@@ -42,7 +42,7 @@ class SearchSettings:
     top: int = 1
     target_fraction: float = 0.95
     stop_at_target: bool = False
-    model_top_k: int = 5
+    model_top_k: int = 1
     model_threshold: float = 0.5
     options: StrategyOptions = field(default_factory=StrategyOptions)
     trace: tuple[Path, ...] = ()

@@ -8,11 +8,20 @@ goes before it.
 | grid | every configuration once, the default first (offline: every measured one) | all |
 | tpe | Optuna's tree-structured Parzen estimator | 50 |
 | gp | a Gaussian process with expected improvement over the finite set (iotuner's, _gp) | 50 |
-| model | the model's top configurations first, then TPE, skipping predicted-poor ones | 50 |
+| model | a model's choice, its prediction updated after every trial (below; _guide) | 50 |
 
 Every budget is capped at the number of distinct configurations there are to propose: a
 strategy that chooses from a list says so itself (Strategy.pool_size, the list's length);
-the others propose from the whole searched space. make_strategy builds each by name
+the others propose from the whole searched space.
+
+The model strategy: its first trial is the model's zero-trial pick (the configuration it
+predicts best; Strategy.recommendation carries its predicted gain over the default and an
+interval); after each trial a Gaussian process on the residuals (measured - predicted)
+updates the prediction of every candidate, and the next trial is the untried candidate
+with the highest expected improvement (models.WorkloadBelief, _guide). The model stays in
+charge until the budget ends: it used to run its top five and hand over to TPE, and a
+model that ranked the best configuration eleventh then never reached it in four runs of
+five. make_strategy builds each by name
 (_BUILDERS, one entry per name of STRATEGIES); tests/search/test_strategy_contract.py holds
 every one of them to the same contract.
 
@@ -58,8 +67,8 @@ from optuna.samplers.nsgaii import UniformCrossover
 from iotuner._choices import STRATEGIES  # defined there: the CLI parser needs no Optuna
 from iotuner.search._common import SearchError
 from iotuner.search._gp import GaussianProcessSampler
-from iotuner.search._guide import MAX_ENUMERATED, ModelGuide
-from iotuner.search._samplers import OrderedSampler
+from iotuner.search._guide import MAX_ENUMERATED, ModelGuide, Recommendation
+from iotuner.search._samplers import ModelSampler, OrderedSampler
 from iotuner.space import Configuration, Space
 
 __all__ = ["STRATEGIES", "Strategy", "StrategyOptions", "make_strategy"]
@@ -96,13 +105,14 @@ class StrategyOptions:
 class Strategy:
     """A sampler and what goes with it; what the search asks of a strategy.
 
-    `first`: configurations to measure before the sampler is asked (the model's top ones);
+    `first`: configurations to measure before the sampler is asked (enqueued in the study);
     `veto`: says why a proposed configuration is skipped without a run (or None to run it);
     `default_budget`: trials when the user gives no budget; `pool_size`: how many
     configurations it can propose when it chooses from a list (grid; random and gp over
     a table's configurations), None when it proposes from the whole space (the budget is
     capped at whichever it is); `parameters`: the settings its sampler was made with;
-    `notes`: what the user should know about how the strategy runs.
+    `notes`: what the user should know about how the strategy runs; `recommendation`: the
+    model's zero-trial pick with its predicted gain (model strategy only).
     """
 
     name: str
@@ -113,6 +123,7 @@ class Strategy:
     notes: list[str] = field(default_factory=list)
     pool_size: int | None = None
     parameters: dict[str, int | float] = field(default_factory=dict)
+    recommendation: Recommendation | None = None
 
 
 def _enumerated(space: Space, candidates: Sequence[Configuration] | None, name: str) -> list:
@@ -236,20 +247,36 @@ def _model(
     options: StrategyOptions,
     guide: ModelGuide | None,
 ) -> Strategy:
-    strategy = _tpe(space, seed, candidates, options, guide)
-    strategy.name = "model"
     if guide is None:
+        strategy = _tpe(space, seed, candidates, options, guide)
+        strategy.name = "model"
         strategy.notes = ["no model was given: the model strategy runs as plain TPE"]
         return strategy
-    strategy.first = guide.top()
-    strategy.veto = guide.veto
-    strategy.parameters.update(top_k=guide.top_k, threshold=guide.threshold)
-    strategy.notes = [
-        f"model: the {len(guide.top())} best predicted configurations first, then TPE; "
-        "configurations whose predicted upper bound is below "
-        f"{guide.threshold:.0%} of the best predicted median are skipped without a run"
+    sampler = ModelSampler(space, guide, seed)
+    recommendation = guide.recommendation()
+    first = "the prior's best" if guide.top_k <= 1 else f"the prior's {guide.top_k} best in order"
+    notes = [
+        recommendation.describe(),
+        f"model: {first} first, then after each trial the untried configuration with the "
+        "highest expected improvement under the model's prediction updated by every measured "
+        "trial; configurations whose updated upper bound is below "
+        f"{guide.threshold:.0%} of the best updated median are skipped without a run",
     ]
-    return strategy
+    if guide.sampled:
+        notes.append(
+            f"model: the space has {guide.searched.size:.3g} configurations; the model "
+            f"chooses among the default and {len(guide.candidates) - 1} drawn at random"
+        )
+    return Strategy(
+        "model",
+        sampler,
+        _DEFAULT_BUDGET,
+        veto=guide.veto,
+        notes=notes,
+        pool_size=len(set(sampler.keys)),
+        parameters={"top_k": guide.top_k, "threshold": guide.threshold},
+        recommendation=recommendation,
+    )
 
 
 _BUILDERS: dict[str, Callable[..., Strategy]] = {
