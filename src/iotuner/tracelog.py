@@ -160,15 +160,16 @@ class TraceLog:
         - pattern, op and bytes_per_rank: the op row's own (`pattern`, `kind`,
           `bytes_per_rank`);
         - layout, block, fill and interleaved: from the offsets of each rank's first two
-          accesses (`_shape`): a rank whose second access starts past the end of its first
-          (gap > 0) is strided, with block the bytes per call and fill the fraction of the
-          file the ranks' blocks cover (ranks x block / stride, as iokernel's strided
-          layout), interleaved when several ranks share the file; gaps of 0 are
-          contiguous, not interleaved. A file view with holes is strided, with the block
-          and fill of its filetype when its data is one piece (a block resized to its
-          period: block, ranks x block / extent), else block 0 (unknown); ranks sharing
-          such a view are interleaved. Logs from before those keys were recorded:
-          contiguous unless a view had holes, block 0, fill 1, interleaved unknown;
+          accesses and the file views (`_shape`), as iokernel's layouts and bench rows say
+          them. A rank whose second access starts past the end of its first (gap > 0) has
+          its calls spaced apart: interleaved when several ranks share the file, and
+          strided, with block the bytes per call and fill the share of the file the ranks'
+          blocks cover (ranks x block / stride), when that leaves holes; ranks whose calls
+          tile the file in turn are contiguous and interleaved. Gaps of 0: contiguous, not
+          interleaved. A file view with holes is strided, with the block and fill of its
+          filetype when its data is one piece (a block resized to its period), else block
+          0 (unknown); ranks sharing such a view are interleaved. Logs from before those
+          keys: contiguous unless a view had holes, block 0, fill 1, interleaved unknown;
         - calls_per_open: the calls each rank made with this pattern, op and size group
           between the open and the close of the file that the row falls into, rounded,
           at least 1 (all rows of one open count, also those summed past the record cap);
@@ -407,6 +408,10 @@ class _Shape:
         }
 
 
+_TILED = 0.99
+"""Ranks' calls that cover this share of the file between them leave no holes in it."""
+
+
 def _shape(pattern: dict[str, Any], record: dict[str, Any] | None) -> _Shape:
     """Layout, block, fill and interleaving of a file from its `file` record's pattern.
 
@@ -418,9 +423,16 @@ def _shape(pattern: dict[str, Any], record: dict[str, Any] | None) -> _Shape:
     calls of 2 ranks in turn give gap 4096, stride 8192). Ranks that disagree leave
     interleaving unknown. Without two accesses on any rank, ranks whose first accesses lie
     one rank's volume apart (first_offset_max - first_offset = (ranks - 1) x volume) hold
-    disjoint regions side by side. A file view with holes is strided; when its filetype's
-    data is one piece (view_block, and its period view_extent) that is the block, and the
-    ranks' blocks cover ranks x view_block / view_extent of the file (iokernel's --fill).
+    disjoint regions side by side.
+
+    Layout, block and fill say the file as iokernel's layouts do, so that a traced run and
+    a bench row of the same run agree: strided when a call's own data has holes (a file
+    view with holes) or when the ranks' calls leave holes in the file (fill below 1:
+    ranks x bytes per call / stride); contiguous when their calls tile it, also when they
+    take turns (iokernel's contiguous layout with --repeat puts repetition p of rank w at
+    (p x ranks + w) x size: contiguous, interleaved). A view whose filetype's data is one
+    piece (view_block, with its period view_extent) gives the block, and the ranks' blocks
+    cover ranks x view_block / view_extent of the file (iokernel's --fill).
     """
     views_with_holes = pattern.get("contiguous") is False
     ranks = pattern.get("ranks_with_io")
@@ -439,13 +451,13 @@ def _shape(pattern: dict[str, Any], record: dict[str, Any] | None) -> _Shape:
         view_extent = max(view_extent, view_block)
         block, view_fill = view_block, min(1.0, writers * view_block / view_extent)
     if isinstance(gap_min, int) and gap_min > 0 and isinstance(stride, int) and burst:
-        # Each rank skips bytes between its calls: the ranks' data covers that share.
-        return _Shape(
-            layout="strided",
-            block=block if views_with_holes else round(burst),
-            fill=min(1.0, writers * burst / stride),
-            interleaved=shared,
-        )
+        # Each rank skips bytes between its calls: the ranks' data covers this share.
+        covered = min(1.0, writers * burst / stride)
+        if views_with_holes:
+            return _Shape("strided", block, covered, interleaved=shared)
+        if covered < _TILED:
+            return _Shape("strided", round(burst), covered, interleaved=shared)
+        return _Shape("contiguous", interleaved=shared)
     if views_with_holes:
         layout_shape = _Shape(layout="strided", block=block, fill=view_fill)
     else:

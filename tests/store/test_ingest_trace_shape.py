@@ -1,5 +1,5 @@
 """A traced run's shape reaches the knowledge base: 4 KiB calls of two real ranks taking
-turns are stored as strided and interleaved, with their calls per open, the program and the
+turns are stored as interleaved, with their calls per open, the program and the
 ranks per node; a log from before the trace recorded offsets keeps interleaving unknown."""
 
 import subprocess
@@ -35,8 +35,8 @@ def interleaved_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_an_interleaved_run_is_stored_as_such(store: Store, interleaved_log: Path) -> None:
     assert ingest_trace(store, interleaved_log).added == CALLS
     frame = store.measurements()
-    assert set(frame["layout"]) == {"strided"}
-    assert set(frame["block"]) == {4096} and set(frame["fill"]) == {1.0}
+    assert set(frame["layout"]) == {"contiguous"}  # as a bench row of the run says it
+    assert set(frame["block"]) == {0} and set(frame["fill"]) == {1.0}
     assert frame["interleaved"].astype(bool).all()
     assert set(frame["calls_per_open"]) == {CALLS} and set(frame["bytes_per_rank"]) == {4096}
     assert set(frame["files"]) == {1} and set(frame["ranks_per_node"]) == {2}

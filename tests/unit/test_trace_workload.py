@@ -106,11 +106,12 @@ def _workload(tmp_path: Path, *records: dict[str, Any]) -> Workload:
 # ------------------------------------------------------------------ interleaving
 
 
-def test_ranks_taking_turns_are_strided_and_interleaved(tmp_path: Path) -> None:
-    """4 ranks writing 4 KiB each in turn: each rank's next call is 16 KiB on."""
+def test_ranks_taking_turns_are_interleaved(tmp_path: Path) -> None:
+    """4 ranks writing 4 KiB each in turn: each rank's next call is 16 KiB on. Together
+    they tile the file: contiguous, as iokernel's contiguous layout with --repeat."""
     pattern = _pattern(stride_min=16384, stride_max=16384, gap_min=12288, gap_max=12288)
     workload = _workload(tmp_path, _op(), _file(pattern=pattern))
-    assert (workload.layout, workload.block, workload.fill) == ("strided", 4096, 1.0)
+    assert (workload.layout, workload.block, workload.fill) == ("contiguous", 0, 1.0)
     assert workload.interleaved is True
     assert (workload.bytes_per_rank, workload.calls_per_open) == (4096, 8)
     assert (workload.nprocs, workload.files, workload.program) == (4, 1, "app")
@@ -123,6 +124,15 @@ def test_spaced_calls_with_holes_cover_part_of_the_file(tmp_path: Path) -> None:
     pattern = _pattern(stride_min=32768, stride_max=32768, gap_min=28672, gap_max=28672)
     workload = _workload(tmp_path, _op(), _file(pattern=pattern))
     assert (workload.layout, workload.block, workload.fill) == ("strided", 4096, 0.5)
+    assert workload.interleaved is True
+
+
+def test_one_rank_skipping_bytes_is_strided_alone(tmp_path: Path) -> None:
+    pattern = _pattern(ranks_with_io=1, stride_min=8192, stride_max=8192, gap_min=4096)
+    pattern["gap_max"] = 4096
+    workload = _workload(tmp_path, _op(ranks=1), _file(pattern=pattern))
+    assert (workload.layout, workload.block, workload.fill) == ("strided", 4096, 0.5)
+    assert workload.interleaved is False
 
 
 def test_ranks_going_on_where_they_left_off_are_contiguous(tmp_path: Path) -> None:
