@@ -4,6 +4,9 @@
 * `iotuner train`: compare_models (a zoo of scikit-learn regressors, 70/30 split over
   seeds and leave-one-group-out), select_model (SELECTION_RULE), fit_model, save_model,
   load_model (TrainedModel.predict and predict_quantiles, in MiB/s), train_command.
+* `iotuner evaluate`: evaluate_models (leave-one-workload-out and leave-one-program-out:
+  MdAPE, Spearman within a workload, zero-trial pick, trials to 95 % of the best), with
+  model_choices (the zoo and the ranking models of _ranking, e.g. relative_forest).
 * Kunkel et al.: performance_tree, parameter_setting_tree, tree_rules, judge_choices,
   kunkel_report.
 * SCTuner: analyze.
@@ -13,6 +16,15 @@
 
 from iotuner.models._analyze import AnalyzeReport, ClusterSummary, ConfigSummary, analyze
 from iotuner.models._common import BANDWIDTH_STATS, NOT_SET, ModelError
+from iotuner.models._evaluate import (
+    Evaluation,
+    Figures,
+    SchemeResult,
+    WorkloadScore,
+    evaluate_models,
+    model_choices,
+    model_names,
+)
 from iotuner.models._features import (
     Encoding,
     FeatureSchema,
@@ -68,26 +80,33 @@ __all__ = [
     "Comparison",
     "ConfigSummary",
     "Encoding",
+    "Evaluation",
     "FeatureSchema",
+    "Figures",
     "FoldScore",
     "KunkelReport",
     "Metrics",
     "ModelError",
     "ModelScore",
+    "SchemeResult",
     "TrainReport",
     "TrainedModel",
     "TreeRules",
     "WorkloadBelief",
+    "WorkloadScore",
     "analyze",
     "build_features",
     "candidates",
     "compare_models",
+    "evaluate_models",
     "fit_model",
     "infer_schema",
     "judge_choices",
     "kunkel_report",
     "load_model",
     "log_target",
+    "model_choices",
+    "model_names",
     "parameter_setting_tree",
     "performance_tree",
     "regression_metrics",

@@ -102,6 +102,14 @@ TARGET_FRACTION = 0.95
 
 PROGRAM_COLUMN = "program"
 
+DEFAULT_RANKING = ("relative_forest", "relative_boosting")
+"""The ranking models (iotuner.models._ranking) compared by default. lambdarank is there by
+name only: it did not beat relative_boosting on the figures (bench/transfer.py) and needs
+lightgbm, which iotuner does not depend on."""
+
+QUICK_RANKING = ("relative_forest",)
+"""The ranking models of the quick comparison (a demo that trains in seconds)."""
+
 
 @dataclass(frozen=True)
 class WorkloadScore:
@@ -198,10 +206,12 @@ def model_choices(
     rf_max_depth: int | None = None,
     rf_criterion: str = "squared_error",
 ) -> list[Candidate]:
-    """The candidates named (default: the zoo and the ranking models), the baseline always
-    first. ModelError for an unknown name or a ranking model whose library is missing."""
+    """The candidates named (default: the zoo and DEFAULT_RANKING, or QUICK_RANKING with
+    quick), the baseline always first. ModelError for an unknown name or a ranking model
+    whose library is missing."""
     ranking = ranking_candidates(quick)
-    wanted = list(model_names()) if names is None else list(dict.fromkeys(names))
+    default = [*CANDIDATE_NAMES, *(QUICK_RANKING if quick else DEFAULT_RANKING)]
+    wanted = default if names is None else list(dict.fromkeys(names))
     unknown = [n for n in wanted if n not in model_names()]
     if unknown:
         raise ModelError(
