@@ -95,13 +95,19 @@ def held_out_tables(
     return [table for label, table in data.groupby("_workload", sort=True) if label in labels]
 
 
-def random_trials(log_bw: npt.NDArray[np.float64], budget: int, seed: int) -> int | None:
+def random_trials(
+    log_bw: npt.NDArray[np.float64], budget: int, seed: int, workload: int
+) -> int | None:
     goal = math.log(0.95) + float(log_bw.max())
-    order = np.random.default_rng(seed).permutation(len(log_bw))[:budget]
+    # Seeded per workload: one permutation for all would hit or miss the same
+    # configurations everywhere (their indices agree across workloads).
+    order = np.random.default_rng([seed, workload]).permutation(len(log_bw))[:budget]
     return next((t for t, i in enumerate(order, 1) if log_bw[i] >= goal), None)
 
 
-def tpe_trials(table: pd.DataFrame, target: str, budget: int, seed: int) -> int | None:
+def tpe_trials(
+    table: pd.DataFrame, target: str, budget: int, seed: int, workload: int
+) -> int | None:
     """Trials TPE needs on one workload's table (distinct configurations measured)."""
     params = [c for c in table.columns if c.startswith(CONFIG_PREFIX)]
     params = [c for c in params if table[c].astype(str).nunique() > 1]
@@ -111,7 +117,9 @@ def tpe_trials(table: pd.DataFrame, target: str, budget: int, seed: int) -> int 
     if not params:
         return 1
     choices = {c: sorted(set(table[c].astype(str))) for c in params}
-    sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=StrategyOptions().n_startup)
+    sampler = optuna.samplers.TPESampler(
+        seed=seed * 100_003 + workload, n_startup_trials=StrategyOptions().n_startup
+    )
     study = optuna.create_study(direction="maximize", sampler=sampler)
     measured: dict[int, float] = {}
     for _ in range(budget * 5):  # proposals of configurations already measured are free
@@ -210,11 +218,14 @@ def main() -> None:
         logs = [np.log(t[args.target].to_numpy(dtype=float)) for t in tables]
         report["searches"][scheme] = {
             "random": over_seeds(
-                [[random_trials(v, args.budget, s) for v in logs] for s in range(args.seeds)]
+                [
+                    [random_trials(v, args.budget, s, w) for w, v in enumerate(logs)]
+                    for s in range(args.seeds)
+                ]
             ),
             "tpe": over_seeds(
                 [
-                    [tpe_trials(t, args.target, args.budget, s) for t in tables]
+                    [tpe_trials(t, args.target, args.budget, s, w) for w, t in enumerate(tables)]
                     for s in range(args.seeds)
                 ]
             ),

@@ -39,8 +39,8 @@ def add_evaluate(subparsers: Subparsers) -> None:
     _add_learning_source(parser)
     parser.add_argument(
         "--models",
-        help="comma-separated models (default: every model train compares; `iotuner "
-        "evaluate --models x` lists them)",
+        help="comma-separated models (default: every model train compares; an unknown name "
+        "lists them)",
     )
     parser.add_argument(
         "--by",
@@ -150,7 +150,7 @@ def add_predict(subparsers: Subparsers) -> None:
         "predict",
         help="a saved model's bandwidth for one workload",
         description=(
-            "Predict the bandwidth (MiB/s, with the model's 10-90 %% interval) of one "
+            "Predict the bandwidth (MiB/s, with the model's 10-90 % interval) of one "
             "workload: every configuration of the model's space ranked, the top N, or the "
             "one given with --config."
         ),
