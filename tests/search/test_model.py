@@ -1,6 +1,7 @@
 """The model strategy: the model's zero-trial pick first, then what its prediction, updated
 after every trial, chooses; predicted-poor ones skipped; the model in charge to the end."""
 
+import json
 import math
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from iotuner.search import (
     storage_url,
 )
 from iotuner.search._guide import MAX_ENUMERATED, SAMPLED_POOL
+from iotuner.search._report import result_record
 from iotuner.search._samplers import PROPOSED_BY
 from iotuner.search._study import KIND
 from iotuner.space import Parameter, Space, config_key
@@ -166,6 +168,12 @@ def test_a_model_that_ranks_the_best_eleventh_reaches_it_in_six(
     pick = ModelGuide(OverratingPredictor(), WORKLOAD, objective.space, objective.candidates())
     assert result.trials[0].config == pick.recommendation().config == {"a": 4, "b": 4}
     assert result.trials[1].config == {"a": 7, "b": 6}
+    # the search's result (and its JSON record) carries the recommendation
+    assert result.recommendation == pick.recommendation()
+    record = json.loads(json.dumps(result_record(result)))
+    assert record["recommendation"]["config"] == {"a": 4, "b": 4}
+    assert record["recommendation"]["gain"] == pytest.approx(pick.recommendation().gain)
+    assert record["recommendation"]["gain_low"] < record["recommendation"]["gain"]
 
 
 def test_a_minimised_objective_is_learned_the_other_way_round(

@@ -147,6 +147,7 @@ def _run_search(
         skipped=list(loop.skipped),
         trial_mode=objective.trial_mode,
         offline=objective.summary(trials, settings.target_fraction),
+        recommendation=strategy.recommendation,
     )
     logs = [p for t in trials if not t.failed for p in t.outcome.logs]
     result.program, result.nprocs = identity(logs, study)

@@ -7,10 +7,14 @@ runs or decides anything.
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from iotuner.measurement import Workload
 from iotuner.search._common import TrialOutcome, better
 from iotuner.space import Configuration, Space
+
+if TYPE_CHECKING:  # _guide needs scikit-learn; a result is read without it
+    from iotuner.search._guide import Recommendation
 
 __all__ = [
     "OfflineSummary",
@@ -162,6 +166,9 @@ class SearchResult:
     trial_mode: str | None = None
     """The interposer's mode of the trials and re-measures (None: the objective runs
     nothing)."""
+    recommendation: "Recommendation | None" = None
+    """The model strategy's zero-trial pick, its predicted gain over the default and the
+    gain's interval (None for the other strategies)."""
 
     @property
     def best(self) -> TrialRecord | None:
