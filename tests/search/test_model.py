@@ -113,16 +113,20 @@ def _true_log(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 class OverratingPredictor:
     """Right about the table but for a smooth error: it overrates the region around a=2,
-    b=3 by up to e^1.4, so it ranks the best configuration 11th; its interval is about
-    0.3 on the log scale either side."""
+    b=3 by up to e^`amplitude` (1.4: it ranks the best configuration 11th); its interval
+    is `spread` on the log scale (one standard deviation) either side."""
+
+    def __init__(self, amplitude: float = 1.4, spread: float = 0.3) -> None:
+        self.amplitude = amplitude
+        self.spread = spread
 
     def predict_interval(self, frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         a = frame["cfg:a"].astype(float).to_numpy()
         b = frame["cfg:b"].astype(float).to_numpy()
-        bump = 1.4 * np.exp(-((a - 2) ** 2 + (b - 3) ** 2) / (2 * 2.5**2))
+        bump = self.amplitude * np.exp(-((a - 2) ** 2 + (b - 3) ** 2) / (2 * 2.5**2))
         median = np.exp(_true_log(a, b) + bump)
-        spread = math.exp(1.2816 * 0.3)
-        return median, median / spread, median * spread
+        factor = math.exp(1.2816 * self.spread)
+        return median, median / factor, median * factor
 
 
 @pytest.fixture
@@ -174,6 +178,19 @@ def test_a_model_that_ranks_the_best_eleventh_reaches_it_in_six(
     assert record["recommendation"]["config"] == {"a": 4, "b": 4}
     assert record["recommendation"]["gain"] == pytest.approx(pick.recommendation().gain)
     assert record["recommendation"]["gain_low"] < record["recommendation"]["gain"]
+
+
+def test_the_veto_follows_the_updated_belief(overrated_table: Path) -> None:
+    """A best configuration the model first vetoes is run once the measurements show the
+    model overrated the others (a veto on the prediction alone never ran it)."""
+    predictor = OverratingPredictor(amplitude=2.0, spread=0.1)
+    objective = OfflineObjective(OfflineTable(overrated_table))
+    guide = ModelGuide(predictor, WORKLOAD, objective.space, objective.candidates(), threshold=0.7)
+    assert guide.veto({"a": 7, "b": 6}) is not None
+    settings = SearchSettings("model", budget=6, seed=0, repeats=0, model_threshold=0.7)
+    result = run_search(objective, settings, predictor=predictor, workload=WORKLOAD)
+    assert result.best is not None and result.best.config == {"a": 7, "b": 6}
+    assert result.offline is not None and result.offline.trials_to_target == 3
 
 
 def test_a_minimised_objective_is_learned_the_other_way_round(
