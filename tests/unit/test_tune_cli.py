@@ -14,6 +14,7 @@ from iotuner.models import fit_model, save_model
 from iotuner.store import open_store
 from iotuner.table import read_table
 
+MAIN = "import sys; from iotuner.cli import main; sys.exit(main())"
 SYSTEM = System("node01", "MPICH Version: 4.1.2", "lustre", "lustre", "/scratch")
 SPACE = """
 name = "cli-ranges"
@@ -55,7 +56,7 @@ def test_tune_json_names_the_entries_cases_and_method(tmp_path: Path) -> None:
     save_model(fit_model(data.frame, data.space, "random_forest", quick=True), tmp_path / "m")
     table = tmp_path / "t.jsonl"
     done = subprocess.run(
-        [sys.executable, "-c", "import sys; from iotuner.cli import main; sys.exit(main())", "tune", "--db", str(db), "--space", str(space_file),
+        [sys.executable, "-c", MAIN, "tune", "--db", str(db), "--space", str(space_file),
          "--model", str(tmp_path / "m"), "-o", str(table), "--json"],
         capture_output=True, text=True, check=False, timeout=300,
     )  # fmt: skip
