@@ -22,11 +22,13 @@ from iotuner.search import (
     run_search,
     storage_url,
 )
+from iotuner.search._common import TrialOutcome
 from iotuner.search._guide import MAX_ENUMERATED, SAMPLED_POOL
+from iotuner.search._objectives import Objective
 from iotuner.search._report import result_record
 from iotuner.search._samplers import PROPOSED_BY
 from iotuner.search._study import KIND
-from iotuner.space import Parameter, Space, config_key
+from iotuner.space import Configuration, Parameter, Space, config_key, parse_space
 
 from .conftest import GRID_BEST, write_csv
 
@@ -288,3 +290,74 @@ def test_a_model_that_predicts_no_bandwidth_is_refused(grid_table: Path) -> None
         SearchError, match=r"predicted a median bandwidth of .* a bandwidth must be"
     ):
         ModelGuide(Negative(), WORKLOAD, table.space, table.configurations)
+
+
+RANGES_SPACE = """
+name = "ranges"
+description = "two numeric knobs as ranges: about a million configurations"
+
+[hints.striping_factor]
+range = { low = 1, high = 1000, log = true }
+values = ["default"]
+default = "default"
+
+[hints.striping_unit]
+range = { low = 65536, high = 67108864, step = 65536, log = true }
+values = ["default"]
+default = "default"
+"""
+
+
+def _ranges_log_bandwidth(factor: object, unit: object) -> float:
+    """Best at 64 stripes of 4 MiB; the defaults count as 1 stripe of 1 MiB."""
+    f = float(factor) if isinstance(factor, int) else 1.0
+    u = float(unit) if isinstance(unit, int) else float(1 << 20)
+    return math.log(1000.0) - (math.log2(f) - 6) ** 2 / 8 - (math.log2(u) - 22) ** 2 / 8
+
+
+class _RangesFormula(Objective):
+    """Answers each configuration with the formula (no program, no table)."""
+
+    def __init__(self, space: Space) -> None:
+        self.space = space
+        self.direction = "maximize"
+        self.description = "bandwidth by formula"
+
+    def evaluate(self, config: Configuration, label: str, *, trace: bool = False) -> TrialOutcome:
+        value = _ranges_log_bandwidth(config["striping_factor"], config["striping_unit"])
+        return TrialOutcome(math.exp(value))
+
+
+class _RangesModel:
+    """The formula, off by a smooth error in the stripe count."""
+
+    def predict_interval(self, frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        log_bw = np.array(
+            [
+                _ranges_log_bandwidth(f, u) + 0.02 * (math.log2(f) if isinstance(f, int) else 0)
+                for f, u in zip(
+                    frame["cfg:striping_factor"], frame["cfg:striping_unit"], strict=True
+                )
+            ]
+        )
+        median = np.exp(log_bw)
+        return median, 0.8 * median, 1.25 * median
+
+
+def test_a_space_of_ranges_is_searched_from_a_sample() -> None:
+    space = parse_space(RANGES_SPACE, "ranges space")
+    assert space.size > MAX_ENUMERATED
+    settings = SearchSettings("model", budget=5, seed=1, repeats=0)
+    result = run_search(
+        _RangesFormula(space), settings, predictor=_RangesModel(), workload=WORKLOAD
+    )
+    guide = ModelGuide(_RangesModel(), WORKLOAD, space, seed=1)
+    keys = {config_key(c) for c in guide.candidates}
+    assert len(result.trials) == 5
+    assert all(config_key(t.config) in keys for t in result.trials)  # as the model proposed
+    assert result.trials[0].config == guide.recommendation().config
+    # a range's points beyond its listed values are proposed and run as such
+    assert all(isinstance(t.config["striping_factor"], int) for t in result.trials)
+    assert result.best is not None and result.best.value is not None
+    assert result.best.value >= 0.9 * 1000.0
+    assert any("drawn at random" in note for note in result.notes)

@@ -29,6 +29,7 @@ from optuna.samplers import BaseSampler, RandomSampler
 from optuna.study import Study, StudyDirection
 from optuna.trial import FrozenTrial, TrialState
 
+from iotuner.search._common import SearchError
 from iotuner.space import Configuration, Space, config_key
 
 if TYPE_CHECKING:  # _guide imports _gp, which imports this module
@@ -55,9 +56,24 @@ it as a user attribute of each such trial (True); both are read."""
 _SEEN_STATES = (TrialState.COMPLETE, TrialState.FAIL, TrialState.PRUNED, TrialState.RUNNING)
 
 
+MAX_CHOICES = 100_000
+"""Most values one parameter (a range) may take in a search."""
+
+
 def distributions(space: Space) -> dict[str, BaseDistribution]:
-    """Each parameter of the space as a categorical distribution over its values."""
-    return {p.name: CategoricalDistribution(p.values) for p in space.parameters}
+    """Each parameter of the space as a categorical distribution over its values: the
+    listed ones, and for a range every point of it (Parameter.points), so that a
+    configuration drawn from a range (the model strategy's sample of a large space) is one
+    Optuna can hold; SearchError for a range of more than MAX_CHOICES points."""
+    result: dict[str, BaseDistribution] = {}
+    for p in space.parameters:
+        if p.count > MAX_CHOICES:
+            raise SearchError(
+                f"{p.name} takes {p.count} values; a search takes at most {MAX_CHOICES} per "
+                "parameter (give its range a larger step)"
+            )
+        result[p.name] = CategoricalDistribution(tuple(p.points()))
+    return result
 
 
 class PoolSampler(BaseSampler):
