@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import sqlalchemy as sa
 
@@ -293,8 +294,8 @@ def test_a_json_mapping_is_the_same(tmp_path: Path) -> None:
         ),
         (
             ("nodes = 1", ""),
-            "no column and no default for required field(s) nodes (add them to [columns] "
-            "or [defaults])",
+            "no column, computed field or default for required field(s) nodes (add them to "
+            "[columns], [computed] or [defaults])",
         ),
         (
             ('bandwidth = "bw_MBps"', 'bandwith = "bw_MBps"'),
@@ -304,7 +305,7 @@ def test_a_json_mapping_is_the_same(tmp_path: Path) -> None:
             ('layout = "contiguous"', 'layout = "diagonal"'),
             "defaults.layout: expected contiguous or strided, got 'diagonal'",
         ),
-        (("[system]", "[sys]"), "unknown key(s) sys (expected columns, defaults"),
+        (("[system]", "[sys]"), "unknown key(s) sys (expected columns, computed, defaults"),
     ],
     ids=["unknown column", "missing field", "unknown field", "bad default", "unknown key"],
 )
@@ -383,3 +384,98 @@ def test_old_bench_lines_get_what_the_kernel_tells(store: Store, tmp_path: Path)
     assert set(rows["program"]) == {"iokernel"} and rows["files"].tolist() == [1, 1]
     assert rows["ranks_per_node"].tolist() == [2, 2]
     assert rows["stripe_count"].isna().all()
+
+
+COMPUTED_CSV = """\
+np,nodes,total_bytes,bw,stripe_kib,cb buf (MiB),rpn,files,inter,prog
+4,2,4194304,100,1024,4,2,1,yes,btio
+8,2,1048576,50,,,,8,0,
+"""
+
+COMPUTED_MAPPING = """
+[columns]
+nprocs = "np"
+nodes = "nodes"
+bandwidth = "bw"
+ranks_per_node = "rpn"
+files = "files"
+interleaved = "inter"
+program = "prog"
+
+[computed]
+bytes_per_rank = "total_bytes / np"
+calls_per_open = "(np - np // 2 * 2) + 2 * (1 + 0)"
+"cfg:cb_buffer_size" = "`cb buf (MiB)` * 1048576"
+stripe_size = "stripe_kib * 1024"
+
+[defaults]
+layout = "contiguous"
+pattern = "collective"
+op = "write"
+
+[system]
+host = "elsewhere"
+"""
+
+
+def test_a_csv_mapping_computes_fields_from_columns(store: Store, tmp_path: Path) -> None:
+    path, mapping = _csv(tmp_path, COMPUTED_CSV, COMPUTED_MAPPING)
+    assert ingest_csv(store, path, mapping).added == 2
+    rows = store.measurements().sort_values("nprocs")
+    assert rows["bytes_per_rank"].tolist() == [1048576, 131072]
+    assert rows["calls_per_open"].tolist() == [2, 2]
+    assert rows["config"].tolist() == ["cb_buffer_size=4194304", "default"]
+    assert rows["stripe_size"].iloc[0] == 1 << 20 and pd.isna(rows["stripe_size"].iloc[1])
+    # The new fields from columns; an empty cell is unknown.
+    assert rows["ranks_per_node"].iloc[0] == 2 and pd.isna(rows["ranks_per_node"].iloc[1])
+    assert rows["files"].tolist() == [1, 8]
+    assert rows["interleaved"].tolist() == [True, False]
+    assert rows["program"].iloc[0] == "btio" and pd.isna(rows["program"].iloc[1])
+    assert rows["stripe_count"].isna().all()
+
+
+@pytest.mark.parametrize(
+    ("formula", "message"),
+    [
+        ("np ** 2", "got ** in 'np ** 2'"),
+        ("abs(np)", "got a function call"),
+        ("__import__('os').getcwd()", "got a function call"),
+        ("np +", "expected an expression of CSV columns and numbers"),
+        ("'4096'", "got the constant '4096'"),
+    ],
+)
+def test_a_computed_field_is_arithmetic_only(tmp_path: Path, formula: str, message: str) -> None:
+    text = COMPUTED_MAPPING.replace('"total_bytes / np"', json.dumps(formula))
+    with pytest.raises(IngestError, match=r"computed\.bytes_per_rank: ") as refused:
+        _csv(tmp_path, COMPUTED_CSV, text)
+    assert message in str(refused.value)
+
+
+def test_computed_field_errors_name_the_column_or_the_line(store: Store, tmp_path: Path) -> None:
+    unknown = COMPUTED_MAPPING.replace('"total_bytes / np"', '"total / np"')
+    path, mapping = _csv(tmp_path, COMPUTED_CSV, unknown)
+    with pytest.raises(IngestError) as refused:
+        ingest_csv(store, path, mapping)
+    assert (
+        "computed.bytes_per_rank = 'total / np' reads column 'total', which is not in the "
+        "header (columns: np, nodes, total_bytes, bw, stripe_kib, cb buf (MiB), rpn, files, "
+        "inter, prog)" in str(refused.value)
+    )
+    bad_rows = COMPUTED_CSV + "0,1,4096,10,,,,,,\n3,1,4096,10,,,,,,\n2,1,,10,,,,,,\n"
+    path, mapping = _csv(tmp_path, bad_rows, COMPUTED_MAPPING)
+    with pytest.raises(IngestError) as refused:
+        ingest_csv(store, path, mapping)
+    problems = str(refused.value).splitlines()[1:]
+    assert (
+        f"{path} line 4 (computed bytes_per_rank = 'total_bytes / np'): expected a division "
+        "by a non-zero number, got a division by zero in 'total_bytes / np'"
+    ) in problems
+    assert (
+        f"{path} line 5 (computed bytes_per_rank = 'total_bytes / np'): expected an integer "
+        ">= 0, got 1365.3333333333333"
+    ) in problems
+    assert (
+        f"{path} line 6 (computed bytes_per_rank = 'total_bytes / np'): expected a number in "
+        "column 'total_bytes', got an empty cell"
+    ) in problems
+    assert store.counts() == EMPTY

@@ -176,7 +176,13 @@ def add_ingest(subparsers: Subparsers) -> None:
     )
     add_db_argument(parser)
     parser.add_argument("--kind", choices=INGEST_KINDS, help="kind of the files (default: guessed)")
-    parser.add_argument("--mapping", type=Path, help="CSV column mapping (.toml or .json)")
+    parser.add_argument(
+        "--mapping",
+        type=Path,
+        help="CSV column mapping (.toml or .json): [columns] field = CSV column; [computed] "
+        'field = arithmetic over columns, e.g. bytes_per_rank = "total_bytes / np" '
+        "(+ - * / // and parentheses); the whole format: python -m pydoc iotuner.ingest._csv",
+    )
     for name, what in (
         ("host", "host name"),
         ("mpi", "MPI library and version"),

@@ -14,6 +14,11 @@ fields::
     bandwidth = "bw_MBps"               # or seconds, or both
     "cfg:romio_cb_write" = "cb_write"   # a configuration parameter
 
+    # [computed]: our field = arithmetic over CSV columns and numbers
+    [computed]
+    bytes_per_rank = "total_bytes / np"
+    "cfg:striping_unit" = "stripe_kib * 1024"
+
     # [defaults]: one value for every row, for fields no column holds (or empty cells)
     [defaults]
     nodes = 1
@@ -41,26 +46,42 @@ fields::
     delimiter = ","         # one character (default ",")
 
 Fields: nprocs, nodes, pattern (collective|independent), op (write|read), layout
-(contiguous|strided) and bytes_per_rank are required (a column or a default); block
-(default 0) and fill (default 1) describe a strided layout; bandwidth is MiB/s and seconds
-the time of one measurement: give one of them, the other is derived with bytes (all
-ranks; default bytes_per_rank * nprocs); repeat (default: the count of earlier rows of the
-file with the same workload and configuration). `cfg:<parameter>` columns form the
-configuration; an empty cell leaves that parameter at its default. A row's uid is made
-from its text, header and line number, so a file that only grew adds only its new rows.
+(contiguous|strided) and bytes_per_rank are required (a column, a computed field or a
+default); block (default 0) and fill (default 1) describe a strided layout;
+calls_per_open (default 1) the calls per rank between open and close. Optional, unknown
+when no column, computed field or default gives them and where a cell is empty:
+ranks_per_node, files (1: one shared file, nprocs: a file per process), interleaved
+(true|false, also yes|no|1|0), stripe_count, stripe_size (bytes) and program (one word).
+bandwidth is MiB/s and seconds the time of one measurement: give one of them, the other
+is derived with bytes (all ranks; default bytes_per_rank * nprocs); repeat (default: the
+count of earlier rows of the file with the same workload and configuration).
+`cfg:<parameter>` columns form the configuration; an empty cell leaves that parameter at
+its default. A row's uid is made from its text, header and line number, so a file that
+only grew adds only its new rows.
+
+Computed fields: `[computed]` gives a field by an expression over the row's CSV columns
+(by their header names) and numbers, with + - * / (true division) // (floor division),
+unary minus and parentheses; nothing else (no functions, no powers). A column whose name
+is not a Python identifier is written in backquotes: `` "`total MiB` * 1048576" ``. The
+result goes through the field's checks like a cell: an integer field takes a result with
+a fraction only as an error, naming the line. [scale] applies to computed fields too;
+[values] does not.
 """
 
+import ast
 import csv
 import hashlib
 import io
 import json
 import math
+import operator
+import re
 import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from iotuner._safejson import loads_json
 from iotuner.ingest._common import (
@@ -75,6 +96,7 @@ from iotuner.measurement import (
     CONFIG_PREFIX,
     LAYOUTS,
     OPS,
+    OPTIONAL_WORKLOAD_FIELDS,
     PATTERNS,
     REQUIRED_WORKLOAD_FIELDS,
     WORKLOAD_COLUMNS,
@@ -94,7 +116,9 @@ CSV_FIELDS = (
 )
 """The fields a CSV mapping may name, besides cfg:<parameter>."""
 
-_SCALABLE = ("block", "bytes_per_rank", "bandwidth", "seconds", "bytes")
+_SCALABLE = ("block", "bytes_per_rank", "stripe_size", "bandwidth", "seconds", "bytes")
+_WHOLE_BYTES = ("block", "bytes_per_rank", "stripe_size", "bytes")
+"""Scaled fields that are byte counts: the scaled value is rounded to a whole byte."""
 _MAX_PROBLEMS = 20
 """Bad cells reported per CSV file before giving up."""
 
@@ -103,12 +127,14 @@ _MAX_PROBLEMS = 20
 class CsvMapping:
     """How to read a CSV file of measurements (the module docstring describes the file).
 
-    `columns`: field -> CSV column; `defaults`: field -> value for every row (and for
-    empty cells); `values`: field -> {cell text: our text}; `scale`: field -> factor;
-    `system`: System fields; `space`: the name recorded with the measurements.
+    `columns`: field -> CSV column; `computed`: field -> expression over CSV columns
+    (Formula); `defaults`: field -> value for every row (and for empty cells); `values`:
+    field -> {cell text: our text}; `scale`: field -> factor; `system`: System fields;
+    `space`: the name recorded with the measurements.
     """
 
     columns: Mapping[str, str]
+    computed: Mapping[str, str] = field(default_factory=dict)
     defaults: Mapping[str, str | int | float] = field(default_factory=dict)
     values: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     scale: Mapping[str, float] = field(default_factory=dict)
@@ -117,7 +143,16 @@ class CsvMapping:
     delimiter: str = ","
 
 
-_MAPPING_KEYS = ("columns", "defaults", "values", "scale", "system", "space", "delimiter")
+_MAPPING_KEYS = (
+    "columns",
+    "computed",
+    "defaults",
+    "values",
+    "scale",
+    "system",
+    "space",
+    "delimiter",
+)
 _SYSTEM_FIELDS = ("host", "mpi_library", "fs_type", "fs_driver", "fs_mount")
 
 
@@ -166,6 +201,16 @@ def mapping_from_dict(data: Any, where: str = "mapping") -> CsvMapping:
     columns = table("columns", lambda v: isinstance(v, str) and v != "", "CSV column names")
     if "columns" not in data:
         raise IngestError(f"{where}: [columns] is missing (our field = the CSV column)")
+    computed = table(
+        "computed", lambda v: isinstance(v, str) and v.strip() != "", "expressions (text)"
+    )
+    for name, text in computed.items():
+        Formula.parse(text, f"{where}: computed.{name}")
+    both = sorted(set(columns) & set(computed))
+    if both:
+        raise IngestError(
+            f"{where}: {', '.join(both)} in both [columns] and [computed]; give each field once"
+        )
     values = table(
         "values",
         lambda v: isinstance(v, dict) and all(is_scalar(x) for x in v.values()),
@@ -196,7 +241,10 @@ def mapping_from_dict(data: Any, where: str = "mapping") -> CsvMapping:
         raise IngestError(f"{where}: 'delimiter' must be one character, got {delimiter!r}")
     return CsvMapping(
         columns=columns,
-        defaults=table("defaults", is_scalar, "strings or numbers"),
+        computed=computed,
+        defaults=table(
+            "defaults", lambda v: is_scalar(v) or isinstance(v, bool), "strings or numbers"
+        ),
         values={f: {str(k): str(v) for k, v in m.items()} for f, m in values.items()},
         scale={k: float(v) for k, v in scale.items()},
         system=system,
@@ -239,6 +287,23 @@ def _number(text: str, minimum: float, inclusive: bool, maximum: float | None = 
     return value
 
 
+_TRUE = ("true", "yes", "1")
+_FALSE = ("false", "no", "0")
+
+
+def _flag(text: str) -> bool:
+    word = text.strip().lower()
+    if word not in _TRUE + _FALSE:
+        raise _Bad("true or false (yes, no, 1, 0)")
+    return word in _TRUE
+
+
+def _program(text: str) -> str:
+    if not text or text.split() != [text]:
+        raise _Bad("a program name: one word")
+    return text
+
+
 def _word(choices: Sequence[str]) -> Callable[[str], str]:
     def convert(text: str) -> str:
         if text not in choices:
@@ -258,6 +323,12 @@ _CONVERTERS: dict[str, Callable[[str], Any]] = {
     "fill": lambda t: _number(t, 0, False, 1),
     "bytes_per_rank": lambda t: _integer(t, 0),
     "calls_per_open": lambda t: _integer(t, 1),
+    "ranks_per_node": lambda t: _integer(t, 1),
+    "files": lambda t: _integer(t, 1),
+    "interleaved": _flag,
+    "stripe_count": lambda t: _integer(t, 1),
+    "stripe_size": lambda t: _integer(t, 1),
+    "program": _program,
     "bandwidth": lambda t: _number(t, 0, False),
     "seconds": lambda t: _number(t, 0, False),
     "bytes": lambda t: _integer(t, 0),
@@ -300,17 +371,21 @@ def ingest_csv(
     all_defaults = {**mapping.defaults, **(defaults or {})}
     where = f"the mapping for {path.name}"
     _check_fields(mapping.columns, f"{where}: [columns]")
+    _check_fields(mapping.computed, f"{where}: [computed]")
     _check_fields(all_defaults, f"{where}: [defaults]")
     _check_fields(mapping.values, f"{where}: [values]")
-    missing = [
-        f for f in REQUIRED_WORKLOAD_FIELDS if f not in mapping.columns and f not in all_defaults
-    ]
+    formulas = {
+        name: Formula.parse(text, f"{where}: computed.{name}")
+        for name, text in mapping.computed.items()
+    }
+    given = set(mapping.columns) | set(formulas) | set(all_defaults)
+    missing = [f for f in REQUIRED_WORKLOAD_FIELDS if f not in given]
     if missing:
         raise IngestError(
-            f"{where}: no column and no default for required field(s) {', '.join(missing)} "
-            f"(add them to [columns] or [defaults])"
+            f"{where}: no column, computed field or default for required field(s) "
+            f"{', '.join(missing)} (add them to [columns], [computed] or [defaults])"
         )
-    timing = {"bandwidth", "seconds"} & (set(mapping.columns) | set(all_defaults))
+    timing = {"bandwidth", "seconds"} & given
     if not timing:
         raise IngestError(f"{where}: expected a bandwidth (MiB/s) or a seconds column, got none")
     default_values: dict[str, Any] = {}
@@ -347,8 +422,16 @@ def ingest_csv(
                 f"(columns: {', '.join(header)})"
             )
         position[name] = header.index(column)
+    for name, formula in formulas.items():
+        for column in formula.columns:
+            if header.count(column) != 1:
+                problem = "twice in" if header.count(column) > 1 else "not in"
+                raise IngestError(
+                    f"{path}: computed.{name} = {formula.text!r} reads column {column!r}, "
+                    f"which is {problem} the header (columns: {', '.join(header)})"
+                )
 
-    rows = _CsvRows(path, header, position, default_values, mapping)
+    rows = _CsvRows(path, header, position, formulas, default_values, mapping)
     measurements: list[Measurement] = []
     try:
         for row in reader:
@@ -381,7 +464,12 @@ def ingest_csv(
         records,
         0,
         system=system,
-        meta={"columns": dict(mapping.columns), "defaults": dict(all_defaults), "space": space},
+        meta={
+            "columns": dict(mapping.columns),
+            "computed": dict(mapping.computed),
+            "defaults": dict(all_defaults),
+            "space": space,
+        },
     )
 
 
@@ -389,7 +477,7 @@ def _convert(name: str, text: str, scale: float | None = None) -> Any:
     """The value of field `name` from its text; _Bad says what was expected."""
     if _is_cfg(name):
         return canonical_config({name: text})[name]
-    if scale is not None and name in ("block", "bytes_per_rank", "bytes"):
+    if scale is not None and name in _WHOLE_BYTES:
         return round(_number(text, 0, True) * scale)
     value = _CONVERTERS[name](text)
     return value * scale if scale is not None else value
@@ -402,6 +490,7 @@ class _CsvRows:
     path: Path
     header: list[str]
     position: dict[str, int]
+    formulas: dict[str, "Formula"]
     defaults: dict[str, Any]
     mapping: CsvMapping
     problems: list[str] = field(default_factory=list)
@@ -419,29 +508,48 @@ class _CsvRows:
         values: dict[str, Any] = {}
         config: dict[str, str | int] = {}
         before = len(self.problems)
-        for name in dict.fromkeys([*self.position, *self.defaults]):
-            cell = row[self.position[name]].strip() if name in self.position else ""
-            if cell:
-                column = self.header[self.position[name]]
+        for name in dict.fromkeys([*self.position, *self.formulas, *self.defaults]):
+            formula = self.formulas.get(name)
+            if formula is not None:
+                # A formula over an empty cell is an empty cell (default, unknown, error).
+                blank = [c for c in formula.columns if not row[self.header.index(c)].strip()]
+                where = f"{self.path} line {line} (computed {name} = {formula.text!r})"
+                cell = "" if blank else "computed"
+            else:
+                cell = row[self.position[name]].strip() if name in self.position else ""
+                column = self.header[self.position[name]] if name in self.position else ""
+                where = f"{self.path} line {line}, column {column!r} ({name})"
+            if formula is not None and cell:
+                try:
+                    text = _number_text(formula.evaluate(self._numbers(formula.columns, row)))
+                except _Bad as exc:
+                    self.problems.append(f"{where}: expected {exc}")
+                    continue
+                try:
+                    value = _convert(name, text, self.mapping.scale.get(name))
+                except _Bad as exc:
+                    self.problems.append(f"{where}: expected {exc}, got {text}")
+                    continue
+            elif cell:
                 text = self.mapping.values.get(name, {}).get(cell, cell)
                 try:
                     value = _convert(name, text, self.mapping.scale.get(name))
                 except _Bad as exc:
-                    self.problems.append(
-                        f"{self.path} line {line}, column {column!r} ({name}): "
-                        f"expected {exc}, got {cell!r}"
-                    )
+                    self.problems.append(f"{where}: expected {exc}, got {cell!r}")
                     continue
             elif name in self.defaults:
                 value = self.defaults[name]
             elif _is_cfg(name):
                 continue  # an empty cell: the parameter is at its default
-            else:
-                column = self.header[self.position[name]]
+            elif name in OPTIONAL_WORKLOAD_FIELDS:
+                continue  # an empty cell: unknown
+            elif formula is not None:
                 self.problems.append(
-                    f"{self.path} line {line}, column {column!r} ({name}): "
-                    f"expected {_expected(name)}, got an empty cell"
+                    f"{where}: expected a number in column {blank[0]!r}, got an empty cell"
                 )
+                continue
+            else:
+                self.problems.append(f"{where}: expected {_expected(name)}, got an empty cell")
                 continue
             if _is_cfg(name):
                 config[name.removeprefix(CONFIG_PREFIX)] = value
@@ -477,6 +585,146 @@ class _CsvRows:
                 "row": dict(zip(self.header, row, strict=True)),
             },
         )
+
+    def _numbers(self, columns: Sequence[str], row: list[str]) -> dict[str, int | float]:
+        """The numbers in the cells of `columns`; _Bad names a cell that holds none."""
+        numbers: dict[str, int | float] = {}
+        for column in columns:
+            cell = row[self.header.index(column)].strip()
+            try:
+                number: int | float = int(cell) if _INTEGER.fullmatch(cell) else float(cell)
+            except ValueError:
+                number = math.nan
+            if not math.isfinite(number):
+                what = "an empty cell" if not cell else repr(cell)
+                raise _Bad(f"a number in column {column!r}, got {what}")
+            numbers[column] = number
+        return numbers
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _number_text(value: int | float) -> str:
+    """A computed value as cell text: integers (and whole floats) without a fraction."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+_OPERATORS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+}
+
+_SIGNS: dict[type[ast.unaryop], Callable[[Any], Any]] = {
+    ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
+}
+
+_REFUSED = {
+    ast.Pow: "**",
+    ast.Mod: "%",
+    ast.Call: "a function call",
+    ast.Attribute: "an attribute",
+    ast.Compare: "a comparison",
+    ast.BoolOp: "and/or",
+    ast.Subscript: "an index",
+}
+
+_ALLOWED = (ast.BinOp, ast.UnaryOp, ast.Load, *_OPERATORS, *_SIGNS)
+"""The nodes a formula may have besides column names and numbers."""
+
+_LONGEST_FORMULA = 1000
+"""Characters a formula may have (evaluation recurses once per operator)."""
+
+_BACKQUOTED = re.compile(r"`([^`]*)`")
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A computed field's expression over CSV columns: parsed with `ast`, evaluated by
+    walking only the nodes it allows (numbers, column names, + - * / //, unary - and +);
+    never eval. `columns` are the CSV columns it reads, each once."""
+
+    text: str
+    tree: ast.expr = field(compare=False)
+    columns: tuple[str, ...]
+    names: Mapping[str, str] = field(compare=False)
+    """Identifier in the tree -> CSV column (backquoted names are renamed for `ast`)."""
+
+    @staticmethod
+    def parse(text: str, where: str) -> "Formula":
+        """The formula of `text`; IngestError (starting with `where`) says what is wrong."""
+        names: dict[str, str] = {}
+
+        def rename(match: re.Match[str]) -> str:
+            identifier = f"_column{len(names)}_"
+            names[identifier] = match.group(1)
+            return identifier
+
+        source = _BACKQUOTED.sub(rename, text)
+        expected = (
+            "an expression of CSV columns and numbers with + - * / // and parentheses "
+            '(e.g. "total_bytes / np")'
+        )
+        if len(text) > _LONGEST_FORMULA:
+            raise IngestError(
+                f"{where}: expected {expected} of at most {_LONGEST_FORMULA} characters, "
+                f"got {len(text)}"
+            )
+        try:
+            tree = ast.parse(source.strip(), mode="eval").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            raise IngestError(f"{where}: expected {expected}, got {text!r}") from None
+        columns: list[str] = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                column = names.get(node.id, node.id)
+                names.setdefault(node.id, column)
+                columns.append(column)
+            elif isinstance(node, ast.Constant):
+                if isinstance(node.value, bool) or not isinstance(node.value, int | float):
+                    raise IngestError(
+                        f"{where}: expected {expected}, got the constant {node.value!r} in {text!r}"
+                    )
+            elif not isinstance(node, _ALLOWED):
+                what = _REFUSED.get(type(node), type(node).__name__)
+                raise IngestError(f"{where}: expected {expected}, got {what} in {text!r}")
+        return Formula(text, tree, tuple(dict.fromkeys(columns)), names)
+
+    def evaluate(self, cells: Mapping[str, int | float]) -> int | float:
+        """The value for one row, given the numbers of its columns; _Bad for a division by
+        zero or a result too large."""
+        try:
+            value = self._value(self.tree, cells)
+        except ZeroDivisionError:
+            raise _Bad(
+                f"a division by a non-zero number, got a division by zero in {self.text!r}"
+            ) from None
+        except OverflowError:
+            raise _Bad(f"a result of a sensible size from {self.text!r}, got an overflow") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise _Bad(f"a finite number from {self.text!r}, got {value}")
+        return value
+
+    def _value(self, node: ast.expr, cells: Mapping[str, int | float]) -> int | float:
+        result: int | float
+        if isinstance(node, ast.Constant):
+            result = cast(int | float, node.value)  # parse let only numbers through
+        elif isinstance(node, ast.Name):
+            result = cells[self.names[node.id]]
+        elif isinstance(node, ast.UnaryOp):
+            result = _SIGNS[type(node.op)](self._value(node.operand, cells))
+        elif isinstance(node, ast.BinOp):
+            left, right = self._value(node.left, cells), self._value(node.right, cells)
+            result = _OPERATORS[type(node.op)](left, right)
+        else:
+            raise AssertionError(f"parse let {type(node).__name__} through")
+        return result
 
 
 def _expected(name: str) -> str:
