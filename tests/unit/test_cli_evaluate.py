@@ -1,7 +1,6 @@
 """iotuner evaluate, predict and train's figures on a knowledge base made by `iotuner ingest`
-from a CSV table: 8 workloads, the 18 configurations of demo-small, where one
-configuration is the best of every workload (tests/models/conftest). The program scheme
-is tested on frames in tests/models/test_evaluate.py."""
+from a CSV table: two programs (one per scale), 8 workloads, the 18 configurations of
+demo-small, where one configuration is the best of every workload (tests/models/conftest)."""
 
 import json
 from pathlib import Path
@@ -17,6 +16,7 @@ from ..models.conftest import EFFECTS, GOOD
 MAPPING = """
 space = "demo-small"
 [columns]
+program = "program"
 nprocs = "nprocs"
 pattern = "pattern"
 op = "op"
@@ -48,6 +48,7 @@ def knowledge(tmp_path_factory: pytest.TempPathFactory) -> Path:
         noise=0.05,
         seed=3,
     )
+    frame = frame.assign(program=["alpha" if n == 1 else "beta" for n in frame["nprocs"]])
     table = frame.rename(columns=lambda c: c.removeprefix("cfg:"))
     table = table.rename(columns={"bw_median": "bandwidth"})
     table.to_csv(folder / "data.csv", index=False)
@@ -65,8 +66,8 @@ def test_evaluate_prints_both_schemes_with_random_order(
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "leave-one-workload-out: all 8 workloads held out one at a time" in out
-    assert "no leave-one-program-out scheme" in out
-    assert out.count("random order") == 1 and out.count("decision_tree") == 1
+    assert "leave-one-program-out: all 2 programs held out" in out and "(alpha," in out
+    assert out.count("random order") == 2 and out.count("decision_tree") == 2
 
 
 def test_evaluate_json(knowledge: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -78,9 +79,13 @@ def test_evaluate_json(knowledge: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert (result["model"], result["scheme"], result["folds"]) == ("random_forest", "workload", 4)
     assert all(w["trials"] is None or 1 <= w["trials"] <= 3 for w in result["workloads"])
     assert result["figures"]["pick_mean"] > data["random"]["workload"]["pick_mean"]
-    # A scheme the data cannot give is an error when it is the only one asked for.
-    assert main([*argv, "--by", "program"]) == 2
-    assert "nothing to evaluate" in capsys.readouterr().err
+    argv = ["evaluate", "--db", str(knowledge), "--models", "random_forest", "--quick"]
+    assert main([*argv, "--by", "program", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (result,) = data["results"]
+    assert (result["scheme"], result["folds"]) == ("program", 2)
+    assert {w["program"] for w in result["workloads"]} == {"alpha", "beta"}
+    assert len(result["workloads"]) == 8
 
 
 def test_evaluate_refuses_an_unknown_model(
