@@ -291,3 +291,17 @@ def test_a_table_of_measured_outputs_only_is_an_error_listing_its_columns(tmp_pa
     )
     with pytest.raises(SearchError, match=r"no configuration column.*seconds.*--param-columns"):
         OfflineTable(path)
+
+
+def test_the_ga_ends_after_its_generations(hill_table: Path, tmp_path: Path) -> None:
+    """A converged GA proposes children it already measured; they are answered from the
+    cache, but each is a study trial. The GA ends after budget / population generations
+    of proposals (here 10 of 10), so the study holds at most 100 trials, however many of
+    them were repeats (before: 100 runs made about 660 trials, and 300 runs took minutes)."""
+    storage = storage_url(str(tmp_path / "ga.db"))
+    objective = OfflineObjective(OfflineTable(hill_table))
+    result = run_search(objective, SearchSettings("ga", budget=100, seed=0, storage=storage))
+    study = optuna.load_study(study_name=result.study, storage=storage)
+    assert len(study.trials) <= 100
+    assert 0 < len(result.trials) <= 100
+    assert "generations are done" in result.stopped or len(result.trials) == 100

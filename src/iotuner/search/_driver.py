@@ -15,6 +15,7 @@ The driver asks the objective and the strategy only what their base classes decl
 """
 
 import dataclasses
+import math
 from collections.abc import Callable
 
 import optuna
@@ -114,6 +115,8 @@ def _run_search(
     notes.extend(strategy.notes)
     proposable = strategy.pool_size if strategy.pool_size is not None else chosen.searched.size
     loop.budget = min(settings.budget or strategy.default_budget, proposable)
+    if strategy.generation is not None:
+        loop.max_proposals = strategy.generation * math.ceil(loop.budget / strategy.generation)
     if program.trial is not None:
         loop.record(objective.space.default(), program.trial)
     known = objective.best_known()

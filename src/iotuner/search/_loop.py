@@ -5,7 +5,8 @@
   study is told the known value and the trial does not use up the budget; a candidate the
   model strategy skips (predicted poor) is not run, is reported as skipped with the
   reason, and does not use up the budget either. A search whose sampler makes 3 x the
-  budget (at least 100) proposals in a row without anything new ends there.
+  budget (at least 100) proposals in a row without anything new ends there, and a GA
+  ends after its generations (`max_proposals`, whatever they brought: _strategies).
 * **Parallel trials.** With `slots` > 1, that many threads each ask, run and tell;
   asking and telling are serialised, only the runs overlap.
 * **Resume.** The trials an earlier search of the study measured are loaded first
@@ -72,6 +73,7 @@ class SearchLoop:
         self.started = time.monotonic()
         self.target: float | None = None
         self.budget = 0
+        self.max_proposals: int | None = None
         self.recovered = mark_interrupted(study)
         for record in measured_trials(study, self.space):
             self.records[record.number] = record
@@ -129,6 +131,9 @@ class SearchLoop:
                 return False
             if self.measured + self.inflight >= self.budget:
                 self.stop = self.stop or "budget reached"
+                return False
+            if self.max_proposals is not None and self.proposals >= self.max_proposals:
+                self.stop = f"the generations are done ({self.proposals} proposals)"
                 return False
             if self.idle >= max(MIN_IDLE_PROPOSALS, 3 * self.budget):
                 self.stop = (
