@@ -49,7 +49,14 @@ def _space_show(args: argparse.Namespace) -> int:
     for p in space.parameters:
         extra = f" (with {p.with_keys})" if p.with_keys else ""
         extra += f" (env {p.env})" if p.env else ""
-        print(f"  {p.kind} {p.name}: {list(p.values)}, default {p.default!r}{extra}")
+        values = f"{list(p.values)}"
+        if p.range is not None:
+            r = p.range
+            values = (
+                f"{r.low}..{r.high} step {r.step}{' (log)' if r.log else ''}, "
+                f"{r.size} points; listed {values}"
+            )
+        print(f"  {p.kind} {p.name}: {values}, default {p.default!r}{extra}")
     return 0
 
 

@@ -137,7 +137,7 @@ def _could_fix(space: Space, settings: SearchSettings) -> bool:
     return any(
         p.kind == "hint" and p.name in vocabulary and len(vocabulary[p.name].ops) < len(HINT_OPS)
         for p in space.parameters
-        if len(p.values) > 1
+        if p.count > 1
     )
 
 

@@ -92,7 +92,7 @@ def relevance(
     fixed: dict[str, str] = {}
     for p in space.parameters:
         hint = vocabulary.get(p.name)
-        if p.kind != "hint" or hint is None or len(p.values) < 2:
+        if p.kind != "hint" or hint is None or p.count < 2:
             continue
         if not any(hint.acts_on(pattern, kind) for pattern, kind in accesses):
             acts = describe_accesses(_OP_NAMES[op] for op in hint.ops)
