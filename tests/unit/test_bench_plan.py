@@ -127,14 +127,19 @@ def test_the_plan_fills_what_the_kernel_tells_of_a_workload() -> None:
         (w.nprocs, w.layout): (w.program, w.files, w.ranks_per_node, w.interleaved)
         for w in plan.workloads
     }
-    # The strided layout puts writer w's k-th block in slot k*W + w: at two ranks the
-    # blocks take turns; at one rank there is nobody to take turns with.
+    # The strided layout puts writer w's k-th block in slot k*W + w, and the contiguous
+    # one call p of writer w at (p*W + w)*size: at two ranks, with 1024 calls per open,
+    # both take turns; at one rank there is nobody to take turns with.
+    assert all(w.calls_per_open > 1 for w in plan.workloads)
     assert told == {
         (1, "contiguous"): ("iokernel", 1, 1, False),
         (1, "strided"): ("iokernel", 1, 1, False),
-        (2, "contiguous"): ("iokernel", 1, 2, False),
+        (2, "contiguous"): ("iokernel", 1, 2, True),
         (2, "strided"): ("iokernel", 1, 2, True),
     }
+    # One contiguous call per rank: the ranks' pieces lie side by side, each once.
+    single = kernel_workload(Workload(2, 1, "collective", "write", "contiguous", 4096))
+    assert single.interleaved is False
     assert all(w.stripe_count is None and w.stripe_size is None for w in plan.workloads)
     # What a source says already is kept; ranks spread evenly over nodes, rounded up.
     spread = Workload(5, 2, "independent", "read", "contiguous", 4096, program="mine")

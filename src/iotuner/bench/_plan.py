@@ -109,17 +109,20 @@ KERNEL_PROGRAM = "iokernel"
 def kernel_workload(workload: Workload) -> Workload:
     """`workload` with what our kernel's runs of it tell, where it does not say already:
     program iokernel; one shared file; ranks_per_node, the ranks spread evenly over the
-    nodes (nprocs / nodes rounded up, as mpiexec places them); interleaved, True for the
-    strided layout at more than one rank (writer w's k-th block goes to slot k*W + w, so
-    the ranks' blocks take turns in the file; programs/iokernel.c) and False for the
-    contiguous one (each call of a rank is one piece of its own). Striping stays unknown:
+    nodes (nprocs / nodes rounded up, as mpiexec places them); interleaved, at more than
+    one rank, for the strided layout (writer w's k-th block goes to slot k*W + w) and for
+    the contiguous one with more than one call per open (call p of writer w covers
+    [(p*W + w)*size, +size): the ranks take turns, as a trace of the same run says;
+    programs/iokernel.c), and not for one contiguous call per rank (the ranks' pieces lie
+    side by side, each once). Striping stays unknown:
     the kernel does not set it, and the file systems the sweeps run on (ext4, tmpfs) have
     none (Lustre's would be read with lfs getstripe, not done yet)."""
     known: dict[str, Any] = {
         "program": KERNEL_PROGRAM,
         "files": 1,
         "ranks_per_node": -(-workload.nprocs // workload.nodes),
-        "interleaved": workload.layout == "strided" and workload.nprocs > 1,
+        "interleaved": workload.nprocs > 1
+        and (workload.layout == "strided" or workload.calls_per_open > 1),
     }
     return replace(
         workload, **{name: v for name, v in known.items() if getattr(workload, name) is None}
