@@ -22,7 +22,7 @@ workloads (and programs) they never saw:
         --machine-db dev-machine.sqlite [--reuse] [--btio] [--work DIR]
 
 --reuse ingests the sweep results and BT-IO traces stored in bench/devdata/ instead of
-measuring again (measuring takes 10-20 minutes on the 2-core development machine; its
+measuring again (measuring took about an hour on the 2-core development machine; its
 figures are noisy, other jobs shared the cores). Without it, new results and traces go to
 --work. The knowledge bases must not exist yet unless --append is given. At the end it
 prints what each knowledge base holds: rows, workloads, configurations per workload.
