@@ -2,13 +2,14 @@
 sweep (2 ranks, a few workloads): what a user runs, as the README shows it."""
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from iotuner.formats import size_group
-from iotuner.measurement import measurement_from_json
+from iotuner.measurement import System, measurement_from_json
 from iotuner.store import open_store
 from iotuner.table import read_table
 
@@ -114,3 +115,31 @@ def test_train_tune_analyze(sweep: Path, tmp_path: Path) -> None:
 
     analyzed = iotuner("analyze", "--db", db).stdout
     assert "consistently good" in analyzed and "consistently bad" in analyzed
+
+
+def test_the_same_sweep_on_another_file_system_is_measured_apart(tmp_path: Path) -> None:
+    """Measurement ids carry the system: the same sweep on tmpfs after one on the test's
+    temporary folder adds its own measurements to the knowledge base (before, they had the
+    first sweep's ids and were skipped as already stored)."""
+    shm = Path("/dev/shm")
+    if not shm.is_dir():
+        pytest.skip("no /dev/shm on this machine")
+    small = ("--space", "demo-small", "--nprocs", "1", "--patterns", "collective",
+             "--layouts", "contiguous", "--ops", "write", "--sizes", "64k", "--repeats", "1",
+             "--open-size", "256k", "--max-configs", "2")  # fmt: skip
+    db = tmp_path / "kb.sqlite"
+    folders = [tmp_path / "data", shm / f"iotuner-test-{tmp_path.name}"]
+    if System.detect(tmp_path, "", "").fs_mount == System.detect(shm, "", "").fs_mount:
+        pytest.skip("the temporary folder is on the same file system as /dev/shm")
+    for n, folder in enumerate(folders):
+        folder.mkdir()
+        try:
+            iotuner("bench", *small, "--dir", str(folder), "--results",
+                    str(tmp_path / f"r{n}.bench.jsonl"), "--db", str(db))  # fmt: skip
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    store = open_store(db)
+    summary = store.summary()
+    store.close()
+    assert summary["system"].nunique() == 2
+    assert len(summary) == 4  # 2 configurations on each of 2 systems

@@ -177,7 +177,10 @@ def _run_workload(
 ) -> list[Measurement]:
     """One MPI job: the workload's missing (configuration, repeat) pairs, shuffled; returns
     the measurements it added to `results`."""
-    prefix = f"{plan.sweep_id}:{workload_key(workload)}"
+    # The system is part of a measurement's identity: the same sweep on another file system
+    # (or MPI, or host) measures something else, and its results must not be taken for the
+    # first one's when both go into one knowledge base (nor resume it).
+    prefix = f"{plan.sweep_id}:{system.fingerprint}:{workload_key(workload)}"
     lines: dict[str, tuple[Configuration, int]] = {}
     for index, config in enumerate(plan.configurations(workload)):
         for repeat in range(plan.repeats):
