@@ -46,7 +46,22 @@ from sklearn.tree import DecisionTreeRegressor
 
 from iotuner.models._common import ModelError
 
-__all__ = ["BASELINE", "CANDIDATE_NAMES", "CRITERIA", "Candidate", "candidates"]
+__all__ = ["BASELINE", "CANDIDATE_NAMES", "CRITERIA", "Candidate", "SmallDataMLP", "candidates"]
+
+MIN_EARLY_STOPPING_ROWS = 100
+"""Fewer training rows than this and the MLP trains without early stopping: its held-out
+tenth would be a handful of rows (scikit-learn refuses fewer than 2; a 33-row table split
+70/30 crashed train) and stop the training on noise."""
+
+
+class SmallDataMLP(MLPRegressor):
+    """An MLPRegressor that stops early only with enough rows (MIN_EARLY_STOPPING_ROWS)."""
+
+    def fit(self, X: Any, y: Any, **params: Any) -> "SmallDataMLP":
+        self.early_stopping = bool(self.early_stopping) and len(X) >= MIN_EARLY_STOPPING_ROWS
+        super().fit(X, y, **params)
+        return self
+
 
 BASELINE = "random_forest"
 """The dissertation's model: always evaluated and reported, chosen or not."""
@@ -153,7 +168,7 @@ def candidates(
                 regressor=make_pipeline(
                     _imputer(),
                     StandardScaler(),
-                    MLPRegressor(
+                    SmallDataMLP(
                         hidden_layer_sizes=hidden,
                         alpha=1e-3,
                         max_iter=300 if quick else 1000,
