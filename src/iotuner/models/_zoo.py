@@ -58,8 +58,12 @@ class SmallDataMLP(MLPRegressor):
     """An MLPRegressor that stops early only with enough rows (MIN_EARLY_STOPPING_ROWS)."""
 
     def fit(self, X: Any, y: Any, **params: Any) -> "SmallDataMLP":
-        self.early_stopping = bool(self.early_stopping) and len(X) >= MIN_EARLY_STOPPING_ROWS
-        super().fit(X, y, **params)
+        wanted: bool = self.get_params()["early_stopping"]
+        self.set_params(early_stopping=wanted and len(X) >= MIN_EARLY_STOPPING_ROWS)
+        try:
+            super().fit(X, y, **params)
+        finally:
+            self.set_params(early_stopping=wanted)  # a parameter, not a result of fit
         return self
 
 
