@@ -64,6 +64,7 @@ from iotuner.models._common import (
     single_system,
 )
 from iotuner.models._features import infer_schema
+from iotuner.models._online import WorkloadBelief
 from iotuner.models._ranking import RANKING_NAMES, configure, ranking_candidates
 from iotuner.models._zoo import CANDIDATE_NAMES, Candidate, candidates
 from iotuner.space import Space
@@ -309,7 +310,7 @@ def evaluate_models(
             plans[scheme] = folds
     labels = _labels(data, keys)
     programs = _programs(data)
-    use_belief = belief and _belief_class() is not None
+
     results: list[SchemeResult] = []
     random: dict[str, Figures] = {}
     for scheme, folds in plans.items():
@@ -338,7 +339,7 @@ def evaluate_models(
                             budget=budget,
                             target_fraction=target_fraction,
                             fallback_std=fallback,
-                            belief=use_belief,
+                            belief=belief,
                         )
                     )
             results.append(
@@ -361,7 +362,7 @@ def evaluate_models(
         seed=seed,
         belief=(
             "WorkloadBelief (iotuner.models._online): updated after each trial"
-            if use_belief
+            if belief
             else "the plain model order (no update after trials)"
         ),
         notes=notes,
@@ -470,12 +471,10 @@ def _belief_trials(
     budget: int,
 ) -> int | None:
     """Trials until one reaches `goal` when WorkloadBelief picks each after the first."""
-    belief_class = _belief_class()
-    assert belief_class is not None
     # An unknown workload field (NaN) is the same in every row of one workload, so 0 in
     # its place changes no distance between the workload's configurations.
     features = np.nan_to_num(X, nan=0.0)
-    belief = belief_class(features, prior_mean, np.maximum(prior_std, 1e-6))
+    belief = WorkloadBelief(features, prior_mean, np.maximum(prior_std, 1e-6))
     tried: list[int] = []
     index = int(np.argmax(prior_mean))
     for trial in range(1, min(budget, len(log_bw)) + 1):
@@ -486,14 +485,6 @@ def _belief_trials(
             return trial
         belief.observe(index, float(log_bw[index]))
     return None
-
-
-def _belief_class() -> Any:
-    try:
-        from iotuner.models._online import WorkloadBelief
-    except ImportError:  # the online update is not there yet: the plain order is judged
-        return None
-    return WorkloadBelief
 
 
 def _spearman(
