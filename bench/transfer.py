@@ -45,6 +45,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _benchkit import BenchError, print_aligned
 
+from iotuner.errors import IotunerError
 from iotuner.learn import training_data
 from iotuner.measurement import CONFIG_PREFIX
 from iotuner.models._evaluate import (
@@ -197,20 +198,20 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="the figures as JSON")
     args = parser.parse_args()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    try:
-        frame, space, words = load(args.data, args)
-    except BenchError as exc:
-        sys.exit(f"transfer: {exc}")
     names = [n.strip() for n in args.models.split(",") if n.strip()]
     start = time.perf_counter()
-    evaluation = evaluate_models(
-        frame,
-        space,
-        model_choices(names, quick=args.quick),
-        target=args.target,
-        budget=args.budget,
-        max_folds=args.max_folds,
-    )
+    try:
+        frame, space, words = load(args.data, args)
+        evaluation = evaluate_models(
+            frame,
+            space,
+            model_choices(names, quick=args.quick),
+            target=args.target,
+            budget=args.budget,
+            max_folds=args.max_folds,
+        )
+    except (BenchError, IotunerError) as exc:
+        sys.exit(f"transfer: {exc}")
     model_seconds = time.perf_counter() - start
     report: dict[str, Any] = {"data": words, "evaluation": evaluation.to_dict(), "searches": {}}
     for scheme in evaluation.schemes:
