@@ -106,6 +106,20 @@ def test_parse_workload() -> None:
         parse_workload("nprocs=4,pattern=collective,op=write,layout=contiguous")
     with pytest.raises(SearchError, match="not valid: op must be one of"):
         parse_workload("nprocs=4,pattern=collective,op=append,layout=contiguous,size=1")
+    # Every field of the workload description, by name; those not given stay unknown.
+    full = parse_workload(
+        "nprocs=4,nodes=2,pattern=independent,op=read,layout=contiguous,size=4k,"
+        "calls_per_open=64k,ranks_per_node=2,files=1,interleaved=yes,program=btio"
+    )
+    assert (full.calls_per_open, full.ranks_per_node, full.files) == (65536, 2, 1)
+    assert (full.interleaved, full.program, full.stripe_count) == (True, "btio", None)
+    assert workload.interleaved is None and workload.program is None
+    with pytest.raises(SearchError, match="interleaved must be true or false"):
+        parse_workload(
+            "nprocs=4,pattern=collective,op=write,layout=contiguous,size=1,interleaved=2"
+        )
+    with pytest.raises(SearchError, match="keys size, nprocs, nodes"):
+        parse_workload("nprocs=4,colour=blue")
 
 
 def _true_log(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -164,7 +164,9 @@ def add_predict(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--workload",
         required=True,
-        help="KEY=VALUE items: nprocs, pattern, op, layout, size (nodes, block, fill)",
+        help="KEY=VALUE items: nprocs, pattern, op, layout, size, and any other field of "
+        "the workload description (nodes, block, fill, calls_per_open, ranks_per_node, "
+        "files, interleaved, stripe_count, stripe_size, program)",
     )
     parser.add_argument("--config", help="one configuration as KEY=VALUE items (default: all)")
     parser.add_argument("--top", type=int, default=10, help="configurations to show (10)")

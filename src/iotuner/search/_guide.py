@@ -51,7 +51,7 @@ from scipy.stats import norm
 
 from iotuner.bench import parse_size
 from iotuner.errors import ConfigError
-from iotuner.measurement import CONFIG_PREFIX, Workload
+from iotuner.measurement import CONFIG_PREFIX, WORKLOAD_FIELDS, Workload
 from iotuner.models import ModelError, WorkloadBelief, std_from_interval
 from iotuner.search._common import SearchError
 from iotuner.search._gp import ConfigEncoder
@@ -71,36 +71,53 @@ INTERVAL = 0.8
 
 _Z_HIGH = float(norm.ppf(0.5 + INTERVAL / 2))
 
-_WORKLOAD_KEYS = ("nprocs", "nodes", "pattern", "op", "layout", "size", "block", "fill")
+_SIZE_ALIAS = {"size": "bytes_per_rank"}
+"""`size` is the short name of bytes_per_rank, as in bench's --sizes."""
+
+_WORKLOAD_KEYS = ("size", *(f.name for f in WORKLOAD_FIELDS if f.name != "bytes_per_rank"))
+
+_TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
+
+
+def _workload_value(name: str, column: str, text: str) -> object:
+    """One field's value from its text, by the field's column type (measurement.Workload):
+    sizes and counts take bench's suffixes (4k, 1m), a boolean true/false/yes/no/1/0."""
+    if column in ("integer", "bigint"):
+        return parse_size(text)
+    if column == "real":
+        return float(text)
+    if column == "boolean":
+        if text.lower() in _TRUE + _FALSE:
+            return text.lower() in _TRUE
+        raise ValueError(f"{name} must be true or false, got {text!r}")
+    return text
 
 
 def parse_workload(text: str) -> Workload:
-    """A workload from 'nprocs=4,pattern=collective,op=write,layout=contiguous,size=1m'
-    (nodes default 1; block and fill for a strided layout)."""
-    fields: dict[str, str] = {}
+    """A workload from 'nprocs=4,pattern=collective,op=write,layout=contiguous,size=1m':
+    any field of measurement.Workload by name (`size` for bytes_per_rank; nodes default
+    1); fields not given keep their defaults, the optional ones unknown."""
+    columns = {f.name: f.metadata["column"] for f in WORKLOAD_FIELDS}
+    values: dict[str, object] = {"nodes": 1}
     for item in text.split(","):
-        key, sep, value = item.partition("=")
-        if not sep or key.strip() not in _WORKLOAD_KEYS:
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or key not in _WORKLOAD_KEYS:
             raise SearchError(
                 f"a workload is KEY=VALUE items, keys {', '.join(_WORKLOAD_KEYS)}; "
                 f"got {item!r} in {text!r}"
             )
-        fields[key.strip()] = value.strip()
-    missing = [k for k in ("nprocs", "pattern", "op", "layout", "size") if k not in fields]
+        name = _SIZE_ALIAS.get(key, key)
+        try:
+            values[name] = _workload_value(name, columns[name], value)
+        except (ValueError, ConfigError) as exc:
+            raise SearchError(f"the workload {text!r} is not valid: {exc}") from None
+    required = ("nprocs", "pattern", "op", "layout", "bytes_per_rank")
+    missing = [{"bytes_per_rank": "size"}.get(k, k) for k in required if k not in values]
     if missing:
         raise SearchError(f"the workload {text!r} lacks {', '.join(missing)}")
     try:
-        return Workload(
-            nprocs=int(fields["nprocs"]),
-            nodes=int(fields.get("nodes", "1")),
-            pattern=fields["pattern"],
-            op=fields["op"],
-            layout=fields["layout"],
-            bytes_per_rank=parse_size(fields["size"]),
-            block=parse_size(fields["block"]) if "block" in fields else 0,
-            fill=float(fields.get("fill", "1")),
-        )
-    except (ValueError, ConfigError) as exc:
+        return Workload(**values)  # type: ignore[arg-type]
+    except (ValueError, TypeError) as exc:
         raise SearchError(f"the workload {text!r} is not valid: {exc}") from None
 
 
