@@ -21,9 +21,18 @@ CC ?= cc
 
 all: $(BUILD)/libiotuner.so $(PROGRAMS) $(BENCH_PROGRAMS) $(BUILD)/table_check
 
+# The MPI compiler the objects in $(BUILD) were built with: rewritten only when MPICC
+# changes, so `make MPICC=<another mpicc>` rebuilds everything instead of installing a
+# library built against the previous MPI (file times cannot tell).
+MPI_STAMP := $(BUILD)/mpicc.stamp
+$(MPI_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(MPICC)' | cmp -s - $@ || echo '$(MPICC)' > $@
+.PHONY: FORCE
+
 # The library truncates over-long names on purpose (bounded buffers, checked
 # where it matters), so gcc's guesses about snprintf truncation are off.
-$(BUILD)/libiotuner.so: $(LIB_SRC) $(LIB_HDR)
+$(BUILD)/libiotuner.so: $(LIB_SRC) $(LIB_HDR) $(MPI_STAMP)
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS) $(WARN) -Wno-format-truncation -fPIC -shared -fvisibility=hidden -Iformats -o $@ $(LIB_SRC) -ldl -lpthread
 
@@ -36,11 +45,11 @@ $(BUILD)/table_check: interposer/tools/table_check.c $(READER_SRC) $(LIB_HDR)
 # sources need -Iprograms.
 ARGS_HDR := programs/args.h
 
-$(BUILD)/programs/%: programs/%.c $(ARGS_HDR)
+$(BUILD)/programs/%: programs/%.c $(ARGS_HDR) $(MPI_STAMP)
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS) $(WARN) -o $@ $<
 
-$(BUILD)/bench/%: bench/%.c $(ARGS_HDR)
+$(BUILD)/bench/%: bench/%.c $(ARGS_HDR) $(MPI_STAMP)
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS) $(WARN) -Iprograms -o $@ $<
 

@@ -3,6 +3,8 @@
 #   .venv/            virtual environment with the iotuner package (editable)
 #   MPI               the PyPI `mpich` wheel, unless IOTUNER_MPICC names your own mpicc
 #   .venv/lib/iotuner/libiotuner.so and .venv/libexec/iotuner/*  (built with that mpicc)
+# IOTUNER_PREFIX=DIR puts the MPI part (library, programs, build.json) in DIR instead: one
+# build per MPI side by side; iotuner then uses the one $IOTUNER_PREFIX names.
 # Safe to run again: it only redoes what changed.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -27,10 +29,14 @@ if ! command -v "$mpicc" >/dev/null; then
   exit 1
 fi
 
-make --no-print-directory -s MPICC="$mpicc" PREFIX=.venv install
-mkdir -p .venv/share/iotuner
-cat > .venv/share/iotuner/build.json.tmp <<JSON
+prefix=${IOTUNER_PREFIX:-.venv}
+# Each prefix builds in its own directory, so builds for two MPIs never mix objects.
+build=build
+[ "$prefix" = .venv ] || build=build/prefix-$(printf %s "$(realpath -m "$prefix")" | cksum | cut -d' ' -f1)
+make --no-print-directory -s MPICC="$mpicc" BUILD="$build" PREFIX="$prefix" install
+mkdir -p "$prefix/share/iotuner"
+cat > "$prefix/share/iotuner/build.json.tmp" <<JSON
 {"mpicc": "$mpicc", "mpiexec": "$mpiexec"}
 JSON
-mv .venv/share/iotuner/build.json.tmp .venv/share/iotuner/build.json
-echo "setup.sh: ready (MPI compiler: $mpicc)"
+mv "$prefix/share/iotuner/build.json.tmp" "$prefix/share/iotuner/build.json"
+echo "setup.sh: ready (MPI compiler: $mpicc, installed in $prefix)"

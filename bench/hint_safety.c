@@ -218,8 +218,13 @@ static void print_info(MPI_File fh, const char *when, const struct hints *a, con
             if (seen || rank != 0)
                 continue;
             char value[MPI_MAX_INFO_VAL + 1];
-            int buflen = (int)sizeof value, flag = 0;
+            int flag = 0;
+#if MPI_VERSION >= 4
+            int buflen = (int)sizeof value;
             MPI_Info_get_string(info, key, &buflen, value, &flag);
+#else /* Open MPI 4.1 is MPI 3.1 */
+            MPI_Info_get(info, key, MPI_MAX_INFO_VAL, value, &flag);
+#endif
             if (flag)
                 printf("info %s %s=[%s]\n", when, key, value);
             else

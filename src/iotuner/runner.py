@@ -2,7 +2,8 @@
 
 setup.sh builds the interposer and our MPI programs into the virtual environment
 (`<prefix>/lib/iotuner/libiotuner.so`, `<prefix>/libexec/iotuner/`) and records the MPI
-compiler and launcher it used in `<prefix>/share/iotuner/build.json`.
+compiler and launcher it used in `<prefix>/share/iotuner/build.json`. The prefix is the
+virtual environment, or $IOTUNER_PREFIX for a build against another MPI (install_prefix()).
 """
 
 import json
@@ -30,6 +31,7 @@ __all__ = [
     "default_log_dir",
     "find_library",
     "find_program",
+    "install_prefix",
     "interposer_env",
     "make_log_dir",
     "run",
@@ -68,10 +70,17 @@ class RunResult:
     stderr: str = ""
 
 
+def install_prefix() -> Path:
+    """Where setup.sh installed the interposer and our MPI programs: $IOTUNER_PREFIX (a
+    build for another MPI, `IOTUNER_PREFIX=DIR IOTUNER_MPICC=... ./setup.sh`), else
+    sys.prefix, the virtual environment."""
+    return Path(os.environ.get("IOTUNER_PREFIX") or sys.prefix)
+
+
 def find_library(prefix: Path | None = None) -> Path:
     """The interposer: $IOTUNER_LIB, else `<prefix>/lib/iotuner/libiotuner.so`.
 
-    `prefix` defaults to sys.prefix, the virtual environment setup.sh installed into.
+    `prefix` defaults to install_prefix().
     """
     override = os.environ.get("IOTUNER_LIB")
     if override:
@@ -79,15 +88,15 @@ def find_library(prefix: Path | None = None) -> Path:
         if not library.is_file():
             raise SetupError(f"IOTUNER_LIB names {library}, which does not exist")
         return library.absolute()
-    library = Path(prefix or sys.prefix) / "lib" / "iotuner" / "libiotuner.so"
+    library = (prefix or install_prefix()) / "lib" / "iotuner" / "libiotuner.so"
     if not library.is_file():
         raise SetupError(f"the interposer {library} is missing: {_SETUP_HINT}")
     return library
 
 
 def find_program(name: str, prefix: Path | None = None) -> Path:
-    """One of our MPI programs, `<prefix>/libexec/iotuner/<name>` (prefix: sys.prefix)."""
-    program = Path(prefix or sys.prefix) / "libexec" / "iotuner" / name
+    """One of our MPI programs, `<prefix>/libexec/iotuner/<name>` (prefix: install_prefix())."""
+    program = (prefix or install_prefix()) / "libexec" / "iotuner" / name
     if not program.is_file():
         raise SetupError(f"the MPI program {program} is missing: {_SETUP_HINT}")
     return program
@@ -99,7 +108,7 @@ def build_config(prefix: Path | None = None) -> BuildConfig:
     Without that file (or without a usable `mpiexec` in it) the launcher is looked up
     on PATH, so an installation built by hand still runs.
     """
-    path = Path(prefix or sys.prefix) / "share" / "iotuner" / "build.json"
+    path = (prefix or install_prefix()) / "share" / "iotuner" / "build.json"
     recorded: dict[str, object] = {}
     if path.is_file():
         try:

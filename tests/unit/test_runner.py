@@ -50,6 +50,26 @@ def test_find_program(tmp_path: Path) -> None:
     assert find_program("iobench", tmp_path) == program
 
 
+def test_an_install_prefix_from_the_environment_is_used_for_everything(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """IOTUNER_PREFIX selects a build against another MPI (setup.sh with IOTUNER_PREFIX)."""
+    monkeypatch.delenv("IOTUNER_LIB", raising=False)
+    monkeypatch.setenv("IOTUNER_PREFIX", str(tmp_path))
+    with pytest.raises(SetupError, match=rf"{tmp_path}/lib/iotuner/libiotuner.so is missing"):
+        find_library()
+    for part in ("lib/iotuner/libiotuner.so", "libexec/iotuner/iokernel"):
+        (tmp_path / part).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / part).touch()
+    (tmp_path / "share" / "iotuner").mkdir(parents=True)
+    (tmp_path / "share" / "iotuner" / "build.json").write_text(
+        json.dumps({"mpicc": "/other/mpicc", "mpiexec": sys.executable})
+    )
+    assert find_library() == tmp_path / "lib" / "iotuner" / "libiotuner.so"
+    assert find_program("iokernel") == tmp_path / "libexec" / "iotuner" / "iokernel"
+    assert build_config().mpicc == "/other/mpicc"
+
+
 def test_build_config_reads_build_json(tmp_path: Path) -> None:
     config = tmp_path / "share" / "iotuner" / "build.json"
     config.parent.mkdir(parents=True)
