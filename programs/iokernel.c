@@ -99,6 +99,7 @@ struct options {
     int root_only;
     int sync;
     int print_info;
+    int print_io;
     int expect_missing;
     int delete_file;
     int nhints;
@@ -153,6 +154,9 @@ static const char *usage_text =
     "  --hint KEY=VALUE              hint passed to MPI_File_open (repeatable)\n"
     "  --no-sync                     skip MPI_File_sync before close\n"
     "  --print-info                  rank 0 prints MPI_File_get_info after each open\n"
+    "  --print-io                    rank 0 prints the bytes each rank's process wrote and\n"
+    "                                read between open and close (Linux /proc/self/io):\n"
+    "                                which ranks touched the file, whatever MPI reports\n"
     "  --expect-missing              expect opening PATH read-only to fail\n"
     "  --delete                      MPI_File_delete PATH at the end\n"
     "  --plan FILE                   one measurement per line: ID [KEY=VALUE ...] (hints\n"
@@ -629,6 +633,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *msg, si
         {.name = "split", .kind = OPT_FLAG, .flag = &o->split, .value = 1},
         {.name = "no-sync", .kind = OPT_FLAG, .flag = &o->sync, .value = 0},
         {.name = "print-info", .kind = OPT_FLAG, .flag = &o->print_info, .value = 1},
+        {.name = "print-io", .kind = OPT_FLAG, .flag = &o->print_io, .value = 1},
         {.name = "expect-missing", .kind = OPT_FLAG, .flag = &o->expect_missing, .value = 1},
         {.name = "delete", .kind = OPT_FLAG, .flag = &o->delete_file, .value = 1},
         {.name = "help", .kind = OPT_HELP},
@@ -808,6 +813,43 @@ static int access_call(struct kernel *k, MPI_File fh, int is_write, long long p,
     return is_write ? r->write_end(fh, buf, &st) : r->read_end(fh, buf, &st);
 }
 
+/* The bytes this process passed to write and read system calls so far (wchar and rchar
+ * of /proc/self/io), or -1 each where Linux's counters are not there. MPI moves data
+ * between ranks of one host through shared memory, so between open and close these
+ * count the file's data only: a behavioural check of which ranks did the I/O. */
+static void process_io(long long counts[2]) {
+    counts[0] = counts[1] = -1;
+    FILE *io = fopen("/proc/self/io", "r");
+    if (io == NULL)
+        return;
+    char line[128];
+    while (fgets(line, sizeof line, io) != NULL) {
+        long long value;
+        if (sscanf(line, "wchar: %lld", &value) == 1)
+            counts[0] = value;
+        else if (sscanf(line, "rchar: %lld", &value) == 1)
+            counts[1] = value;
+    }
+    fclose(io);
+}
+
+/* --print-io: rank 0 prints `io rank=R written=W read=B` for every rank. */
+static void print_io(const struct kernel *k, const long long before[2]) {
+    long long after[2], mine[2], *all = NULL;
+    process_io(after);
+    for (int i = 0; i < 2; i++)
+        mine[i] = before[i] < 0 || after[i] < 0 ? -1 : after[i] - before[i];
+    if (k->rank == 0)
+        all = malloc(2 * (size_t)k->nprocs * sizeof *all);
+    MPI_Gather(mine, 2, MPI_LONG_LONG, all, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (k->rank == 0 && all != NULL) {
+        for (int r = 0; r < k->nprocs; r++)
+            printf("io rank=%d written=%lld read=%lld\n", r, all[2 * r], all[2 * r + 1]);
+        fflush(stdout);
+    }
+    free(all);
+}
+
 static void print_info(MPI_File fh, struct failure *f) {
     MPI_Info info;
     int nkeys, rc;
@@ -912,6 +954,7 @@ static int run_phase(struct kernel *k, int is_write, MPI_Info hints) {
 
     /* phase[0..2]: open, data, close seconds of this rank; phase[3]: open to close. */
     double phase[4] = {0.0, 0.0, 0.0, 0.0}, t;
+    long long io_before[2] = {-1, -1};
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     int amode = is_write ? (MPI_MODE_CREATE | MPI_MODE_WRONLY) : MPI_MODE_RDONLY;
@@ -924,6 +967,7 @@ static int run_phase(struct kernel *k, int is_write, MPI_Info hints) {
     if (!any_open_failed) {
         if (o->print_info && k->rank == 0)
             print_info(fh, &k->fail);
+        process_io(io_before);
         t = MPI_Wtime();
         note(&k->fail, set_view(k, fh), "MPI_File_set_view");
         phase[0] += MPI_Wtime() - t;
@@ -962,6 +1006,8 @@ static int run_phase(struct kernel *k, int is_write, MPI_Info hints) {
         t = MPI_Wtime();
         note(&k->fail, MPI_File_close(&fh), "MPI_File_close");
         phase[2] = MPI_Wtime() - t;
+        if (o->print_io)
+            print_io(k, io_before);
     } else if (fh != MPI_FILE_NULL) {
         MPI_File_close(&fh);
     }

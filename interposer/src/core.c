@@ -608,6 +608,7 @@ void iot__start(void) {
     if (nl)
         *nl = '\0';
     s->is_openmpi = strstr(s->mpi_library, "Open MPI") != NULL;
+    iot__detect_io_component();
 
     /* Rank 0 decides what can be read or written; the others hear the verdict. */
     int ok = core_settings(mode, mode_bad, tune, err, sizeof err) == 0;
@@ -615,6 +616,10 @@ void iot__start(void) {
         ok = 0;
     if (tune)
         ok = core_load_table(ok, err, sizeof err) == 0;
+    /* Every rank detected the same component and holds the same table. */
+    if (tune && ok && s->is_ompio && iot__table_for_ompio(&s->table) != 0)
+        iot__warn(s->world_rank == 0, "out of memory rewriting the tuning table for Open MPI's "
+                                      "OMPIO; its ROMIO keys go to MPI as they are");
     else
         ok = iot__agree(MPI_COMM_WORLD, ok);
     if (!ok) {

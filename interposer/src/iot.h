@@ -108,6 +108,13 @@ struct iot_op_info {
 };
 extern const struct iot_op_info iot__ops[IOT_NOPS];
 
+/* component.c: iot__detect_io_component fills iot__state.io_component and is_ompio
+ * (after MPI_Init); iot__table_for_ompio rewrites the table's keys for OMPIO
+ * (formats/ompio_map.def) and notes each rewrite in iot__state.hint_map; 0 or -1 (no
+ * memory: the table is then left as it was). */
+void iot__detect_io_component(void);
+int iot__table_for_ompio(struct iot_table *table);
+
 /* iot__kv_from_info adds every key of info (MPI_INFO_NULL adds none); 0 or -1. */
 int iot__kv_from_info(struct iot_kv *kv, MPI_Info info);
 
@@ -194,6 +201,11 @@ struct iot_state {
     char host[256];
     char mpi_library[MPI_MAX_LIBRARY_VERSION_STRING + 1];
     int is_openmpi;
+    /* The MPI-IO component serving files: "romio" (MPICH and its derivatives), or Open
+     * MPI's choice by its io parameters ("ompio", "romio321", ...), or "unknown". */
+    char io_component[32];
+    int is_ompio;
+    struct iot_kv hint_map; /* table key=value -> what OMPIO got ("" = left out) */
     char log_dir[IOT_ENV_PATH_MAX + 1];
     char job_tag[IOT_JOB_TAG_MAX + 1];
     char table_path[IOT_ENV_PATH_MAX + 1];

@@ -565,6 +565,21 @@ static int log_write_job(FILE *fp) {
     iot__buf_json_string(&b, s->mpi_library);
     iot__buf_printf(&b, ", \"start_time\": %.3f, \"job_tag\": ", s->start_wall);
     iot__buf_json_string(&b, s->job_tag);
+    iot__buf_printf(&b, ", \"io_component\": ");
+    iot__buf_json_string(&b, s->io_component);
+    if (s->hint_map.n > 0) {
+        iot__buf_printf(&b, ", \"hint_map\": {");
+        for (int i = 0; i < s->hint_map.n; i++) {
+            iot__buf_printf(&b, "%s", i ? ", " : "");
+            iot__buf_json_string(&b, s->hint_map.keys[i]);
+            iot__buf_printf(&b, ": ");
+            if (s->hint_map.vals[i][0])
+                iot__buf_json_string(&b, s->hint_map.vals[i]);
+            else
+                iot__buf_printf(&b, "null");
+        }
+        iot__buf_printf(&b, "}");
+    }
     iot__buf_printf(&b, "}\n");
     int ok = b.data && !b.failed && fputs(b.data, fp) >= 0;
     iot__buf_free(&b);
