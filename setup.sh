@@ -18,7 +18,13 @@ fi
 
 if [ -n "${IOTUNER_MPICC:-}" ]; then
   mpicc=$IOTUNER_MPICC
-  mpiexec=${IOTUNER_MPIEXEC:-$(dirname "$(command -v "$mpicc")")/mpiexec}
+  # The launcher of the same MPI: Debian's /usr/bin/mpicc.mpich goes with mpiexec.mpich,
+  # while /usr/bin/mpiexec may be another MPI's (the alternatives system picks one).
+  bindir=$(dirname "$(command -v "$mpicc" || echo "$mpicc")")
+  suffix=${mpicc##*/mpicc}
+  mpiexec=$bindir/mpiexec$suffix
+  [ -x "$mpiexec" ] || mpiexec=$bindir/mpiexec
+  mpiexec=${IOTUNER_MPIEXEC:-$mpiexec}
 else
   .venv/bin/python -m pip install --quiet "mpich>=4.1"
   mpicc=$PWD/.venv/bin/mpicc

@@ -98,6 +98,13 @@ void iot__detect_io_component(void) {
     else
         snprintf(s->io_component, sizeof s->io_component, "romio");
     s->is_ompio = strcmp(s->io_component, "ompio") == 0;
+    /* "Open MPI v4.1.4, ..." */
+    const char *v = strstr(s->mpi_library, "Open MPI v");
+    s->openmpi_major = v ? atoi(v + strlen("Open MPI v")) : 0;
+    /* Measured with iokernel --print-io (formats/ompio_map.def): under Open MPI 5.0.11's
+     * romio341, romio_cb_write=disable given at open left one rank writing everything;
+     * given with MPI_File_set_info it takes effect. */
+    s->reapply_at_open = s->openmpi_major >= 5 && strncmp(s->io_component, "romio", 5) == 0;
 }
 
 struct ompio_row {
@@ -122,14 +129,19 @@ static const struct ompio_row *ompio_row(const char *key, const char *value) {
 
 int iot__table_for_ompio(struct iot_table *table) {
     struct iot_state *s = &iot__state;
+    /* Before 5.0 OMPIO reads any value but "false" as off. */
+    const char *off = s->openmpi_major > 0 && s->openmpi_major < 5 ? "true" : "false";
     struct iot_kv *rewritten = calloc((size_t)table->n + 1, sizeof *rewritten);
     int ok = rewritten != NULL;
     for (int e = 0; ok && e < table->n; e++) {
         const struct iot_kv *hints = &table->entries[e].hints;
         for (int i = 0; ok && i < hints->n; i++) {
             const struct ompio_row *row = ompio_row(hints->keys[i], hints->vals[i]);
-            const char *value =
-                row && strcmp(row->ompio_value, "*") != 0 ? row->ompio_value : hints->vals[i];
+            const char *value = hints->vals[i];
+            if (row && strcmp(row->ompio_value, "@off") == 0)
+                value = off;
+            else if (row && strcmp(row->ompio_value, "*") != 0)
+                value = row->ompio_value;
             char from[IOT_HINT_VALUE_MAX_CHARS + 96], to[IOT_HINT_VALUE_MAX_CHARS + 96] = "";
             snprintf(from, sizeof from, "%s=%s", hints->keys[i], hints->vals[i]);
             if (row)

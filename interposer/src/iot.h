@@ -205,6 +205,8 @@ struct iot_state {
      * MPI's choice by its io parameters ("ompio", "romio321", ...), or "unknown". */
     char io_component[32];
     int is_ompio;
+    int openmpi_major;      /* 4 for "Open MPI v4.1.4"; 0 for other MPIs */
+    int reapply_at_open;    /* Open MPI 5's ROMIO ignores hints given at open (component.c) */
     struct iot_kv hint_map; /* table key=value -> what OMPIO got ("" = left out) */
     char log_dir[IOT_ENV_PATH_MAX + 1];
     char job_tag[IOT_JOB_TAG_MAX + 1];

@@ -249,6 +249,30 @@ static int open_tuned(MPI_Comm comm, const char *filename, int amode, MPI_Info i
     return result;
 }
 
+/*
+ * Gives the table's open hints again with MPI_File_set_info, for an MPI that ignores
+ * hints at open (Open MPI 5's ROMIO: component.c). Collective like the open it follows,
+ * which every rank of the file completed; an error is kept from the program (its handler
+ * is not called) and leaves the file as opened. 0 when MPI took them.
+ */
+static int reapply_table_hints(MPI_Comm comm, MPI_File fh, const struct iot_kv *table) {
+    MPI_Info again = MPI_INFO_NULL;
+    int ok = PMPI_Info_create(&again) == MPI_SUCCESS;
+    for (int i = 0; ok && i < table->n; i++)
+        ok = PMPI_Info_set(again, table->keys[i], table->vals[i]) == MPI_SUCCESS;
+    MPI_Errhandler program = iot__quiet_begin(fh);
+    int quiet = program != MPI_ERRHANDLER_NULL;
+    /* Every rank calls set_info or none does: it is collective. */
+    ok = iot__agree(comm, ok && quiet);
+    if (ok)
+        ok = PMPI_File_set_info(fh, again) == MPI_SUCCESS;
+    if (quiet)
+        iot__quiet_end(fh, program);
+    if (again != MPI_INFO_NULL)
+        PMPI_Info_free(&again);
+    return ok ? 0 : -1;
+}
+
 static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
                           MPI_File *fh) {
     int rank = 0, size = 0;
@@ -281,6 +305,8 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
                   filename);
     if (untuned)
         iot__kv_clear(&table);
+    int reapplied = opened && !untuned && table.n > 0 && iot__state.reapply_at_open &&
+                    reapply_table_hints(comm, *fh, &table) == 0;
     if (iot__kv_from_info(&requested, untuned ? info : use) != 0)
         iot__kv_clear(&requested); /* only the hints record shows it */
     iot__info_release(use, info);
@@ -292,6 +318,8 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
         if (f) {
             iot__kv_from_info(&f->app, info);
             iot__record_hints(f, "open", &requested, &table, NULL, existed);
+            if (reapplied)
+                iot__record_hints(f, "set_info", &table, &table, NULL, existed);
             iot__trace_call(f, IOT_OP_OPEN, start, ticks, 0, result);
         }
     }
