@@ -616,12 +616,19 @@ void iot__start(void) {
         ok = 0;
     if (tune)
         ok = core_load_table(ok, err, sizeof err) == 0;
-    /* Every rank detected the same component and holds the same table. */
-    if (tune && ok && s->is_ompio && iot__table_for_ompio(&s->table) != 0)
-        iot__warn(s->world_rank == 0, "out of memory rewriting the tuning table for Open MPI's "
-                                      "OMPIO; its ROMIO keys go to MPI as they are");
-    else
-        ok = iot__agree(MPI_COMM_WORLD, ok);
+    /* Every rank detected the same component and holds the same table (ok is agreed when
+     * tuning), so all of them rewrite it, or none. A rank without the memory for it makes
+     * every rank run untuned: the ranks must never hold different tables, and every one
+     * must reach the agreement below (a rank that skipped it once left the others in
+     * another collective: MPI_ERR_TRUNCATE, the job killed). */
+    if (tune && ok && s->is_ompio &&
+        !iot__agree(MPI_COMM_WORLD, iot__table_for_ompio(&s->table) == 0)) {
+        snprintf(err, sizeof err,
+                 "a rank ran out of memory rewriting the tuning table for Open MPI's OMPIO");
+        iot__table_free(&s->table);
+        ok = 0;
+    }
+    ok = iot__agree(MPI_COMM_WORLD, ok);
     if (!ok) {
         iot__warn(s->world_rank == 0, "%s; running untuned and untraced",
                   err[0] ? err : "a rank could not start iotuner");

@@ -11,7 +11,14 @@ from iotuner.runner import interposer_env
 from iotuner.table import match, read_table
 from iotuner.tracelog import read_tracelog
 
-from .conftest import Mpi, one_log, printed_info, warnings_in, write_table
+from .conftest import (
+    Mpi,
+    nonblocking_collectives_work,
+    one_log,
+    printed_info,
+    warnings_in,
+    write_table,
+)
 
 NPROCS = [1, 2, 4]
 MODES = ["off", "trace", "tune", "tune,trace"]
@@ -393,6 +400,10 @@ def test_files_identical_in_every_mode(
     mpi: Mpi, tmp_path: Path, nprocs: int, workload: str
 ) -> None:
     workload_args, holes = WORKLOADS[workload]
+    if workload == "nonblocking" and not nonblocking_collectives_work():
+        # Open MPI 4.1's romio321 crashes in MPI_File_iwrite_at_all without iotuner
+        # (conftest): the independent nonblocking routines there.
+        workload_args = (*workload_args, "--pattern", "independent")
     args = ("--op", "both", *workload_args)
     table = write_table(tmp_path / "table.jsonl", *HARMLESS_TABLE)
     reference = tmp_path / "plain.dat"
@@ -409,11 +420,14 @@ def test_files_identical_in_every_mode(
 def test_every_routine_passes_through(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
     table = write_table(tmp_path / "table.jsonl", *HARMLESS_TABLE)
     reference = tmp_path / "plain.dat"
-    plain = mpi.run_plain(nprocs, "allroutines", str(reference))
+    # Where MPI crashes in a nonblocking collective without iotuner (Open MPI 4.1's
+    # romio321, conftest), the blocking ones in their place and every other routine.
+    flags = () if nonblocking_collectives_work() else ("--blocking-collectives",)
+    plain = mpi.run_plain(nprocs, "allroutines", str(reference), *flags)
     assert "allroutines: ok" in plain.stdout
     for mode in MODES:
         produced = tmp_path / f"{mode.replace(',', '-')}.dat"
-        result = mpi.run(nprocs, "allroutines", str(produced), mode=mode, table=table)
+        result = mpi.run(nprocs, "allroutines", str(produced), *flags, mode=mode, table=table)
         assert "allroutines: ok" in result.stdout, result.stdout + result.stderr
         assert produced.stat().st_size == reference.stat().st_size, mode
         assert warnings_in(result.stderr) == []
