@@ -8,9 +8,11 @@
  * is read from the same control variables Open MPI reads (the MPI tool interface).
  */
 #include "iot.h"
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The text of Open MPI's control variable `name`, or "" when it is not there. */
 static void cvar_text(const char *name, char *out, size_t outlen) {
@@ -158,4 +160,71 @@ int iot__table_for_ompio(struct iot_table *table) {
         iot__kv_clear(&rewritten[e]);
     free(rewritten);
     return ok ? 0 : -1;
+}
+
+/* ------------------------------------------------------ a foreign MPI */
+
+/* The C MPI libraries loaded in this process (their file names), distinct files only. */
+struct mpi_libraries {
+    int n;
+    char names[4][512];
+    dev_t dev[4];
+    ino_t ino[4];
+};
+
+/* 1 for the file name of a C MPI library: MPICH's libmpi.so / libmpich.so, Open MPI's
+ * libmpi.so, the standard ABI's libmpi_abi.so (not the Fortran or C++ layers). */
+static int is_mpi_library(const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    static const char *const prefixes[] = {"libmpi.so", "libmpich.so", "libmpi_abi.so"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(base, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    return 0;
+}
+
+static int note_library(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct mpi_libraries *found = data;
+    struct stat st;
+    if (!info->dlpi_name || !is_mpi_library(info->dlpi_name) || stat(info->dlpi_name, &st) != 0)
+        return 0;
+    for (int i = 0; i < found->n; i++)
+        if (found->dev[i] == st.st_dev && found->ino[i] == st.st_ino)
+            return 0;
+    if (found->n < 4) {
+        snprintf(found->names[found->n], sizeof found->names[0], "%s", info->dlpi_name);
+        found->dev[found->n] = st.st_dev;
+        found->ino[found->n] = st.st_ino;
+        found->n++;
+    }
+    return 0;
+}
+
+/* This process's rank from the launcher's environment, or -1 when none says. */
+static int launcher_rank(void) {
+    static const char *const names[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+                                        "SLURM_PROCID"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v)
+            return atoi(v);
+    }
+    return -1;
+}
+
+int iot__foreign_mpi(void) {
+    struct mpi_libraries found = {0};
+    dl_iterate_phdr(note_library, &found);
+    if (found.n < 2)
+        return 0;
+    /* The program's own libraries are loaded before those of a preloaded library. */
+    int rank = launcher_rank();
+    iot__warn(rank <= 0,
+              "the program runs with the MPI library %s, but iotuner was built with %s; "
+              "running untuned and untraced (build iotuner with the program's MPI: "
+              "IOTUNER_MPICC=<its mpicc> ./setup.sh)",
+              found.names[0], found.names[found.n - 1]);
+    return 1;
 }

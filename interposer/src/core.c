@@ -583,6 +583,9 @@ void iot__start(void) {
     int mode_bad = core_parse_mode(mode, &tune, &trace);
     if (!mode_bad && !tune && !trace)
         return;
+    /* Before any MPI call: with another MPI's handles it would crash the program. */
+    if (iot__foreign_mpi())
+        return;
 
     PMPI_Comm_rank(MPI_COMM_WORLD, &s->world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &s->world_size);

@@ -6,6 +6,7 @@ compiler and launcher it used in `<prefix>/share/iotuner/build.json`. The prefix
 virtual environment, or $IOTUNER_PREFIX for a build against another MPI (install_prefix()).
 """
 
+import functools
 import json
 import os
 import re
@@ -31,6 +32,7 @@ __all__ = [
     "default_log_dir",
     "find_library",
     "find_program",
+    "foreign_mpi",
     "install_prefix",
     "interposer_env",
     "make_log_dir",
@@ -247,6 +249,70 @@ def preload_ranks_only(
     return [command[0], *option, *command[1:]], launcher_env
 
 
+_MPI_LIBRARY = re.compile(r"(libmpi|libmpich|libmpi_abi)\.so")
+"""File names of C MPI libraries (MPICH, Open MPI, the standard ABI), not their Fortran
+or C++ layers (libmpifort, libmpi_mpifh, libmpi_cxx)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _mpi_libraries(binary: Path, mtime_ns: int) -> frozenset[Path]:
+    """The C MPI libraries `binary` loads, as ldd resolves them (real paths); empty when
+    it loads none or ldd cannot tell. Cached per file version: a search runs the same
+    program many times."""
+    del mtime_ns  # part of the cache key only
+    ldd = shutil.which("ldd")
+    if ldd is None:
+        return frozenset()
+    try:
+        listing = subprocess.run(
+            [ldd, str(binary)], capture_output=True, text=True, timeout=30, check=False
+        ).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    found = set()
+    for line in listing.splitlines():
+        name, _, target = line.strip().partition(" => ")
+        path = target.split(" (")[0].strip()
+        if _MPI_LIBRARY.match(name) and path.startswith("/"):
+            found.add(Path(path).resolve())
+    return frozenset(found)
+
+
+def _is_elf(path: Path) -> bool:
+    try:
+        with path.open("rb") as binary:
+            return binary.read(4) == b"\x7fELF"
+    except OSError:
+        return False
+
+
+def foreign_mpi(command: Sequence[str], library: Path) -> str | None:
+    """Why the program in `command` must run without the interposer `library`, or None.
+
+    The interposer's wrappers take the MPI handles of the MPI it was built with; loaded into
+    a program of another MPI (Open MPI's pointers for MPICH's integers, or the standard
+    ABI's libmpi_abi.so) even passing a call through corrupts it, and two MPI libraries in
+    one process may not even load. So every executable of the command (the launcher's
+    program; arguments that name ELF files) is compared with the interposer by the MPI
+    library each loads.
+    """
+    ours = _mpi_libraries(library, library.stat().st_mtime_ns)
+    if not ours:
+        return None
+    for token in command[1:]:
+        path = Path(token) if "/" in token else Path(shutil.which(token) or token)
+        if token.startswith("-") or not path.is_file() or not _is_elf(path):
+            continue
+        theirs = _mpi_libraries(path.resolve(), path.stat().st_mtime_ns)
+        if theirs and not theirs & ours:
+            return (
+                f"{token} runs with the MPI library {min(theirs)}, but the interposer was built "
+                f"with {min(ours)}; running it without iotuner (untuned, untraced). Build "
+                "iotuner with the program's MPI: IOTUNER_MPICC=<its mpicc> ./setup.sh"
+            )
+    return None
+
+
 def run(
     command: Sequence[str],
     *,
@@ -275,7 +341,13 @@ def run(
     log_dir = Path(log_dir or default_log_dir()).absolute()
     env = interposer_env(mode, table, log_dir, policy, tag, library=library)
     env.update(extra_env or {})
-    command, env = preload_ranks_only(command, env, os.environ.get("LD_PRELOAD"))
+    mismatch = foreign_mpi(command, library or find_library()) if mode != "off" else None
+    if mismatch:
+        if not capture:
+            print(f"iotuner: warning: {mismatch}", file=sys.stderr, flush=True)
+        env = {**os.environ, **(extra_env or {})}
+    else:
+        command, env = preload_ranks_only(command, env, os.environ.get("LD_PRELOAD"))
     if table is not None and _tunes(mode):
         # A refused table would leave the program untuned: say so before running it. Lines
         # the interposer drops are its to report (one warning each, the rest applies).
@@ -287,6 +359,8 @@ def run(
             raise TableError(f"{table}: refused ({refused[0]}): {refused[1]}")
     make_log_dir(log_dir)
     code, stdout, stderr = run_child(command, env, capture=capture, timeout=timeout)
+    if mismatch and capture:
+        stderr = f"iotuner: warning: {mismatch}\n{stderr}"
     return RunResult(
         returncode=128 + abs(code) if code < 0 else code,
         logs=sorted(log_dir.glob(f"*-{tag}.iotrace.jsonl")),
