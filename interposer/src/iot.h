@@ -113,12 +113,12 @@ extern const struct iot_op_info iot__ops[IOT_NOPS];
  * (formats/ompio_map.def) and notes each rewrite in iot__state.hint_map; 0 or -1 (no
  * memory: the table is then left as it was). */
 void iot__detect_io_component(void);
+int iot__table_for_ompio(struct iot_table *table);
 /* iot__foreign_mpi returns 1, after one warning, when the process has loaded a second C
  * MPI library (the program built with another MPI than the interposer, e.g. the standard
  * ABI's libmpi_abi.so): then no MPI call of the interposer's may run, since its handles
  * mean nothing to that library. Calls no MPI routine. */
 int iot__foreign_mpi(void);
-int iot__table_for_ompio(struct iot_table *table);
 
 /* iot__kv_from_info adds every key of info (MPI_INFO_NULL adds none); 0 or -1. */
 int iot__kv_from_info(struct iot_kv *kv, MPI_Info info);
