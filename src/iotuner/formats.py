@@ -19,6 +19,7 @@ __all__ = [
     "HINT_OPS",
     "NUM_SIZE_GROUPS",
     "HintDef",
+    "OmpioJobSetting",
     "OpField",
     "RecordKey",
     "SizeGroup",
@@ -27,6 +28,8 @@ __all__ = [
     "formats_dir",
     "hint_vocabulary",
     "limits",
+    "ompio_job_settings",
+    "ompio_map",
     "op_fields",
     "parse_hints",
     "parse_limits",
@@ -53,6 +56,8 @@ _DEF_FILES = (
     "limits.def",
     "table_rules.def",
     "trace_records.def",
+    "ompio_map.def",
+    "ompio_job.def",
 )
 _OP_TYPES = frozenset({"INT", "REAL", "TEXT"})
 _TABLE_TYPES = frozenset({"INT", "TEXT", "ENUM", "HINTS"})
@@ -393,6 +398,55 @@ def parse_table_rules(path: Path) -> tuple[TableRule, ...]:
         rules.append(TableRule(name, scope, description))
     _check_unique(path, [r.name for r in rules])
     return tuple(rules)
+
+
+@dataclass(frozen=True)
+class OmpioJobSetting:
+    """A table key=value Open MPI's OMPIO sets only per job (ompio_job.def)."""
+
+    key: str
+    value: str
+    parameter: str
+    mca_value: str
+    evidence: str
+
+
+def parse_ompio_job(path: Path) -> tuple[OmpioJobSetting, ...]:
+    """Parse and check an ompio_job.def file (keys of the hint vocabulary)."""
+    settings = []
+    vocabulary = hint_vocabulary()
+    for line, args in _invocations(path, "IOT_OMPIO_JOB", "wswss"):
+        key, value, parameter, mca_value, evidence = (str(a) for a in args)
+        if key not in vocabulary:
+            raise FormatError(f"{path} line {line}: {key} is not a key of hints.def")
+        settings.append(OmpioJobSetting(key, value, parameter, mca_value, evidence))
+    return tuple(settings)
+
+
+def parse_ompio_map(path: Path) -> dict[tuple[str, str], tuple[str, str]]:
+    """Parse and check an ompio_map.def file: (key, value) -> (OMPIO key, value), both
+    keys of the hint vocabulary."""
+    found: dict[tuple[str, str], tuple[str, str]] = {}
+    vocabulary = hint_vocabulary()
+    for line, args in _invocations(path, "IOT_OMPIO_MAP", "wswss"):
+        key, value, ompio_key, ompio_value = (str(a) for a in args[:4])
+        for name in (key, ompio_key):
+            if name not in vocabulary:
+                raise FormatError(f"{path} line {line}: {name} is not a key of hints.def")
+        found[(key, value)] = (ompio_key, ompio_value)
+    return found
+
+
+@functools.cache
+def ompio_job_settings() -> tuple[OmpioJobSetting, ...]:
+    """The job-level OMPIO settings of ompio_job.def, in order."""
+    return parse_ompio_job(formats_dir() / "ompio_job.def")
+
+
+@functools.cache
+def ompio_map() -> dict[tuple[str, str], tuple[str, str]]:
+    """ompio_map.def: a table's (key, value) -> what OMPIO gets per file."""
+    return parse_ompio_map(formats_dir() / "ompio_map.def")
 
 
 def parse_trace_records(path: Path) -> tuple[RecordKey, ...]:

@@ -313,6 +313,20 @@ def foreign_mpi(command: Sequence[str], library: Path) -> str | None:
     return None
 
 
+def _ompio_job_settings(table: Path | str, env: dict[str, str], library: Path) -> list[str]:
+    """Adds to `env` what the table asks of Open MPI's OMPIO for the whole job (iotuner.
+    openmpi) when the interposer is built with Open MPI and OMPIO is selected; the lines
+    that say so."""
+    from iotuner.openmpi import is_open_mpi_library, ompio_job_env, ompio_selected
+
+    ours = _mpi_libraries(library, library.stat().st_mtime_ns)
+    if not is_open_mpi_library(ours) or not ompio_selected(env):
+        return []
+    added, lines = ompio_job_env(table, env)
+    env.update(added)
+    return [f"iotuner: {line}" for line in lines]
+
+
 def run(
     command: Sequence[str],
     *,
@@ -343,11 +357,12 @@ def run(
     env.update(extra_env or {})
     mismatch = foreign_mpi(command, library or find_library()) if mode != "off" else None
     if mismatch:
-        if not capture:
-            print(f"iotuner: warning: {mismatch}", file=sys.stderr, flush=True)
         env = {**os.environ, **(extra_env or {})}
     else:
         command, env = preload_ranks_only(command, env, os.environ.get("LD_PRELOAD"))
+    notes = [f"iotuner: warning: {mismatch}"] if mismatch else []
+    if not mismatch and table is not None and _tunes(mode):
+        notes += _ompio_job_settings(table, env, library or find_library())
     if table is not None and _tunes(mode):
         # A refused table would leave the program untuned: say so before running it. Lines
         # the interposer drops are its to report (one warning each, the rest applies).
@@ -358,9 +373,11 @@ def run(
         if refused is not None:
             raise TableError(f"{table}: refused ({refused[0]}): {refused[1]}")
     make_log_dir(log_dir)
+    if notes and not capture:
+        print("\n".join(notes), file=sys.stderr, flush=True)
     code, stdout, stderr = run_child(command, env, capture=capture, timeout=timeout)
-    if mismatch and capture:
-        stderr = f"iotuner: warning: {mismatch}\n{stderr}"
+    if notes and capture:
+        stderr = "".join(f"{note}\n" for note in notes) + stderr
     return RunResult(
         returncode=128 + abs(code) if code < 0 else code,
         logs=sorted(log_dir.glob(f"*-{tag}.iotrace.jsonl")),

@@ -1,0 +1,55 @@
+"""What Open MPI's OMPIO takes only for a whole job, added by `iotuner run` (issue 11).
+
+The interposer puts a table's ROMIO keys in OMPIO's terms file by file
+(formats/ompio_map.def). Collective buffering *on* has no per-file OMPIO key: it is the
+`fcoll` MCA parameter, read once at MPI_Init, so only the launcher's environment can carry
+it (formats/ompio_job.def, with the measurements).
+"""
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from iotuner.formats import ompio_job_settings
+from iotuner.table import read_table
+
+__all__ = ["is_open_mpi_library", "ompio_job_env", "ompio_selected"]
+
+_OPEN_MPI_LIBRARY = re.compile(r"libmpi\.so\.40(\.|$)")
+"""Open MPI's C library: soname 40 from 3.0 to 5.0 (MPICH's is 12, the ABI's 1)."""
+
+
+def is_open_mpi_library(mpi_libraries: frozenset[Path]) -> bool:
+    """True when these MPI libraries (runner's ldd view of the interposer) are Open MPI's."""
+    return any(_OPEN_MPI_LIBRARY.search(p.name) for p in mpi_libraries)
+
+
+def ompio_selected(env: Mapping[str, str]) -> bool:
+    """Whether Open MPI will pick OMPIO under this environment's `io` selection: OMPIO has
+    the highest priority, so it runs unless the list excludes it or names only others."""
+    selection = env.get("OMPI_MCA_io", "")
+    if not selection:
+        return True
+    if selection.startswith("^"):
+        return "ompio" not in selection[1:].split(",")
+    return "ompio" in selection.split(",")
+
+
+def ompio_job_env(table: Path | str, env: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
+    """The OMPI_MCA_ variables the table asks for (ompio_job.def) that `env` does not
+    already set, and one line each saying so."""
+    wanted = {
+        (key, str(value)) for entry in read_table(table) for key, value in entry.hints.items()
+    }
+    added: dict[str, str] = {}
+    lines = []
+    for setting in ompio_job_settings():
+        variable = f"OMPI_MCA_{setting.parameter}"
+        if (setting.key, setting.value) in wanted and variable not in env and variable not in added:
+            added[variable] = setting.mca_value
+            lines.append(
+                f"the table asks for {setting.key}={setting.value}, which Open MPI's OMPIO "
+                f"sets only per job: adding {variable}={setting.mca_value} (every file of "
+                "this job; formats/ompio_job.def)"
+            )
+    return added, lines

@@ -1,0 +1,53 @@
+"""iotuner.openmpi and the two OMPIO definitions in formats/ (issue 11)."""
+
+from pathlib import Path
+
+import pytest
+
+from iotuner import formats
+from iotuner.errors import FormatError
+from iotuner.openmpi import is_open_mpi_library, ompio_job_env, ompio_selected
+
+
+@pytest.mark.parametrize(
+    ("selection", "selected"),
+    [
+        ("", True),
+        ("ompio", True),
+        ("romio321", False),
+        ("^ompio", False),
+        ("^romio341", True),
+        ("romio341,ompio", True),
+    ],
+)
+def test_ompio_is_selected_as_open_mpi_selects_it(selection: str, selected: bool) -> None:
+    env = {"OMPI_MCA_io": selection} if selection else {}
+    assert ompio_selected(env) is selected
+
+
+def test_open_mpi_is_told_by_its_library() -> None:
+    assert is_open_mpi_library(frozenset({Path("/usr/lib/x86_64-linux-gnu/libmpi.so.40.30.4")}))
+    assert not is_open_mpi_library(frozenset({Path("/venv/lib/libmpi.so.12")}))
+    assert not is_open_mpi_library(frozenset({Path("/venv/lib/libmpi_abi.so.1")}))
+
+
+def test_the_job_settings_a_table_asks_for(tmp_path: Path) -> None:
+    table = tmp_path / "t.jsonl"
+    table.write_text(
+        '{"format": "iotuner-table", "version": 1}\n'
+        '{"at": "open", "hints": {"romio_cb_write": "enable"}}\n'
+        '{"at": "open", "hints": {"romio_cb_read": "enable", "cb_nodes": 2}}\n'
+    )
+    added, lines = ompio_job_env(table, {})
+    assert added == {"OMPI_MCA_fcoll": "vulcan"} and len(lines) == 1
+    # The user's own setting wins and nothing is said.
+    assert ompio_job_env(table, {"OMPI_MCA_fcoll": "two_phase"}) == ({}, [])
+
+
+def test_the_ompio_definitions_name_keys_of_the_vocabulary(tmp_path: Path) -> None:
+    assert formats.ompio_map()[("romio_cb_write", "disable")] == ("collective_buffering", "@off")
+    assert {s.parameter for s in formats.ompio_job_settings()} == {"fcoll"}
+    bad = tmp_path / "ompio_map.def"
+    bad.write_text('IOT_OMPIO_MAP(romio_cb_wrte, "disable", collective_buffering, "@off", "x")\n')
+    with pytest.raises(FormatError, match=r"romio_cb_wrte is not a key of hints\.def"):
+        formats.parse_ompio_map(bad)
