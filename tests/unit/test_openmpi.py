@@ -6,7 +6,13 @@ import pytest
 
 from iotuner import formats
 from iotuner.errors import FormatError
-from iotuner.openmpi import is_open_mpi_library, ompio_job_env, ompio_selected
+from iotuner.openmpi import (
+    is_open_mpi_library,
+    ompio_job_env,
+    ompio_selected,
+    open_mpi_major,
+    program_hints_for,
+)
 
 
 @pytest.mark.parametrize(
@@ -51,3 +57,29 @@ def test_the_ompio_definitions_name_keys_of_the_vocabulary(tmp_path: Path) -> No
     bad.write_text('IOT_OMPIO_MAP(romio_cb_wrte, "disable", collective_buffering, "@off", "x")\n')
     with pytest.raises(FormatError, match=r"romio_cb_wrte is not a key of hints\.def"):
         formats.parse_ompio_map(bad)
+
+
+def test_program_hints_are_put_in_ompio_terms_only_under_ompio(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bench passes a configuration's hints as the program's own: under OMPIO in its keys."""
+    launcher = tmp_path / "mpiexec"
+    hints = {"romio_cb_write": "disable", "romio_ds_write": "enable", "cb_nodes": "2"}
+    for version, off in (
+        ("mpiexec (OpenRTE) 4.1.4", "true"),
+        ("mpiexec (Open MPI) 5.0.11", "false"),
+    ):
+        launcher.write_text(f"#!/bin/sh\necho '{version}'\n")
+        launcher.chmod(0o755)
+        open_mpi_major.cache_clear()
+        monkeypatch.delenv("OMPI_MCA_io", raising=False)
+        assert program_hints_for(hints, str(launcher)) == {
+            "collective_buffering": off,
+            "cb_nodes": "2",
+        }
+        monkeypatch.setenv("OMPI_MCA_io", "romio321")
+        assert program_hints_for(hints, str(launcher)) == hints
+    launcher.write_text("#!/bin/sh\necho 'HYDRA build details:'\n")
+    open_mpi_major.cache_clear()
+    monkeypatch.delenv("OMPI_MCA_io", raising=False)
+    assert program_hints_for(hints, str(launcher)) == hints

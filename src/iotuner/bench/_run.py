@@ -29,6 +29,7 @@ from iotuner.measurement import (
     measurement_from_json,
     measurement_to_json,
 )
+from iotuner.openmpi import program_hints_for
 from iotuner.runner import (
     build_config,
     find_program,
@@ -192,10 +193,21 @@ def _run_workload(
     ids = list(lines)
     random.Random(f"{plan.seed}:{prefix}").shuffle(ids)
     plan_file = work / "plan.txt"
+    # Measurements keep the space's keys (the concepts); the kernel passes them as this MPI
+    # takes them (Open MPI's OMPIO: its own keys).
+    mpiexec = build_config().mpiexec
     plan_file.write_text(
         "".join(
             " ".join(
-                [plan_id, *(f"{k}={v}" for k, v in plan.space.hints(lines[plan_id][0]).items())]
+                [
+                    plan_id,
+                    *(
+                        f"{k}={v}"
+                        for k, v in program_hints_for(
+                            plan.space.hints(lines[plan_id][0]), mpiexec
+                        ).items()
+                    ),
+                ]
             )
             + "\n"
             for plan_id in ids
