@@ -468,9 +468,12 @@ static const char *unhonoured_reason(const char *key, const char *want, const ch
     if (s->reapply_at_open && strcmp(at, "open") == 0)
         return "Open MPI 5's ROMIO ignores hints given at open; iotuner gave the table's "
                "again with MPI_File_set_info (the set_info record that follows)";
-    if (s->is_openmpi && s->openmpi_major < 5 && !s->is_ompio && strcmp(at, "open") != 0)
-        return "Open MPI's ROMIO applies hints at open only; given later they are echoed "
-               "but not used";
+    if (s->is_openmpi && s->openmpi_major < 5 && strcmp(at, "open") != 0)
+        return "Open MPI 4 drops keys given after open: MPI_File_set_info returns success "
+               "but its I/O component never sees them (formats/hint_safety.md)";
+    if (!got && s->is_openmpi)
+        return "not reported by MPI_File_get_info, which in Open MPI lists only the keys "
+               "given at open";
     if (!got)
         return "not reported by MPI_File_get_info: the MPI library does not know this key";
     if (strcmp(want, got) != 0) {
