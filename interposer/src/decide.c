@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
 
 /* The keys of the hint vocabulary (formats/hints.def): every hints record shows what MPI
  * reports for them, besides the requested ones. */
@@ -431,18 +432,41 @@ void iot__pending_finish(struct iot_file *f, const char *at, struct iot_pending 
     p->record = 0;
 }
 
-/* The ROMIO driver name ("ufs", "nfs", "lustre", ...) from romio_filesystem_type; "ompio"
- * for Open MPI's own component; "unknown" for a ROMIO that does not report it (Open MPI
- * 4.1's romio321 echoes only the keys it was given). */
-static void driver_name(MPI_Info info, char *out, size_t outlen) {
+/* The driver ROMIO picks for `file` when it does not say (Open MPI 4.1's romio321 echoes
+ * only the keys it was given): a "driver:" prefix of the name, else the file system's
+ * type as ROMIO's own check reads it (statfs magic numbers of ad_fstype.c). */
+static void romio_driver_of(const char *file, char *out, size_t outlen) {
+    const char *colon = strchr(file, ':'), *slash = strchr(file, '/');
+    if (colon && (!slash || colon < slash) && colon - file > 1) {
+        snprintf(out, outlen, "%.*s", (int)(colon - file), file);
+        return;
+    }
+    struct statfs fs;
+    if (statfs(file, &fs) != 0)
+        return;
+    unsigned long magic = (unsigned long)fs.f_type;
+    snprintf(out, outlen, "%s",
+             magic == 0x6969UL       ? "nfs"
+             : magic == 0x0BD00BD0UL ? "lustre"
+             : magic == 0x47504653UL ? "gpfs"
+             : magic == 0x19830326UL ? "beegfs"
+                                     : "ufs");
+}
+
+/* The ROMIO driver name ("ufs", "nfs", "lustre", ...) from romio_filesystem_type, or as
+ * ROMIO picks it where it does not say; "ompio" for Open MPI's own component. */
+static void driver_name(MPI_Info info, const char *file, char *out, size_t outlen) {
     char val[MPI_MAX_INFO_VAL + 1];
     int flag = 0;
     snprintf(out, outlen, "%s", iot__state.is_ompio ? "ompio" : "unknown");
     if (iot__state.is_ompio)
         return;
     if (PMPI_Info_get(info, "romio_filesystem_type", MPI_MAX_INFO_VAL, val, &flag) != MPI_SUCCESS ||
-        !flag)
+        !flag) {
+        if (iot__state.is_openmpi)
+            romio_driver_of(file, out, outlen);
         return;
+    }
     size_t n = strcspn(val, ": ");
     if (n >= outlen)
         n = outlen - 1;
@@ -502,7 +526,7 @@ void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *
     int have_info = saved != MPI_ERRHANDLER_NULL && PMPI_File_get_info(f->fh, &info) == MPI_SUCCESS;
     iot__quiet_end(f->fh, saved);
     if (have_info) {
-        driver_name(info, driver, sizeof driver);
+        driver_name(info, f->name, driver, sizeof driver);
         for (int i = 0; i < NVOCABULARY + requested->n; i++) {
             const char *key =
                 i < NVOCABULARY ? vocabulary_keys[i] : requested->keys[i - NVOCABULARY];

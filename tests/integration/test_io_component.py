@@ -74,6 +74,9 @@ def test_a_table_turning_collective_buffering_off_changes_which_ranks_write(
     else:
         assert requested == {"romio_cb_write": "disable", "romio_ds_write": "disable"}
         assert "hint_map" not in log.job
+        # ROMIO's file-system driver: reported by MPICH's, found as ROMIO finds it (statfs)
+        # under Open MPI's, whose get_info does not say.
+        assert log.hints[0]["driver"] in {"ufs", "nfs", "lustre", "gpfs", "beegfs"}
 
 
 def test_the_program_s_own_romio_keys_are_never_rewritten(mpi: Mpi, tmp_path: Path) -> None:
