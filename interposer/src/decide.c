@@ -123,6 +123,27 @@ int iot__note_open_values(struct iot_file *f) {
     return file_values(f->fh, lower, n, &f->at_open);
 }
 
+int iot__reapplicable(MPI_File fh, const struct iot_kv *table, struct iot_kv *give,
+                      struct iot_kv *held) {
+    const char *lower[NVOCABULARY];
+    int n = 0;
+    for (int i = 0; i < NVOCABULARY; i++)
+        if (iot__hint_when(vocabulary_keys[i]) == IOT_WHEN_LOWER)
+            lower[n++] = vocabulary_keys[i];
+    struct iot_kv now = {0};
+    int ok = file_values(fh, lower, n, &now) == 0;
+    for (int i = 0; ok && i < table->n; i++) {
+        const char *key = table->keys[i], *val = table->vals[i], *in_force = iot__kv_get(&now, key);
+        uint64_t want = 0, limit = 0;
+        int raises = iot__hint_when(key) == IOT_WHEN_LOWER &&
+                     !(in_force && iot__hint_size(val, &want) == 0 &&
+                       iot__hint_size(in_force, &limit) == 0 && want <= limit);
+        ok = iot__kv_set(raises ? held : give, key, val) == 0;
+    }
+    iot__kv_clear(&now);
+    return ok ? 0 : -1;
+}
+
 /*
  * Whether a LOWER key may take value now: only when it does not exceed the value in
  * force at open. Raising cb_buffer_size after open overflows ROMIO's collective buffer

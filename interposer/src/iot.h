@@ -520,6 +520,16 @@ void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *
  * hints.def marks LOWER, the ceiling for later changes; 0 or -1 (no memory).
  */
 int iot__note_open_values(struct iot_file *f);
+/*
+ * iot__reapplicable splits the table's open hints, for an MPI that ignored them at open
+ * (Open MPI 5's ROMIO), into those MPI_File_set_info may give (give) and the LOWER keys
+ * that would raise the value the open left in force (held): that MPI sized its buffers at
+ * open with its own values, and a raise after open overflows them (formats/hint_safety.md).
+ * A LOWER key get_info does not report is held. Rank-local (reads MPI_File_get_info);
+ * 0 or -1 (no memory; give and held may then hold some keys).
+ */
+int iot__reapplicable(MPI_File fh, const struct iot_kv *table, struct iot_kv *give,
+                      struct iot_kv *held);
 
 /* ----------------------------------------------------------------- trace */
 

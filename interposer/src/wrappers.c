@@ -251,15 +251,21 @@ static int open_tuned(MPI_Comm comm, const char *filename, int amode, MPI_Info i
 
 /*
  * Gives the table's open hints again with MPI_File_set_info, for an MPI that ignores
- * hints at open (Open MPI 5's ROMIO: component.c). Collective like the open it follows,
- * which every rank of the file completed; an error is kept from the program (its handler
- * is not called) and leaves the file as opened. 0 when MPI took them.
+ * hints at open (Open MPI 5's ROMIO: component.c), all but the buffer sizes that would
+ * raise what the open allocated (held): Open MPI 5.0.11's ROMIO sized its collective
+ * buffer at open from its default (16 MiB), and cb_buffer_size raised to 32 MiB by
+ * set_info crashed a 24 MiB collective write without iotuner (formats/hint_safety.md).
+ * Collective like the open it follows, which every rank of the file completed; an error
+ * is kept from the program (its handler is not called) and leaves the file as opened.
+ * 0 when MPI took them (given: the keys passed).
  */
-static int reapply_table_hints(MPI_Comm comm, MPI_File fh, const struct iot_kv *table) {
+static int reapply_table_hints(MPI_Comm comm, MPI_File fh, const struct iot_kv *table,
+                               struct iot_kv *given, struct iot_kv *held) {
     MPI_Info again = MPI_INFO_NULL;
-    int ok = PMPI_Info_create(&again) == MPI_SUCCESS;
-    for (int i = 0; ok && i < table->n; i++)
-        ok = PMPI_Info_set(again, table->keys[i], table->vals[i]) == MPI_SUCCESS;
+    int ok =
+        iot__reapplicable(fh, table, given, held) == 0 && PMPI_Info_create(&again) == MPI_SUCCESS;
+    for (int i = 0; ok && i < given->n; i++)
+        ok = PMPI_Info_set(again, given->keys[i], given->vals[i]) == MPI_SUCCESS;
     MPI_Errhandler program = iot__quiet_begin(fh);
     int quiet = program != MPI_ERRHANDLER_NULL;
     /* Every rank calls set_info or none does: it is collective. */
@@ -282,7 +288,7 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     struct stat st;
     /* Only for the hints record: striping applies to files created here. */
     int existed = rank == 0 && stat(filename, &st) == 0;
-    struct iot_kv table = {0}, requested = {0};
+    struct iot_kv table = {0}, requested = {0}, given = {0}, held = {0};
     MPI_Info use = iot__decide_open(comm, rank, size, filename, info, &table);
     uint64_t start = iot__ticks();
     int result, untuned = 0;
@@ -306,7 +312,7 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     if (untuned)
         iot__kv_clear(&table);
     int reapplied = opened && !untuned && table.n > 0 && iot__state.reapply_at_open &&
-                    reapply_table_hints(comm, *fh, &table) == 0;
+                    reapply_table_hints(comm, *fh, &table, &given, &held) == 0;
     if (iot__kv_from_info(&requested, untuned ? info : use) != 0)
         iot__kv_clear(&requested); /* only the hints record shows it */
     iot__info_release(use, info);
@@ -319,12 +325,14 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
             iot__kv_from_info(&f->app, info);
             iot__record_hints(f, "open", &requested, &table, NULL, existed);
             if (reapplied)
-                iot__record_hints(f, "set_info", &table, &table, NULL, existed);
+                iot__record_hints(f, "set_info", &given, &table, &held, existed);
             iot__trace_call(f, IOT_OP_OPEN, start, ticks, 0, result);
         }
     }
     iot__kv_clear(&table);
     iot__kv_clear(&requested);
+    iot__kv_clear(&given);
+    iot__kv_clear(&held);
     depth--;
     return result;
 }

@@ -121,6 +121,36 @@ def test_size_keys_changed_between_open_and_access_keep_the_data_exact(
             assert effective["ind_wr_buffer_size"] == at_access["ind_wr_buffer_size"]
 
 
+# A collective buffer above the MPI's own default, asked for at open. Open MPI 5.0.11's
+# ROMIO ignores hints given at open and sizes its buffer from its default (16 MiB); iotuner
+# gives the table's open hints again with MPI_File_set_info there, and cb_buffer_size
+# raised that way crashed the write of 24 MiB through one aggregator (SIGSEGV, or heap
+# corruption and a hang; formats/hint_safety.md). The open takes the value elsewhere.
+ABOVE_DEFAULT = {**FORCE, "cb_buffer_size": "33554432"}
+
+
+@pytest.mark.never_harm
+def test_open_buffer_above_the_mpi_default_keeps_the_data_exact(mpi: Mpi, tmp_path: Path) -> None:
+    table = write_table(tmp_path / "table.jsonl", {"at": "open", "hints": ABOVE_DEFAULT})
+    args = ("--size", "24m", "--op", "both")
+    reference = tmp_path / "plain.dat"
+    mpi.run_plain(1, "iokernel", "--file", str(reference), *args)
+    for mode in ("tune", "tune,trace"):
+        produced = tmp_path / f"{mode}.dat"
+        result = mpi.run(1, "iokernel", "--file", str(produced), *args, mode=mode, table=table)
+        assert written_bytes(produced, None) == written_bytes(reference, None), mode
+        assert warnings_in(result.stderr) == [], mode
+    # Where the open hints are given again (Open MPI 5's ROMIO), the buffer size is held
+    # at the value the open left, and the record says so.
+    for record in one_log(result).hints:
+        if record["at"] != "set_info":
+            continue
+        assert "cb_buffer_size" not in record["requested"], record
+        held = [u for u in record["unhonoured"] if u["key"] == "cb_buffer_size"]
+        assert held and "not raised" in held[0]["reason"], record
+        assert int(record["effective"]["cb_buffer_size"]) < int(ABOVE_DEFAULT["cb_buffer_size"])
+
+
 FAULT_TABLE = [
     {"at": "open", "hints": {"romio_ds_write": "disable", "cb_buffer_size": "4194304"}},
     {"pattern": "collective", "op": "write", "hints": {"romio_cb_write": "enable"}},
