@@ -516,6 +516,10 @@ static const char *unhonoured_reason(const char *key, const char *want, const ch
     if (s->is_openmpi && s->openmpi_major < 5 && strcmp(at, "open") != 0)
         return "Open MPI 4 drops keys given after open: MPI_File_set_info returns success "
                "but its I/O component never sees them (formats/hint_safety.md)";
+    if (!got && s->is_ompio && s->openmpi_major >= 5 && strcmp(at, "open") != 0)
+        return "Open MPI 5's OMPIO lists no key in MPI_File_get_info after MPI_File_set_info; "
+               "it keeps them and reads them at the next set_view, not for the view in force "
+               "(formats/hint_safety.md)";
     if (!got && s->is_openmpi)
         return "not reported by MPI_File_get_info, which in Open MPI lists only the keys "
                "given at open";
