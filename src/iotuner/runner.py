@@ -278,6 +278,15 @@ def _mpi_libraries(binary: Path, mtime_ns: int) -> frozenset[Path]:
     return frozenset(found)
 
 
+def _libraries_of(binary: Path) -> frozenset[Path]:
+    """_mpi_libraries of a file by its path; empty when it is not there (a library named
+    for the loader's search, such as a test's libc.so.6, is not one iotuner built)."""
+    try:
+        return _mpi_libraries(binary.resolve(), binary.stat().st_mtime_ns)
+    except OSError:
+        return frozenset()
+
+
 def _is_elf(path: Path) -> bool:
     try:
         with path.open("rb") as binary:
@@ -296,14 +305,14 @@ def foreign_mpi(command: Sequence[str], library: Path) -> str | None:
     program; arguments that name ELF files) is compared with the interposer by the MPI
     library each loads.
     """
-    ours = _mpi_libraries(library, library.stat().st_mtime_ns)
+    ours = _libraries_of(library)
     if not ours:
         return None
     for token in command[1:]:
         path = Path(token) if "/" in token else Path(shutil.which(token) or token)
         if token.startswith("-") or not path.is_file() or not _is_elf(path):
             continue
-        theirs = _mpi_libraries(path.resolve(), path.stat().st_mtime_ns)
+        theirs = _libraries_of(path)
         if theirs and not theirs & ours:
             return (
                 f"{token} runs with the MPI library {min(theirs)}, but the interposer was built "
@@ -319,7 +328,7 @@ def _ompio_job_settings(table: Path | str, env: dict[str, str], library: Path) -
     that say so."""
     from iotuner.openmpi import is_open_mpi_library, ompio_job_env, ompio_selected
 
-    ours = _mpi_libraries(library, library.stat().st_mtime_ns)
+    ours = _libraries_of(library)
     if not is_open_mpi_library(ours) or not ompio_selected(env):
         return []
     added, lines = ompio_job_env(table, env)
