@@ -408,18 +408,22 @@ class OmpioJobSetting:
     value: str
     parameter: str
     mca_value: str
+    safe: bool
     evidence: str
 
 
 def parse_ompio_job(path: Path) -> tuple[OmpioJobSetting, ...]:
-    """Parse and check an ompio_job.def file (keys of the hint vocabulary)."""
+    """Parse and check an ompio_job.def file (keys of the hint vocabulary, SAFE or UNSAFE)."""
     settings = []
     vocabulary = hint_vocabulary()
-    for line, args in _invocations(path, "IOT_OMPIO_JOB", "wswss"):
-        key, value, parameter, mca_value, evidence = (str(a) for a in args)
+    for line, args in _invocations(path, "IOT_OMPIO_JOB", "wswsws"):
+        key, value, parameter, mca_value, safety, evidence = (str(a) for a in args)
         if key not in vocabulary:
             raise FormatError(f"{path} line {line}: {key} is not a key of hints.def")
-        settings.append(OmpioJobSetting(key, value, parameter, mca_value, evidence))
+        _check_type(path, line, key, safety, frozenset({"SAFE", "UNSAFE"}))
+        settings.append(
+            OmpioJobSetting(key, value, parameter, mca_value, safety == "SAFE", evidence)
+        )
     return tuple(settings)
 
 

@@ -45,8 +45,9 @@ def ompio_selected(env: Mapping[str, str]) -> bool:
 
 
 def ompio_job_env(table: Path | str, env: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
-    """The OMPI_MCA_ variables the table asks for (ompio_job.def) that `env` does not
-    already set, and one line each saying so."""
+    """The OMPI_MCA_ variables the table asks for that are safe to add (ompio_job.def) and
+    `env` does not already set, and one line for each job-level setting the table asks
+    for, saying whether it was added and why not."""
     wanted = {
         (key, str(value)) for entry in read_table(table) for key, value in entry.hints.items()
     }
@@ -54,13 +55,20 @@ def ompio_job_env(table: Path | str, env: Mapping[str, str]) -> tuple[dict[str, 
     lines = []
     for setting in ompio_job_settings():
         variable = f"OMPI_MCA_{setting.parameter}"
-        if (setting.key, setting.value) in wanted and variable not in env and variable not in added:
-            added[variable] = setting.mca_value
+        if (setting.key, setting.value) not in wanted:
+            continue
+        asked = (
+            f"the table asks for {setting.key}={setting.value}, which Open MPI's OMPIO sets "
+            f"only per job ({variable}={setting.mca_value})"
+        )
+        if not setting.safe:
             lines.append(
-                f"the table asks for {setting.key}={setting.value}, which Open MPI's OMPIO "
-                f"sets only per job: adding {variable}={setting.mca_value} (every file of "
-                "this job; formats/ompio_job.def)"
+                f"{asked}; not added: {setting.evidence} (formats/hint_safety.md), so OMPIO "
+                "keeps its own choice"
             )
+        elif variable not in env and variable not in added:
+            added[variable] = setting.mca_value
+            lines.append(f"{asked}: added for every file of this job")
     return added, lines
 
 

@@ -37,22 +37,27 @@ def test_open_mpi_is_told_by_its_library() -> None:
     assert not is_open_mpi_library(frozenset({Path("/venv/lib/libmpi_abi.so.1")}))
 
 
-def test_the_job_settings_a_table_asks_for(tmp_path: Path) -> None:
+def test_an_unsafe_job_setting_is_never_added_and_says_why(tmp_path: Path) -> None:
+    """Collective buffering on is OMPI_MCA_fcoll=vulcan for the whole job, which turns a
+    write error into a silent success (hint_safety.md): said, never added."""
     table = tmp_path / "t.jsonl"
     table.write_text(
         '{"format": "iotuner-table", "version": 1}\n'
         '{"at": "open", "hints": {"romio_cb_write": "enable"}}\n'
-        '{"at": "open", "hints": {"romio_cb_read": "enable", "cb_nodes": 2}}\n'
+        '{"at": "open", "hints": {"cb_nodes": 2}}\n'
     )
-    added, lines = ompio_job_env(table, {})
-    assert added == {"OMPI_MCA_fcoll": "vulcan"} and len(lines) == 1
-    # The user's own setting wins and nothing is said.
-    assert ompio_job_env(table, {"OMPI_MCA_fcoll": "two_phase"}) == ({}, [])
+    added, [line] = ompio_job_env(table, {})
+    assert added == {}
+    assert "romio_cb_write=enable" in line and "not added" in line and "write errors" in line
+    table.write_text(
+        '{"format": "iotuner-table", "version": 1}\n{"at": "open", "hints": {"cb_nodes": 2}}\n'
+    )
+    assert ompio_job_env(table, {}) == ({}, [])
 
 
 def test_the_ompio_definitions_name_keys_of_the_vocabulary(tmp_path: Path) -> None:
     assert formats.ompio_map()[("romio_cb_write", "disable")] == ("collective_buffering", "@off")
-    assert {s.parameter for s in formats.ompio_job_settings()} == {"fcoll"}
+    assert {(s.parameter, s.safe) for s in formats.ompio_job_settings()} == {("fcoll", False)}
     bad = tmp_path / "ompio_map.def"
     bad.write_text('IOT_OMPIO_MAP(romio_cb_wrte, "disable", collective_buffering, "@off", "x")\n')
     with pytest.raises(FormatError, match=r"romio_cb_wrte is not a key of hints\.def"):
