@@ -46,6 +46,7 @@ POLICIES = ("table", "app")
 """Values of IOTUNER_HINT_POLICY: who wins when the table and the application set a key."""
 
 _SETUP_HINT = "run ./setup.sh in the iotuner checkout to build and install it"
+_LIBRARY_NAME = "libiotuner.so"
 _TAG = re.compile(r"[A-Za-z0-9_.-]+")
 
 
@@ -367,6 +368,11 @@ def run(
     mismatch = foreign_mpi(command, library or find_library()) if mode != "off" else None
     if mismatch:
         env = {**os.environ, **(extra_env or {})}
+        # No interposer at all, wherever it came from (extra_env may preload one).
+        kept = [
+            p for p in env.get("LD_PRELOAD", "").split(":") if p and Path(p).name != _LIBRARY_NAME
+        ]
+        env["LD_PRELOAD"] = ":".join(kept)
     else:
         command, env = preload_ranks_only(command, env, os.environ.get("LD_PRELOAD"))
     notes = [f"iotuner: warning: {mismatch}"] if mismatch else []
