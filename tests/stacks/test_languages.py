@@ -129,19 +129,13 @@ def run_both(
 
 
 @pytest.mark.never_harm
-def test_cxx_shared_file(stack: Stack, tmp_path: Path) -> None:
-    program = stack.compile("mpicxx", "shared_rw.cpp")
-    plain_file, tuned_file, plain, tuned, log = run_both(stack, tmp_path, [str(program)])
-    assert tuned_file.read_bytes() == plain_file.read_bytes()
-    assert plain_file.stat().st_size == 2 * 32768 * 8
-    check_traced(log, str(tuned_file), exact_bytes=2 * 32768 * 8)
-    check_tuned(stack, log, str(tuned_file), tuned, plain)
-
-
-@pytest.mark.never_harm
-@pytest.mark.parametrize("source", ["rw_mpi.f90", "rw_mpi_f08.f90"])
-def test_fortran(stack: Stack, tmp_path: Path, source: str) -> None:
-    program = stack.compile("mpif90", source)
+@pytest.mark.parametrize(
+    ("wrapper", "source"),
+    [("mpicxx", "shared_rw.cpp"), ("mpif90", "rw_mpi.f90"), ("mpif90", "rw_mpi_f08.f90")],
+)
+def test_compiled_program(stack: Stack, tmp_path: Path, wrapper: str, source: str) -> None:
+    """C++, and Fortran with `use mpi` and `use mpi_f08`."""
+    program = stack.compile(wrapper, source)
     plain_file, tuned_file, plain, tuned, log = run_both(stack, tmp_path, [str(program)])
     assert tuned_file.read_bytes() == plain_file.read_bytes()
     assert plain_file.stat().st_size == 2 * 32768 * 8
