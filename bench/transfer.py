@@ -18,6 +18,12 @@ model-free searches: the figures of issue 10 on one knowledge base or summary CS
    hold is answered by the nearest measured configuration, one already measured costs no
    trial, as in `iotuner search --table`). Their trials and reached share are given as
    the mean over seeds with the spread (min .. max) over seeds.
+4. The noise ceiling (knowledge bases only): each workload's configurations ordered by
+   their first repeat and judged by the other repeats. Where models reach it, the data
+   cannot tell them apart any further: more repeats or a quieter system can.
+
+Trials are also given with the workloads that never reach 95 % counted as budget + 1,
+so a method that gives up more often does not look faster for it.
 
 It reports figures and never judges them.
 
@@ -28,6 +34,7 @@ It reports figures and never judges them.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import statistics
@@ -47,7 +54,7 @@ from _benchkit import BenchError, print_aligned
 
 from iotuner.errors import IotunerError
 from iotuner.learn import training_data
-from iotuner.measurement import CONFIG_PREFIX
+from iotuner.measurement import CONFIG_PREFIX, WORKLOAD_COLUMNS
 from iotuner.models._evaluate import (
     Evaluation,
     Figures,
@@ -67,22 +74,74 @@ NEW = ("relative_forest", "relative_boosting")
 """The ranking models train now compares with it."""
 
 
-def load(source: str, args: argparse.Namespace) -> tuple[pd.DataFrame, Space | None, str]:
-    """The summary frame, its space (None for a CSV without --space) and a description."""
+def load(
+    source: str, args: argparse.Namespace
+) -> tuple[pd.DataFrame, Space | None, str, pd.DataFrame | None]:
+    """The summary frame, its space (None for a CSV without --space), a description and
+    the single measurements behind the summary (None for a CSV)."""
     path = Path(source)
     if path.suffix == ".csv":
         frame = pd.read_csv(path)
         space = load_space(args.space) if args.space else None
-        return frame, space, f"{path.name}: {len(frame)} summary rows"
+        return frame, space, f"{path.name}: {len(frame)} summary rows", None
     if not path.exists():
         raise BenchError(f"{path}: no such knowledge base or CSV file")
     with open_store(str(path)) as store:
         data = training_data(store, system=args.system, space=args.space, kind=args.kind)
+        raw = store.measurements(data.system, kind=args.kind)
     words = (
         f"{path.name}: {len(data.frame)} summarised cases of {data.system.host} "
         f"({data.system.fs_type}), space {data.space.name}"
     )
-    return data.frame, data.space, words
+    return data.frame, data.space, words, raw
+
+
+def repeat_ceiling(
+    raw: pd.DataFrame, frame: pd.DataFrame, target: str, budget: int
+) -> Figures | None:
+    """What one measurement of every configuration tells about the others: per workload,
+    the configurations ordered by their first repeat and judged by the remaining repeats
+    (their minimum for bw_min, median for bw_median). No model can order a workload much
+    better than its own repeats agree, so this row is the noise ceiling of Spearman, pick
+    and trials on this data. None when no workload has two repeats of four configurations."""
+    keys = ["system", *WORKLOAD_COLUMNS]
+    # Only the rows train would use; keys compared as text (types differ between frames).
+    kept = set(map(tuple, frame[[*keys, "config"]].astype(str).to_numpy()))
+    raw = raw[[tuple(r) in kept for r in raw[[*keys, "config"]].astype(str).to_numpy()]]
+    rank_corr, picks, trials = [], [], []
+    for _, workload in raw.groupby(keys, dropna=False, sort=True):
+        first_rows = workload.sort_values("repeat", kind="stable").groupby("config", sort=True)
+        first = first_rows["bandwidth"].first()
+        rest = first_rows["bandwidth"].apply(
+            lambda bw: (
+                (bw.iloc[1:].min() if target == "bw_min" else bw.iloc[1:].median())
+                if len(bw) > 1
+                else math.nan
+            )
+        )
+        both = pd.DataFrame({"first": first, "rest": rest}).dropna()
+        if len(both) < 4:
+            continue
+        rank_corr.append(float(both["first"].corr(both["rest"], method="spearman")))
+        ordered = both.sort_values("first", ascending=False, kind="stable")["rest"].to_numpy()
+        picks.append(float(ordered[0] / ordered.max()))
+        goal = 0.95 * ordered.max()
+        trials.append(next((t for t, bw in enumerate(ordered[:budget], 1) if bw >= goal), None))
+    if not picks:
+        return None
+    hits = [t for t in trials if t is not None]
+    finite = [r for r in rank_corr if math.isfinite(r)]
+    return Figures(
+        workloads=len(picks),
+        mdape_median=None,
+        spearman_median=statistics.median(finite) if finite else None,
+        spearman_mean=statistics.fmean(finite) if finite else None,
+        spearman_workloads=len(finite),
+        pick_median=statistics.median(picks),
+        pick_mean=statistics.fmean(picks),
+        trials_mean=statistics.fmean(hits) if hits else None,
+        reached=len(hits) / len(trials),
+    )
 
 
 def held_out_tables(
@@ -139,34 +198,47 @@ def tpe_trials(
     return None
 
 
-def over_seeds(runs: Sequence[Sequence[int | None]]) -> dict[str, Any]:
-    """Per seed (each a list over workloads): mean trials of the reached and the share
-    reached; their mean and min .. max over seeds."""
-    trials, reached = [], []
+def over_seeds(runs: Sequence[Sequence[int | None]], budget: int) -> dict[str, Any]:
+    """Per seed (each a list over workloads): mean trials of the reached, the same with
+    the unreached counted as budget + 1, and the share reached; their mean and min .. max
+    over seeds."""
+    trials, charged, reached = [], [], []
     for per_workload in runs:
         hits = [t for t in per_workload if t is not None]
         reached.append(len(hits) / len(per_workload))
+        charged.append(statistics.fmean(budget + 1 if t is None else t for t in per_workload))
         if hits:
             trials.append(statistics.fmean(hits))
     return {
         "trials_mean": statistics.fmean(trials) if trials else None,
         "trials_range": [min(trials), max(trials)] if trials else None,
+        "trials_charged_mean": statistics.fmean(charged),
         "reached_mean": statistics.fmean(reached),
         "reached_range": [min(reached), max(reached)],
     }
+
+
+def charged_trials(figures: Figures, budget: int) -> float | None:
+    """Mean trials over all workloads with the unreached counted as budget + 1: a search
+    that reaches 95 % on fewer workloads must not look faster for it."""
+    reached = float(figures.reached)
+    if figures.trials_mean is None:
+        return float(budget + 1) if reached == 0 else None
+    return float(figures.trials_mean) * reached + (budget + 1) * (1 - reached)
 
 
 def _num(value: float | None, form: str) -> str:
     return "-" if value is None or not math.isfinite(value) else form.format(value)
 
 
-def figure_cells(figures: Figures) -> list[str]:
+def figure_cells(figures: Figures, budget: int) -> list[str]:
     return [
         _num(figures.mdape_median, "{:.1f}"),
         f"{_num(figures.spearman_median, '{:.2f}')} / {_num(figures.spearman_mean, '{:.2f}')}",
         f"{_num(figures.pick_median, '{:.3f}')} / {_num(figures.pick_mean, '{:.3f}')}",
         _num(figures.trials_mean, "{:.2f}"),
         _num(figures.reached, "{:.0%}"),
+        _num(charged_trials(figures, budget), "{:.2f}"),
     ]
 
 
@@ -180,6 +252,7 @@ def seed_cells(result: dict[str, Any]) -> list[str]:
         _num(result["trials_mean"], "{:.2f}")
         + (f" ({trials[0]:.2f} .. {trials[1]:.2f})" if trials else ""),
         f"{result['reached_mean']:.0%} ({reached[0]:.0%} .. {reached[1]:.0%})",
+        _num(result["trials_charged_mean"], "{:.2f}"),
     ]
 
 
@@ -201,7 +274,7 @@ def main() -> None:
     names = [n.strip() for n in args.models.split(",") if n.strip()]
     start = time.perf_counter()
     try:
-        frame, space, words = load(args.data, args)
+        frame, space, words, raw = load(args.data, args)
         evaluation = evaluate_models(
             frame,
             space,
@@ -213,7 +286,13 @@ def main() -> None:
     except (BenchError, IotunerError) as exc:
         sys.exit(f"transfer: {exc}")
     model_seconds = time.perf_counter() - start
-    report: dict[str, Any] = {"data": words, "evaluation": evaluation.to_dict(), "searches": {}}
+    ceiling = repeat_ceiling(raw, frame, args.target, args.budget) if raw is not None else None
+    report: dict[str, Any] = {
+        "data": words,
+        "evaluation": evaluation.to_dict(),
+        "repeat_ceiling": dataclasses.asdict(ceiling) if ceiling else None,
+        "searches": {},
+    }
     for scheme in evaluation.schemes:
         tables = held_out_tables(frame, evaluation, scheme, args.target)
         logs = [np.log(t[args.target].to_numpy(dtype=float)) for t in tables]
@@ -222,13 +301,15 @@ def main() -> None:
                 [
                     [random_trials(v, args.budget, s, w) for w, v in enumerate(logs)]
                     for s in range(args.seeds)
-                ]
+                ],
+                args.budget,
             ),
             "tpe": over_seeds(
                 [
                     [tpe_trials(t, args.target, args.budget, s, w) for w, t in enumerate(tables)]
                     for s in range(args.seeds)
-                ]
+                ],
+                args.budget,
             ),
         }
     seconds = time.perf_counter() - start
@@ -237,7 +318,15 @@ def main() -> None:
         return
     print(f"{words}; target {args.target}, budget {args.budget} trials, {args.seeds} seeds")
     print(f"trials: {evaluation.belief}")
-    header = ["method", "MdAPE %", "Spearman med / mean", "pick med / mean", "trials", "reached"]
+    header = [
+        "method",
+        "MdAPE %",
+        "Spearman med / mean",
+        "pick med / mean",
+        "trials",
+        "reached",
+        f"trials, unreached = {args.budget + 1}",
+    ]
     for scheme in ("workload", "program"):
         print()
         print(evaluation.notes[scheme])
@@ -246,17 +335,25 @@ def main() -> None:
         rows = []
         for model in evaluation.models:
             label = model + (" (previous)" if model == PREVIOUS else "")
-            rows.append([label, *figure_cells(evaluation.result(model, scheme).figures)])
-        rows.append(["random order (exact)", *figure_cells(evaluation.random[scheme])])
+            figures = evaluation.result(model, scheme).figures
+            rows.append([label, *figure_cells(figures, args.budget)])
+        rows.append(["random order (exact)", *figure_cells(evaluation.random[scheme], args.budget)])
         searches = report["searches"][scheme]
         rows.append([f"random search ({args.seeds} seeds)", *seed_cells(searches["random"])])
         rows.append([f"TPE ({args.seeds} seeds)", *seed_cells(searches["tpe"])])
+        if ceiling is not None and scheme == "workload":
+            rows.append(["one measurement (noise ceiling)", *figure_cells(ceiling, args.budget)])
         print_aligned(header, rows)
     print()
     print(
         f"models {model_seconds:.1f} s, searches {seconds - model_seconds:.1f} s; trials are "
-        "means over the workloads that reach 95 % of their best, (min .. max) over seeds"
+        "means over the workloads that reach 95 % of their best, (min .. max) over seeds;"
     )
+    if ceiling is not None:
+        print(
+            f"noise ceiling: each of {ceiling.workloads} workloads' configurations ordered by "
+            "their first repeat and judged by the other repeats"
+        )
 
 
 if __name__ == "__main__":
