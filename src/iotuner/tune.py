@@ -50,6 +50,7 @@ cases. Progress (cases done) goes to stderr when asked for.
 """
 
 import math
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -74,7 +75,9 @@ __all__ = [
     "Choice",
     "Predictor",
     "TuneResult",
+    "choice_note",
     "measurement_noise",
+    "note_gain",
     "render_choices",
     "tune",
     "tune_method",
@@ -625,7 +628,7 @@ def _tune_scale(
                 op=choice.op,
                 layout=choice.layout,
                 hints=_rest(space, case.configs[decided[0]]),
-                note=_note(choice),
+                note=choice_note(choice),
             )
         )
     view = _view_choice(
@@ -767,11 +770,34 @@ def _choice(case: _Case, space: Space, index: int, reason: str) -> Choice:
     )
 
 
-def _note(c: Choice) -> str:
+# The note of an access entry is a two-way contract: tune writes it with choice_note, and
+# whoever ranks a table's entries by predicted gain (iotuner export) reads it back with
+# note_gain. Change the two together; tests/unit/test_hintexport.py checks the round trip.
+_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
+_NOTE_GAIN = re.compile(
+    rf"^predicted (?P<predicted>{_NUMBER}) MiB/s \[{_NUMBER}, {_NUMBER}\] "
+    rf"vs default (?P<default>{_NUMBER}); "
+)
+
+
+def choice_note(c: Choice) -> str:
+    """The `note` of the table entry written for a choice: "predicted X MiB/s [low, high]
+    vs default Y; reason" (note_gain reads X / Y back)."""
     return (
         f"predicted {c.predicted:.1f} MiB/s [{c.low:.1f}, {c.high:.1f}] vs default "
         f"{c.default_predicted:.1f}; {c.reason}"
     )
+
+
+def note_gain(note: str | None) -> float | None:
+    """The predicted gain (predicted / default bandwidth) a note by choice_note states, or
+    None for any other note (hand-written tables, search winners, open and view entries,
+    whose notes state no single prediction) and for a default predicted at 0."""
+    found = _NOTE_GAIN.match(note or "")
+    if found is None:
+        return None
+    default = float(found.group("default"))
+    return float(found.group("predicted")) / default if default > 0 else None
 
 
 def render_choices(result: TuneResult, console: Console, limit: int = 30) -> None:

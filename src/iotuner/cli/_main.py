@@ -8,6 +8,7 @@ from iotuner import __version__
 from iotuner.cli._common import ERROR_STATUS, Subparsers, print_error
 from iotuner.cli._demo import add_demo
 from iotuner.cli._evaluate import add_evaluate, add_predict
+from iotuner.cli._export import add_export
 from iotuner.cli._learn import add_analyze, add_table, add_train, add_tune
 from iotuner.cli._measure import add_bench, add_db, add_ingest, add_space
 from iotuner.cli._search import add_search
@@ -32,6 +33,7 @@ _SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     add_evaluate,
     add_predict,
     add_tune,
+    add_export,
     add_analyze,
     add_search,
 )

@@ -1,0 +1,96 @@
+"""`iotuner export`: a tuning table in the form of a mechanism users already have (ROMIO's
+hints file, Cray's MPICH_MPIIO_HINTS, lfs setstripe, Open MPI's MCA parameters, or a table
+of the selected entries), for jobs that cannot preload the interposer."""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from iotuner.cli._common import Subparsers
+
+__all__ = ["add_export"]
+
+SHOWN_ON_STDERR = 20
+"""Dropped sentences printed on stderr at most (--json lists them all)."""
+
+
+def add_export(subparsers: Subparsers) -> None:
+    from iotuner.hintexport import MECHANISMS
+
+    parser = subparsers.add_parser(
+        "export",
+        help="write a tuning table's choices as ROMIO_HINTS, MPICH_MPIIO_HINTS, lfs, MCA",
+        description=(
+            "Select the table's entries that apply to --program, --nprocs and --file (each "
+            "when given), keep what the mechanism can express (the choice with the highest "
+            "predicted gain, then the most specific), and say on stderr what was kept and "
+            "what was dropped, and why. Without -o the text goes to stdout. Exit status 1 "
+            "when the mechanism can carry none of the choices."
+        ),
+    )
+    parser.add_argument("table", type=Path, help="tuning table (.jsonl)")
+    parser.add_argument("--to", required=True, choices=MECHANISMS, help="the mechanism")
+    parser.add_argument("--program", help="the program's file name (entries' program globs)")
+    parser.add_argument("--nprocs", type=int, help="the job's number of ranks")
+    parser.add_argument("--file", help="the name the program passes to MPI_File_open")
+    parser.add_argument(
+        "-o", "--output", type=Path, help="file to write (atomically); default: stdout"
+    )
+    parser.add_argument(
+        "--pfl", action="store_true", help="lfs: a progressive file layout (-E components)"
+    )
+    parser.add_argument("--target", help="lfs: the directory (or file) to set the layout on")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object on stdout: mechanism, text, kept, dropped, usage, output",
+    )
+    parser.set_defaults(handler=_export)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from iotuner._fileio import atomic_write_text
+    from iotuner.errors import ConfigError
+    from iotuner.hintexport import export_entries
+    from iotuner.table import read_table
+
+    if args.nprocs is not None and args.nprocs < 1:
+        raise ConfigError(f"--nprocs must be a positive number of ranks, got {args.nprocs}")
+    export = export_entries(
+        read_table(args.table),
+        args.to,
+        program=args.program,
+        nprocs=args.nprocs,
+        file=args.file,
+        output=args.output,
+        pfl=args.pfl,
+        target=args.target,
+    )
+    for sentence in export.kept:
+        print(f"kept: {sentence}", file=sys.stderr)
+    for sentence in export.dropped[:SHOWN_ON_STDERR]:
+        print(f"dropped: {sentence}", file=sys.stderr)
+    if len(export.dropped) > SHOWN_ON_STDERR:
+        print(
+            f"dropped: {len(export.dropped) - SHOWN_ON_STDERR} more (--json lists them all)",
+            file=sys.stderr,
+        )
+    if not export.usage:
+        print(f"iotuner: nothing {args.to} can carry: nothing written", file=sys.stderr)
+        if args.json:
+            print(json.dumps({**export.to_json(), "output": None}, indent=2))
+        return 1
+    if args.output is not None:
+        atomic_write_text(args.output, export.text)
+    if args.json:
+        output = str(args.output.absolute()) if args.output is not None else None
+        print(json.dumps({**export.to_json(), "output": output}, indent=2))
+        return 0
+    if args.output is None:
+        sys.stdout.write(export.text)
+    stream = sys.stdout if args.output is not None else sys.stderr
+    print("to use it:", file=stream)
+    for line in export.usage:
+        print(f"  {line}", file=stream)
+    return 0
