@@ -299,15 +299,13 @@ def _one_configuration(entries: Sequence[TableEntry], why_one: str) -> _Configur
     if opened is not None:
         config.hints.update({k: str(v) for k, v in opened.hints.items()})
         config.kept.append(
-            f"kept {_describe(opened)} for the keys read at open: "
-            f"{_why_ranked(opened, len(fitting))}"
+            f"{_describe(opened)} for the keys read at open: {_why_ranked(opened, len(fitting))}"
         )
     if access is not None:
         overlaid = {k: str(v) for k, v in access.hints.items()}
         config.hints.update(overlaid)
         config.kept.append(
-            f"kept {_describe(access)} for the keys read at access: "
-            f"{_why_ranked(access, len(later))}"
+            f"{_describe(access)} for the keys read at access: {_why_ranked(access, len(later))}"
         )
     for entry in opens:
         if entry is opened:
@@ -542,14 +540,14 @@ def _build_lfs(
         command = ["lfs", "setstripe", *(word for group in components for word in group)]
         for entry in chosen:
             kept.append(
-                f"kept {_describe(entry)} as a component of a progressive file layout "
+                f"{_describe(entry)} as a component of a progressive file layout "
                 f"({'asked for' if pfl else 'the table stripes its scales differently'}): a "
                 f"component ends where each target holds {PFL_STRIPES_PER_TARGET} stripes"
             )
     else:
         chosen = [best]
         command = ["lfs", "setstripe", *_stripe_options({k: str(v) for k, v in best.hints.items()})]
-        kept.append(f"kept {_describe(best)}: {_why_ranked(best, len(striping))}")
+        kept.append(f"{_describe(best)}: {_why_ranked(best, len(striping))}")
     for entry in striping:
         if entry not in chosen:
             dropped.append(
@@ -640,7 +638,7 @@ def _build_iotuner(entries: Sequence[TableEntry], where: str, **_: object) -> _B
             raise TableError(f"{_describe(entry)}: {problems[0]}")
         lines.append(json.dumps(obj))
     kept = [
-        f"kept all {len(entries)} entries that apply: the interposer chooses among them per "
+        f"all {len(entries)} entries that apply: the interposer chooses among them per "
         "file, scale, size group, op and layout at run time"
     ]
     usage = [
