@@ -10,5 +10,5 @@ __all__ = ["INGEST_KINDS", "STRATEGIES"]
 STRATEGIES = ("ga", "random", "grid", "tpe", "gp", "model")
 """The search strategies (iotuner.search.make_strategy)."""
 
-INGEST_KINDS = ("trace", "bench", "csv")
+INGEST_KINDS = ("trace", "bench", "csv", "darshan")
 """The kinds of file `iotuner ingest` reads (iotuner.ingest.KINDS)."""

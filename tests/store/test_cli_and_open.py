@@ -83,7 +83,7 @@ def test_ingest_names_what_it_cannot_read(
     empty = tmp_path / "empty"
     empty.mkdir()
     assert main(["ingest", "--db", db, str(empty)]) == 2
-    assert "no trace logs or bench results in" in capsys.readouterr().err
+    assert "no trace logs, bench results or Darshan logs in" in capsys.readouterr().err
 
 
 def test_default_store_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -173,13 +173,14 @@ def _bench(args: argparse.Namespace) -> int:
 def add_ingest(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "ingest",
-        help="import trace logs, bench results and CSV files into the knowledge base",
+        help="import trace logs, bench results, CSV files and Darshan logs into the knowledge base",
         description="Import measurements into the knowledge base: trace logs "
-        "(*.iotrace.jsonl), bench results (*.bench.jsonl) and CSV files read through a "
-        "column mapping (its format: python -m pydoc iotuner.ingest). A folder stands for "
-        "the trace logs and bench results directly inside (with --kind, the files of that "
-        "kind). Each file is added whole or not at all; what is stored already is skipped, "
-        "so ingesting a file again adds nothing.",
+        "(*.iotrace.jsonl), bench results (*.bench.jsonl), CSV files read through a "
+        "column mapping (its format: python -m pydoc iotuner.ingest) and Darshan logs "
+        "(*.darshan; python -m pydoc iotuner.ingest._darshan). A folder stands for the "
+        "trace logs, bench results and Darshan logs directly inside (with --kind, the "
+        "files of that kind). Each file is added whole or not at all; what is stored "
+        "already is skipped, so ingesting a file again adds nothing.",
     )
     add_db_argument(parser)
     parser.add_argument("--kind", choices=INGEST_KINDS, help="kind of the files (default: guessed)")
@@ -200,8 +201,40 @@ def add_ingest(subparsers: Subparsers) -> None:
         parser.add_argument(
             f"--system-{name}", metavar="TEXT", help=f"CSV: {what} (overrides the mapping's)"
         )
+    parser.add_argument(
+        "--darshan-config",
+        metavar="CONFIG",
+        help="Darshan logs: the configuration the job ran with, `default` (the system's "
+        "defaults) or key=value,... (MPI-IO hints); with it the log's file groups are "
+        "stored as measurements, without it as workloads only (Darshan records no hints)",
+    )
+    parser.add_argument(
+        "--darshan-nodes",
+        type=int,
+        metavar="N",
+        help="Darshan logs: the nodes the job ran on (not in the log; needed with "
+        "--darshan-config for a job of more than one rank)",
+    )
     parser.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="files or folders")
     parser.set_defaults(handler=_ingest)
+
+
+def darshan_config(text: str | None) -> dict[str, str] | None:
+    """The configuration --darshan-config names: None when not given, {} for `default`,
+    else the key=value pairs."""
+    if text is None:
+        return None
+    if text.strip() == "default":
+        return {}
+    config: dict[str, str] = {}
+    for item in comma_separated(text, what="--darshan-config"):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise ConfigError(
+                f"--darshan-config must be `default` or key=value,..., got {item!r} in {text!r}"
+            )
+        config[key.strip()] = value.strip()
+    return config
 
 
 def _ingest(args: argparse.Namespace) -> int:
@@ -209,6 +242,7 @@ def _ingest(args: argparse.Namespace) -> int:
     from iotuner.measurement import System
 
     mapping = load_mapping(args.mapping) if args.mapping else None
+    config = darshan_config(args.darshan_config)
     given = {
         "host": args.system_host,
         "mpi_library": args.system_mpi,
@@ -225,20 +259,31 @@ def _ingest(args: argparse.Namespace) -> int:
     warn_about_leftovers(args.paths)
     files = input_files(args.paths, args.kind)
     if not files:
-        wanted = f"{args.kind} files" if args.kind else "trace logs or bench results"
+        wanted = f"{args.kind} files" if args.kind else "trace logs, bench results or Darshan logs"
         raise IngestError(f"no {wanted} in {', '.join(map(str, args.paths))}")
     status = 0
     with store_from_args(args) as store:
         for path in files:
             try:
-                result = ingest_file(store, path, args.kind, mapping, system)
+                result = ingest_file(
+                    store,
+                    path,
+                    args.kind,
+                    mapping,
+                    system,
+                    darshan_config=config,
+                    nodes=args.darshan_nodes,
+                )
             except IotunerError as exc:
                 print_error(str(exc))
                 status = ERROR_STATUS
                 continue
             ignored = f", ignored {result.ignored} (no duration)" if result.ignored else ""
+            what = ""
+            if result.kind == "darshan":
+                what = " workloads" if config is None else " measurements"
             print(
-                f"{path}: {result.kind}: read {result.read}, added {result.added}, "
+                f"{path}: {result.kind}: read {result.read}, added {result.added}{what}, "
                 f"skipped {result.skipped} (already stored){ignored}"
             )
     return status
@@ -266,6 +311,9 @@ def _db_status(args: argparse.Namespace) -> int:
         systems = store.systems()
         print(f"knowledge base: {store.url} (schema {SCHEMA_VERSION})")
         print("  " + ", ".join(f"{table}: {n}" for table, n in counts.items()))
+        workloads = store.workload_count()
+        if workloads:
+            print(f"  workloads without a configuration (Darshan logs): {workloads}")
         for system in systems:
             kinds = {k: n for (fp, k), n in sorted(per_system.items()) if fp == system.fingerprint}
             by_kind = ", ".join(f"{k} {n}" for k, n in kinds.items()) or "none"

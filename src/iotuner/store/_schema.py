@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from iotuner.measurement import WORKLOAD_FIELDS
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Raised by one whenever a table or column changes; stores refuse a newer schema and
 upgrade an older one (UPGRADES)."""
 
@@ -33,16 +33,16 @@ _SERVER_DEFAULTS = {"calls_per_open": "1"}
 """Workload columns added by an upgrade: the value of the rows stored before them."""
 
 
-def _workload_columns() -> list[sa.Column[Any]]:
+def _workload_columns(nullable: tuple[str, ...] = ()) -> list[sa.Column[Any]]:
     """The measurements' workload columns, one per iotuner.measurement.Workload field (the
     column type and comment from its metadata), then `group`, which follows from the size
     and is stored so that a summary can group by it. A field that may be unknown (default
-    None) is a nullable column: NULL is unknown."""
+    None), or is named in `nullable`, is a nullable column: NULL is unknown."""
     columns = [
         sa.Column(
             f.name,
             _COLUMN_TYPES[f.metadata["column"]](),
-            nullable=f.default is None,
+            nullable=f.default is None or f.name in nullable,
             server_default=_SERVER_DEFAULTS.get(f.name),
             comment=f.metadata["doc"],
         )
@@ -110,6 +110,28 @@ measurements = sa.Table(
     sa.Column("provenance", sa.Text, nullable=False, comment="JSON object"),
 )
 
+workloads = sa.Table(
+    "workloads",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("uid", sa.Text, nullable=False, unique=True, comment="source sha256:group"),
+    sa.Column("kind", sa.String(16), nullable=False, comment="the source's kind: darshan"),
+    sa.Column("source", sa.Text, nullable=False, comment="path of the file read"),
+    sa.Column("source_uid", sa.Text, nullable=False, index=True, comment="sha256 of the file"),
+    sa.Column("name", sa.Text, nullable=False, comment="file name or pattern of the group"),
+    sa.Column("files_in_group", sa.Integer, nullable=False),
+    sa.Column("through_mpiio", sa.Boolean, nullable=False),
+    # A Darshan log does not record the hosts, so nodes may be unknown here.
+    *_workload_columns(nullable=("nodes",)),
+    sa.Column("bytes", sa.BigInteger, nullable=False, comment="all ranks"),
+    sa.Column("seconds", sa.Double, nullable=True, comment="empty: unknown"),
+    sa.Column("bandwidth", sa.Double, nullable=True, comment="MiB/s; empty: unknown"),
+    sa.Column("started_at", sa.Double, nullable=True, comment="Unix seconds"),
+    sa.Column("meta", sa.Text, nullable=False, comment="JSON object: evidence, notes"),
+)
+"""What programs do, without a configuration to tie a bandwidth to: groups of files of
+Darshan logs whose hints are not known (iotuner.ingest._darshan)."""
+
 
 UPGRADES: dict[int, tuple[str, ...]] = {
     # 1 -> 2: calls per open. Older rows were made one call per open (the kernel of then)
@@ -125,5 +147,8 @@ UPGRADES: dict[int, tuple[str, ...]] = {
         "ALTER TABLE measurements ADD COLUMN stripe_size BIGINT",
         "ALTER TABLE measurements ADD COLUMN program TEXT",
     ),
+    # 3 -> 4: the workloads table (Darshan logs without a known configuration). It is a
+    # new table, which metadata.create_all makes before the upgrades run; nothing to alter.
+    3: (),
 }
 """The statements that take a store from schema version N to N + 1 (same on both backends)."""

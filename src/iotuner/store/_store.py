@@ -348,6 +348,51 @@ class Store:
                 conn.execute(sa.insert(schema.measurements), rows[start : start + _CHUNK])
             return len(rows)
 
+    def add_workloads(self, rows: Iterable[Mapping[str, Any]]) -> int:
+        """Add rows of the workloads table (what a program did, with no configuration to
+        tie a bandwidth to); return how many were new (uids already stored are skipped).
+
+        Each row has the table's columns: uid, kind, source, source_uid, name,
+        files_in_group, through_mpiio, the workload fields (Workload.as_row(); nodes may be
+        None), bytes, seconds, bandwidth, started_at, and `meta` as a JSON-able mapping.
+        """
+        unique: dict[str, dict[str, Any]] = {}
+        for row in rows:
+            uid = str(row.get("uid") or "")
+            if not uid:
+                raise StoreError("a workload row needs a non-empty uid")
+            meta = _json(dict(row.get("meta") or {}), f"the meta of workload {uid}")
+            unique.setdefault(uid, {**row, "meta": meta})
+        if not unique:
+            return 0
+        table = schema.workloads
+        with self._connect() as conn:
+            known: set[str] = set()
+            uids = list(unique)
+            for start in range(0, len(uids), _CHUNK):
+                chunk = uids[start : start + _CHUNK]
+                known.update(
+                    conn.execute(sa.select(table.c.uid).where(table.c.uid.in_(chunk))).scalars()
+                )
+            new = [row for uid, row in unique.items() if uid not in known]
+            for start in range(0, len(new), _CHUNK):
+                conn.execute(sa.insert(table), new[start : start + _CHUNK])
+            return len(new)
+
+    def workloads(self) -> pd.DataFrame:
+        """The workloads table, in the order the rows were added (meta as JSON text)."""
+        table = schema.workloads
+        with self._connect() as conn:
+            rows = conn.execute(sa.select(table).order_by(table.c.id)).all()
+        return pd.DataFrame([tuple(row) for row in rows], columns=list(table.c.keys()))
+
+    def workload_count(self) -> int:
+        """Rows of the workloads table (kept apart from counts(), whose tables hold
+        measurements and what they refer to)."""
+        table = schema.workloads
+        with self._connect() as conn:
+            return int(conn.execute(sa.select(sa.func.count()).select_from(table)).scalar_one())
+
     def _known(self, conn: sa.Connection, uids: Sequence[str]) -> set[str]:
         uid = schema.measurements.c.uid
         known: set[str] = set()

@@ -1,0 +1,678 @@
+"""Darshan logs as input: what a program's I/O did, read from the counters Darshan keeps.
+
+read_darshan(path) reads one log with PyDarshan (the `darshan` package) and returns a
+DarshanJob: the program, its ranks, and its files gathered into groups that play the same
+role (names equal once their digit runs are replaced by `*`: `out.0001.h5` and
+`out.0002.h5` are `out.*.h5`), one group per operation (write, read) that moved bytes, the
+largest first. Each group carries the Workload iotuner would measure for it, the log's
+time and bandwidth for it, and the evidence (counter, value, plain words) of what in it
+an MPI-IO hint could act on. ingest_darshan stores the groups (see its docstring).
+
+Which counters each workload field comes from (a group's records are those of its files
+in the module named; a record of rank -1 is a file all ranks opened, whose counters
+Darshan summed over the ranks, and whose times it summed too):
+
+* files through MPI-IO (the file has an MPI-IO record): the MPI-IO module. Calls =
+  MPIIO_INDEP_* + MPIIO_COLL_* + MPIIO_SPLIT_* + MPIIO_NB_* (WRITES or READS); bytes =
+  MPIIO_BYTES_WRITTEN or MPIIO_BYTES_READ; opens = MPIIO_INDEP_OPENS + MPIIO_COLL_OPENS.
+  `pattern` is collective when collective calls (COLL and SPLIT) outnumber the others;
+  nonblocking calls count as independent, since Darshan does not keep MPI_File_iwrite_all
+  apart from MPI_File_iwrite. Files not seen by MPI-IO: the POSIX module (POSIX_WRITES,
+  POSIX_BYTES_WRITTEN, POSIX_OPENS, ...), else the STDIO one; their pattern is independent
+  and `through_mpiio` false: no MPI-IO hint reaches them.
+* `nprocs`: the job's nprocs for a group with a rank -1 record (all ranks opened it);
+  otherwise the ranks that have a record in the group. `nodes`: Darshan does not record
+  the hosts, so the caller gives it (read_darshan(nodes=...)) or it is known only for one
+  rank (1); elsewhere DarshanJob.nodes is None and the workload holds 1 as a stand-in
+  (Workload needs a number), which ingest_darshan stores as unknown (NULL) and never puts
+  in a measurement. `ranks_per_node`: nprocs on one node, else unknown.
+* `bytes_per_rank` (bytes one rank moves in one call): the most common access size
+  (MPIIO_ACCESS1..4_ACCESS with their _COUNT, POSIX_ACCESS1..4_*, summed over the
+  group's records) when it covers at least half of the calls; else bytes / calls, the
+  mean. STDIO has no access sizes: the mean.
+* `calls_per_open`: calls / opens (both summed over ranks, so per rank per open), at
+  least 1.
+* `layout`, `block`, `fill`: from the POSIX record of the same files (MPI-IO counters keep
+  no offsets). Strided when most POSIX writes (reads) are sequential but not consecutive
+  (POSIX_SEQ_WRITES - POSIX_CONSEC_WRITES over POSIX_WRITES above one half: each access
+  starts past the end of the one before, leaving a gap); block = the most common POSIX
+  access size; fill = POSIX_BYTES_WRITTEN / (POSIX_MAX_BYTE_WRITTEN + 1), at most 1.
+  Otherwise contiguous (block 0, fill 1). For collective MPI-IO the POSIX layer sees the
+  aggregators' accesses, not the program's, so this tells what reached the file system.
+* `files`: 1 for a group of rank -1 records (one shared file at a time); for files each
+  opened by one rank, the ranks with a record (a file per process); unknown when files
+  are shared by some ranks only. Darshan does not say whether files were open at once.
+* `interleaved`: false for a file per process (one rank per file); unknown otherwise:
+  without DXT, Darshan keeps no offsets per rank.
+* `stripe_count`, `stripe_size`: LUSTRE_COMP_STRIPE_COUNT and LUSTRE_COMP_STRIPE_SIZE of
+  the first layout component (logs before 3.41 call them LUSTRE_STRIPE_WIDTH and
+  LUSTRE_STRIPE_SIZE; PyDarshan reads those as components), from the group's largest file
+  with a LUSTRE record; unknown without one.
+* `program`: the base name of the first word of the executable line, unknown when empty.
+* `seconds`: the summed time of the calls (MPIIO_F_WRITE_TIME or MPIIO_F_READ_TIME, for
+  POSIX and STDIO files POSIX_F_*_TIME, STDIO_F_*_TIME) over the records, divided by
+  nprocs: the mean rank's time in those calls, opening and closing left out, as bench
+  does. It is less than the wall time where ranks are unbalanced. `bandwidth`: bytes /
+  seconds in MiB/s. None when the log gives no time.
+
+What a log cannot tell: the MPI-IO hints in force (Darshan records none; the `h` entry
+of its metadata holds the hints Darshan used to write the log itself), the hosts (and so
+nodes and ranks per node), the offsets of each rank (hence whether requests interleave)
+unless DXT traced them, the number of collective-buffering aggregators, and whether the
+counters of a partial log (Darshan ran out of memory: `partial_flag`) are complete.
+"""
+
+import hashlib
+import os
+import re
+import struct
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from iotuner.ingest._common import MIB, IngestError, IngestResult, commit_run, read_bytes
+from iotuner.measurement import Measurement, System, Workload
+from iotuner.store import Record, Store
+
+__all__ = [
+    "DarshanJob",
+    "Evidence",
+    "FileGroup",
+    "ingest_darshan",
+    "is_darshan_log",
+    "read_darshan",
+]
+
+DARSHAN_MAGIC = 6567223
+"""DARSHAN_MAGIC_NR of darshan-log-format.h, the int64 after the 8-byte version."""
+
+_OLD_HEADER = (24, 16)
+"""Logs before format 3.41: (offset of name_map, module maps); partial_flag is uint32."""
+_NEW_HEADER = (32, 64)
+"""Format 3.41 on: partial_flag is uint64 and the header has room for 64 modules."""
+
+IO_MODULES = ("MPI-IO", "POSIX", "STDIO")
+"""The modules whose records become groups, in the order a file's record is taken from."""
+
+SMALL_CALL = 100 * 1024
+"""Below this a call is small (Darshan's buckets end at 100 KiB: ..._10K_100K)."""
+
+TINY_GROUP_SHARE = 0.001
+"""Groups under this share of the job's bytes are summarised in a note, not listed."""
+
+_STREAMS = re.compile(r"<(STDIN|STDOUT|STDERR)>")
+_DIGITS = re.compile(r"[0-9]+")
+
+_BUCKETS = ("0_100", "100_1K", "1K_10K", "10K_100K")
+"""The size buckets below SMALL_CALL."""
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One fact of the log that bears on tuning: `counter` names the counter(s) (joined by
+    "+" when summed) over the group's records, `value` their sum, `words` says it."""
+
+    code: str
+    words: str
+    counter: str
+    value: float | int
+
+
+@dataclass(frozen=True)
+class FileGroup:
+    """Files of one role and one operation; see the module docstring for the fields."""
+
+    name: str
+    files: int
+    op: str
+    workload: Workload
+    bytes: int
+    seconds: float | None
+    bandwidth: float | None
+    through_mpiio: bool
+    evidence: list[Evidence] = field(default_factory=list)
+    example_path: str = ""
+    """One of the group's files, as the log names it (the mount table tells its file
+    system)."""
+    record_ids: tuple[int, ...] = ()
+    """Darshan's record ids of the group's files (the same id in every module)."""
+
+
+@dataclass(frozen=True)
+class DarshanJob:
+    """One Darshan log read: `nodes` is None where the log does not tell (it never does
+    for more than one rank; read_darshan's caller may)."""
+
+    path: Path
+    program: str
+    nprocs: int
+    run_seconds: float | None
+    modules: list[str]
+    groups: list[FileGroup]
+    notes: list[str]
+    nodes: int | None = None
+    start_time: float | None = None
+    mounts: list[tuple[str, str]] = field(default_factory=list)
+    exe: str = ""
+
+
+def is_darshan_log(path: Path) -> bool:
+    """Whether the file starts like a Darshan log (a version text, then the magic number
+    in either byte order); cheap: reads 16 bytes."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(16)
+    except OSError:
+        return False
+    return len(head) == 16 and _magic_order(head) is not None
+
+
+def _magic_order(head: bytes) -> str | None:
+    for order in "<>":
+        if struct.unpack(order + "q", head[8:16])[0] == DARSHAN_MAGIC:
+            return order
+    return None
+
+
+def _check_header(path: Path, data: bytes) -> str:
+    """The log's format version, after checking that the regions its header lists lie
+    inside the file: a truncated log fails here (PyDarshan reads one silently as empty,
+    or crashes on one cut inside the header)."""
+    if len(data) < 16 or _magic_order(data) is None:
+        raise IngestError(
+            f"{path}: not a Darshan log (no Darshan version and magic number at the start)"
+        )
+    order = _magic_order(data)
+    version = data[:8].split(b"\0", 1)[0].decode("ascii", "replace")
+    try:
+        major, minor = (int(part) for part in version.split("."))
+    except ValueError:
+        raise IngestError(f"{path}: not a Darshan log (version {version!r})") from None
+    maps_at, modules = _NEW_HEADER if (major, minor) >= (3, 41) else _OLD_HEADER
+    header_end = maps_at + 16 * (1 + modules) + 4 * modules
+    if len(data) < header_end:
+        raise IngestError(
+            f"{path}: a truncated Darshan log ({len(data)} bytes, shorter than its header)"
+        )
+    regions = struct.unpack_from(f"{order}{2 * (1 + modules)}Q", data, maps_at)
+    for offset, length in zip(regions[::2], regions[1::2], strict=True):
+        if length and offset + length > len(data):
+            raise IngestError(
+                f"{path}: a truncated Darshan log (its header lists data up to byte "
+                f"{offset + length}, the file has {len(data)})"
+            )
+    return version
+
+
+def read_darshan(path: Path | str, nodes: int | None = None) -> DarshanJob:
+    """Read one Darshan log into its groups of files (see the module docstring).
+
+    `nodes`: the hosts the job ran on, if the caller knows (Darshan does not record it).
+    IngestError for a file that is not a Darshan log, a truncated one, or one with no
+    I/O module.
+    """
+    path = Path(path)
+    _check_header(path, read_bytes(path))
+    report = _open_report(path)
+    job = report.metadata["job"]
+    nprocs = int(job["nprocs"])
+    if nodes is None and nprocs == 1:
+        nodes = 1
+    if nodes is not None and not 1 <= nodes <= nprocs:
+        raise IngestError(f"nodes must be between 1 and the job's {nprocs} ranks, got {nodes}")
+    modules = list(report.modules)
+    present = [m for m in IO_MODULES if m in report.modules]
+    if not present:
+        raise IngestError(
+            f"{path}: the Darshan log has no I/O module (MPI-IO, POSIX or STDIO), only "
+            f"{', '.join(modules) or 'none'}: it tells nothing about the program's file I/O"
+        )
+    frames = {m: _frames(report, m) for m in present}
+    stripes = _stripes(report) if "LUSTRE" in report.modules else {}
+    exe = str(report.metadata.get("exe") or "").strip()
+    program = os.path.basename(exe.split()[0]) if exe.split() else ""
+    run_time = job.get("run_time")
+    notes = [
+        "Darshan records no MPI-IO hint values: the configuration that produced these "
+        "numbers is not in the log (its metadata's `h` entry holds the hints Darshan used "
+        "to write the log itself)"
+    ]
+    if nodes is None:
+        notes.append(
+            f"Darshan does not record the hosts: the node count of the {nprocs} ranks is "
+            "unknown (workloads hold 1 as a stand-in; stored as unknown)"
+        )
+    partial = [m for m, info in report.modules.items() if info.get("partial_flag")]
+    if partial:
+        notes.append(
+            f"Darshan ran out of room for records in {', '.join(partial)}: the counters "
+            "of those modules miss some files"
+        )
+    if any(m.startswith("DXT_") for m in modules):
+        notes.append("DXT traces are in the log; these groups are read from the counters only")
+    context = _Context(nprocs, nodes, program or None, stripes, report.name_records)
+    groups = _groups(frames, context)
+    total = sum(g.bytes for g in groups)
+    significant = [g for g in groups if total == 0 or g.bytes >= TINY_GROUP_SHARE * total]
+    tiny = [g for g in groups if g not in significant]
+    if tiny:
+        notes.append(
+            f"{len(tiny)} more groups moved {sum(g.bytes for g in tiny)} bytes in all "
+            f"(under {TINY_GROUP_SHARE:.1%} of the job's {total}); not listed"
+        )
+    if not groups:
+        notes.append("no file of the log moved any bytes")
+    start = job.get("start_time_sec")
+    return DarshanJob(
+        path=path,
+        program=program,
+        nprocs=nprocs,
+        run_seconds=float(run_time) if run_time else None,
+        modules=modules,
+        groups=significant,
+        notes=notes,
+        nodes=nodes,
+        start_time=float(start) if start else None,
+        mounts=[(str(m), str(t)) for m, t in getattr(report, "mounts", [])],
+        exe=exe,
+    )
+
+
+def _open_report(path: Path) -> Any:
+    try:
+        import darshan  # type: ignore[import-untyped]
+    except ImportError as exc:
+        raise IngestError(f"reading Darshan logs needs the darshan package ({exc})") from None
+    try:
+        # read_all=False: the DXT traces, which can be large, are not needed.
+        return darshan.DarshanReport(str(path), read_all=False)
+    except (RuntimeError, OSError, ValueError) as exc:
+        raise IngestError(f"{path}: PyDarshan cannot read this log ({exc})") from None
+
+
+def _frames(report: Any, module: str) -> pd.DataFrame:
+    """The module's records: one row per (rank, id), integer and float counters side by
+    side (empty frame when the module has no records)."""
+    report.mod_read_all_records(module)
+    frames = report.records[module].to_df()
+    counters = frames["counters"]
+    floats = frames["fcounters"].drop(columns=["rank", "id"])
+    combined: pd.DataFrame = pd.concat([counters, floats], axis=1)
+    return combined
+
+
+def _stripes(report: Any) -> dict[int, tuple[int, int]]:
+    """Record id -> (stripe count, stripe size) of its first Lustre layout component."""
+    report.mod_read_all_lustre_records()
+    frame = report.records["LUSTRE"].to_df()["components"]
+    found: dict[int, tuple[int, int]] = {}
+    for row in frame.itertuples(index=False):
+        count, size = int(row.LUSTRE_COMP_STRIPE_COUNT), int(row.LUSTRE_COMP_STRIPE_SIZE)
+        if int(row.id) not in found and count >= 1 and size >= 1:
+            found[int(row.id)] = (count, size)
+    return found
+
+
+@dataclass(frozen=True)
+class _Context:
+    nprocs: int
+    nodes: int | None
+    program: str | None
+    stripes: Mapping[int, tuple[int, int]]
+    names: Mapping[int, str]
+
+
+_PREFIX = {"MPI-IO": "MPIIO", "POSIX": "POSIX", "STDIO": "STDIO"}
+
+
+def _role(name: str) -> str:
+    """The name of a file's group: digit runs of its path replaced by `*`."""
+    return _DIGITS.sub("*", name)
+
+
+def _groups(frames: Mapping[str, pd.DataFrame], ctx: _Context) -> list[FileGroup]:
+    """Every group of the log: each file is read from the first of IO_MODULES that has a
+    record of it; streams (<STDOUT> ...) are left out."""
+    taken: set[int] = set()
+    groups: list[FileGroup] = []
+    for module in IO_MODULES:
+        frame = frames.get(module)
+        if frame is None or frame.empty:
+            continue
+        ids = [int(i) for i in frame["id"]]
+        names = [str(ctx.names.get(i, "")) for i in ids]
+        keep = [
+            i not in taken and not _STREAMS.fullmatch(n) for i, n in zip(ids, names, strict=True)
+        ]
+        own = frame[keep].copy()
+        own["name"] = [n for n, k in zip(names, keep, strict=True) if k]
+        taken.update(ids)
+        posix = frames.get("POSIX") if module == "MPI-IO" else None
+        for role, records in own.groupby(own["name"].map(_role), sort=False):
+            for op in ("write", "read"):
+                group = _group(module, str(role), op, records, posix, ctx)
+                if group is not None:
+                    groups.append(group)
+    return sorted(groups, key=lambda g: (-g.bytes, g.name, g.op))
+
+
+def _sum(records: pd.DataFrame, *columns: str) -> int:
+    return int(sum(int(records[c].sum()) for c in columns if c in records))
+
+
+def _group(
+    module: str,
+    role: str,
+    op: str,
+    records: pd.DataFrame,
+    posix: pd.DataFrame | None,
+    ctx: _Context,
+) -> FileGroup | None:
+    """The group of `records` (one module's records of files of one role) for one op, or
+    None when they moved no bytes that way."""
+    p = _PREFIX[module]
+    ops, past = ("WRITES", "WRITTEN") if op == "write" else ("READS", "READ")
+    nbytes = _sum(records, f"{p}_BYTES_{past}")
+    if nbytes <= 0:
+        return None
+    records = records[records[f"{p}_BYTES_{past}"] > 0]
+    if module == "MPI-IO":
+        collective = _sum(records, f"MPIIO_COLL_{ops}", f"MPIIO_SPLIT_{ops}")
+        calls = collective + _sum(records, f"MPIIO_INDEP_{ops}", f"MPIIO_NB_{ops}")
+        opens = _sum(records, "MPIIO_INDEP_OPENS", "MPIIO_COLL_OPENS")
+    else:
+        collective = 0
+        calls = _sum(records, f"{p}_{ops}")
+        opens = _sum(records, f"{p}_OPENS", f"{p}_FDOPENS", "POSIX_FILENOS", "POSIX_DUPS")
+    calls = max(calls, 1)
+    shared = bool((records["rank"] == -1).any())
+    ranks = sorted({int(r) for r in records["rank"] if int(r) >= 0})
+    per_rank_files = not shared and all(
+        n == 1 for n in records.groupby("id")["rank"].nunique().tolist()
+    )
+    nprocs = ctx.nprocs if shared else max(len(ranks), 1)
+    files: int | None = 1 if shared else (len(ranks) if per_rank_files else None)
+    ids = {int(i) for i in records["id"]}
+    size = _common_size(records, p, op, calls)
+    bytes_per_rank = size if size is not None else max(round(nbytes / calls), 1)
+    same_files = None if posix is None else posix[posix["id"].isin(list(ids))]
+    shape_records = records if module == "POSIX" else same_files
+    layout, block, fill = _shape(shape_records, op)
+    largest = records.sort_values(f"{p}_BYTES_{past}", ascending=False)["id"]
+    stripe = next((ctx.stripes[int(i)] for i in largest if int(i) in ctx.stripes), None)
+    nodes = ctx.nodes if ctx.nodes is not None else 1
+    nodes = min(nodes, nprocs)
+    workload = Workload(
+        nprocs=nprocs,
+        nodes=nodes,
+        pattern="collective" if collective * 2 > calls else "independent",
+        op=op,
+        layout=layout,
+        bytes_per_rank=bytes_per_rank,
+        block=block,
+        fill=fill,
+        calls_per_open=max(round(calls / opens), 1) if opens else 1,
+        ranks_per_node=nprocs if ctx.nodes == 1 else None,
+        files=files,
+        interleaved=False if per_rank_files else None,
+        stripe_count=stripe[0] if stripe else None,
+        stripe_size=stripe[1] if stripe else None,
+        program=ctx.program,
+    )
+    time_column = f"{p}_F_{'WRITE' if op == 'write' else 'READ'}_TIME"
+    total_time = float(records[time_column].sum()) if time_column in records else 0.0
+    seconds = total_time / nprocs if total_time > 0 else None
+    bandwidth = nbytes / MIB / seconds if seconds else None
+    name = role if len(ids) > 1 else str(records["name"].iloc[0])
+    evidence = _evidence(module, op, records, same_files, workload, shared, calls, stripe)
+    return FileGroup(
+        name=name,
+        files=len(ids),
+        op=op,
+        workload=workload,
+        bytes=nbytes,
+        seconds=seconds,
+        bandwidth=bandwidth,
+        through_mpiio=module == "MPI-IO",
+        evidence=evidence,
+        example_path=str(records["name"].iloc[0]),
+        record_ids=tuple(sorted(ids)),
+    )
+
+
+def _common_size(records: pd.DataFrame, p: str, op: str, calls: int) -> int | None:
+    """The most common access size of the records when it covers at least half of the
+    calls; None when there is none (STDIO) or it covers fewer.
+
+    RATIONALE: the access-size counters mix reads and writes; a size counted more often
+    than half this op's calls can only be one of its sizes when the other op is rare,
+    so the size is kept only when its count also stays within this op's calls."""
+    if f"{p}_ACCESS1_ACCESS" not in records:
+        return None
+    counts: Counter[int] = Counter()
+    for k in range(1, 5):
+        sizes = records[f"{p}_ACCESS{k}_ACCESS"].tolist()
+        hits = records[f"{p}_ACCESS{k}_COUNT"].tolist()
+        for size, hit in zip(sizes, hits, strict=True):
+            if int(size) > 0 and int(hit) > 0:
+                counts[int(size)] += int(hit)
+    if not counts:
+        return None
+    size, hit = counts.most_common(1)[0]
+    return size if calls / 2 <= hit <= calls else None
+
+
+def _shape(posix: pd.DataFrame | None, op: str) -> tuple[str, int, float]:
+    """layout, block and fill from POSIX counters (module docstring); contiguous when
+    there are none."""
+    if posix is None or posix.empty:
+        return "contiguous", 0, 1.0
+    ops, past = ("WRITES", "WRITTEN") if op == "write" else ("READS", "READ")
+    accesses = _sum(posix, f"POSIX_{ops}")
+    gaps = _sum(posix, f"POSIX_SEQ_{ops}") - _sum(posix, f"POSIX_CONSEC_{ops}")
+    if accesses == 0 or gaps * 2 <= accesses:
+        return "contiguous", 0, 1.0
+    moved = _sum(posix, f"POSIX_BYTES_{past}")
+    extent = _sum(posix, f"POSIX_MAX_BYTE_{past}") + len(posix)
+    block = _common_size(posix, "POSIX", op, accesses) or max(round(moved / accesses), 1)
+    fill = min(moved / extent, 1.0) if extent > 0 and moved > 0 else 1.0
+    return "strided", block, fill
+
+
+def _evidence(
+    module: str,
+    op: str,
+    records: pd.DataFrame,
+    posix: pd.DataFrame | None,
+    workload: Workload,
+    shared: bool,
+    calls: int,
+    stripe: tuple[int, int] | None,
+) -> list[Evidence]:
+    found: list[Evidence] = []
+    ops = "WRITES" if op == "write" else "READS"
+    verb = "write" if op == "write" else "read"
+    past_tense = "written" if op == "write" else "read"
+    if module == "MPI-IO":
+        histogram = [f"MPIIO_SIZE_{'WRITE' if op == 'write' else 'READ'}_AGG_{b}" for b in _BUCKETS]
+    elif module == "POSIX":
+        histogram = [f"POSIX_SIZE_{'WRITE' if op == 'write' else 'READ'}_{b}" for b in _BUCKETS]
+    else:
+        histogram = []
+    small = _sum(records, *histogram)
+    if histogram and small * 2 > calls:
+        found.append(
+            Evidence(
+                "small_requests",
+                f"{small} of {calls} {module} {verb} calls moved under 100 KiB each",
+                "+".join(histogram),
+                small,
+            )
+        )
+    if module == "MPI-IO" and shared and workload.pattern == "independent":
+        independent = _sum(records, f"MPIIO_INDEP_{ops}")
+        if independent:
+            found.append(
+                Evidence(
+                    "independent_shared",
+                    f"a file all {workload.nprocs} ranks opened took {independent} independent "
+                    f"{verb} calls and {calls - independent} others: collective calls would "
+                    "let MPI-IO merge them",
+                    f"MPIIO_INDEP_{ops}",
+                    independent,
+                )
+            )
+    if posix is not None and not posix.empty:
+        accesses = _sum(posix, "POSIX_WRITES", "POSIX_READS")
+        misaligned = _sum(posix, "POSIX_FILE_NOT_ALIGNED")
+        if accesses and misaligned * 2 > accesses:
+            alignment = int(posix["POSIX_FILE_ALIGNMENT"].max())
+            found.append(
+                Evidence(
+                    "misaligned",
+                    f"{misaligned} of {accesses} POSIX accesses did not start on a multiple "
+                    f"of the file system's {alignment}-byte alignment",
+                    "POSIX_FILE_NOT_ALIGNED",
+                    misaligned,
+                )
+            )
+    if module != "MPI-IO":
+        bytes_column = f"{_PREFIX[module]}_BYTES_{'WRITTEN' if op == 'write' else 'READ'}"
+        found.append(
+            Evidence(
+                "posix_only",
+                f"{_sum(records, bytes_column)} bytes were {past_tense} through {module} "
+                "calls, not MPI-IO: MPI-IO hints cannot act on them",
+                bytes_column,
+                _sum(records, bytes_column),
+            )
+        )
+    if stripe is not None and shared and stripe[0] == 1 and workload.nprocs > 1:
+        found.append(
+            Evidence(
+                "one_stripe_shared",
+                f"a file shared by {workload.nprocs} ranks lies on a single Lustre stripe",
+                "LUSTRE_COMP_STRIPE_COUNT",
+                1,
+            )
+        )
+    return found
+
+
+def _fs_of(mounts: Iterable[tuple[str, str]], names: Iterable[str]) -> tuple[str, str]:
+    """(fs type, mount point) of the longest mount point that holds the first of `names`
+    under any mount; ("unknown", "unknown") when none does."""
+    table = sorted(mounts, key=lambda m: len(m[0]), reverse=True)
+    for name in names:
+        for mount, fs_type in table:
+            if name == mount or name.startswith(mount.rstrip("/") + "/"):
+                return fs_type, mount
+    return "unknown", "unknown"
+
+
+def darshan_system(job: DarshanJob, file_names: Iterable[str]) -> System:
+    """The system of a log: host unknown (Darshan keeps no host name), MPI library
+    unknown (nor its MPI), the file system from the log's mount table for the files,
+    driver unknown (the MPI-IO driver is not recorded)."""
+    fs_type, mount = _fs_of(job.mounts, file_names)
+    return System("unknown", "unknown", fs_type, "unknown", mount)
+
+
+def ingest_darshan(
+    store: Store,
+    path: Path | str,
+    *,
+    config: dict[str, str] | None,
+    system: System | None = None,
+    nodes: int | None = None,
+) -> IngestResult:
+    """Ingest one Darshan log.
+
+    With `config` (the configuration the job ran with; {} for the system's defaults),
+    each group with a time becomes a measurement (bandwidth from the log) in a run of kind
+    "trace" (a log of a real program's run, as our own traces are; the run's meta says
+    `format: darshan`) on `system` or, when None, darshan_system(). It needs the node
+    count where the job had more than one rank: `nodes`. Without `config`, each group is
+    stored in the workloads table only (what the program does, no bandwidth to tie to a
+    configuration). Uids: the log's sha256 and the group's index; ingesting the log again
+    adds nothing.
+    """
+    path = Path(path).resolve()
+    data = read_bytes(path)
+    digest = hashlib.sha256(data).hexdigest()
+    job = read_darshan(path, nodes=nodes)
+    names = [g.example_path for g in job.groups]
+    if config is None:
+        return _store_workloads(store, path, digest, job)
+    if job.nodes is None:
+        raise IngestError(
+            f"{path}: Darshan does not record how many nodes the {job.nprocs} ranks ran on, "
+            "and a measurement needs it: give the node count (--darshan-nodes N)"
+        )
+    system = system or darshan_system(job, names)
+    records: list[Record] = []
+    ignored = 0
+    for index, group in enumerate(job.groups):
+        if group.seconds is None or group.bandwidth is None:
+            ignored += 1
+            continue
+        measurement = Measurement(
+            uid=f"{digest}:{index}",
+            workload=group.workload,
+            config=dict(config),
+            bandwidth=group.bandwidth,
+            seconds=group.seconds,
+            bytes=group.bytes,
+            provenance={"darshan": str(path), "group": group.name, "files": group.files},
+        )
+        records.append((measurement, system, "darshan"))
+    meta = {"format": "darshan", "exe": job.exe, "notes": job.notes, "nprocs": job.nprocs}
+    result = commit_run(
+        store,
+        path,
+        "trace",
+        digest,
+        records,
+        ignored,
+        program=job.program or None,
+        system=system,
+        meta=meta,
+        started_at=job.start_time,
+    )
+    return IngestResult(path, "darshan", result.read, result.added, result.skipped, ignored)
+
+
+def _store_workloads(store: Store, path: Path, digest: str, job: DarshanJob) -> IngestResult:
+    rows = []
+    for index, group in enumerate(job.groups):
+        row = group.workload.as_row()
+        if job.nodes is None:
+            row["nodes"] = None
+        rows.append(
+            {
+                "uid": f"{digest}:{index}",
+                "kind": "darshan",
+                "source": str(path),
+                "source_uid": digest,
+                "name": group.name,
+                "files_in_group": group.files,
+                "through_mpiio": group.through_mpiio,
+                **row,
+                "bytes": group.bytes,
+                "seconds": group.seconds,
+                "bandwidth": group.bandwidth,
+                "started_at": job.start_time,
+                "meta": {
+                    "evidence": [asdict(e) for e in group.evidence],
+                    "notes": job.notes,
+                    "exe": job.exe,
+                },
+            }
+        )
+    with store.transaction():
+        added = store.add_workloads(rows)
+    return IngestResult(path, "darshan", len(rows), added, len(rows) - added)
