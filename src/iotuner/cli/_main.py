@@ -11,6 +11,7 @@ from iotuner.cli._evaluate import add_evaluate, add_predict
 from iotuner.cli._export import add_export
 from iotuner.cli._learn import add_analyze, add_table, add_train, add_tune
 from iotuner.cli._measure import add_bench, add_db, add_ingest, add_space
+from iotuner.cli._report import add_report
 from iotuner.cli._search import add_search
 from iotuner.cli._trace import add_log2csv, add_logs, add_run, add_show
 from iotuner.errors import IotunerError
@@ -36,6 +37,7 @@ _SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     add_export,
     add_analyze,
     add_search,
+    add_report,
 )
 
 

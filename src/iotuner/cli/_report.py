@@ -1,0 +1,77 @@
+"""`iotuner report`: one self-contained HTML page from whichever inputs are given."""
+
+import argparse
+from pathlib import Path
+
+from iotuner.cli._common import Subparsers
+
+__all__ = ["add_report"]
+
+
+def add_report(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "report",
+        help="write one self-contained HTML page of what iotuner measured, learned and did",
+        description=(
+            "Write one HTML file (figures embedded, no network or JavaScript needed to read "
+            "it) with a section for each input given: the system (--db: what was measured, "
+            "how noisy, which parameters matter), the model (--model: predicted against "
+            "measured, evaluation figures), the tuning table (--table: per case the choice "
+            "and predicted gain), a search (--storage/--study, --search-record: convergence, "
+            "re-measures, verdict) and traced runs (--logs; --default-log with --tuned-log "
+            "side by side)."
+        ),
+    )
+    parser.add_argument(
+        "--db", metavar="PATH_OR_URL", help="knowledge base (SQLite file or database URL)"
+    )
+    parser.add_argument("--system", help="fingerprint (prefix) of the system, when several")
+    parser.add_argument("--space", help="parameter space (default: the measurements' space)")
+    parser.add_argument("--model", type=Path, help="model directory from `iotuner train`")
+    parser.add_argument(
+        "--storage", help="Optuna storage of searches: SQLite file or RDB URL (all its studies)"
+    )
+    parser.add_argument(
+        "--study",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only this study of --storage (repeatable: one line per strategy)",
+    )
+    parser.add_argument(
+        "--search-record",
+        type=Path,
+        metavar="JSON",
+        help="the output of `iotuner search --json`: its re-measures and verdict",
+    )
+    parser.add_argument("--table", type=Path, help="tuning table (.jsonl)")
+    parser.add_argument(
+        "--logs", type=Path, nargs="+", default=[], metavar="LOG", help="trace logs to show"
+    )
+    parser.add_argument("--default-log", type=Path, metavar="LOG", help="trace of a default run")
+    parser.add_argument(
+        "--tuned-log", type=Path, metavar="LOG", help="trace of the same program tuned"
+    )
+    parser.add_argument("-o", "--output", type=Path, required=True, help="HTML file to write")
+    parser.set_defaults(handler=_report)
+
+
+def _report(args: argparse.Namespace) -> int:
+    from iotuner.report import ReportInputs, write_report
+
+    inputs = ReportInputs(
+        db=args.db,
+        system=args.system,
+        space=args.space,
+        model=args.model,
+        storage=args.storage,
+        studies=tuple(args.study),
+        search_record=args.search_record,
+        table=args.table,
+        logs=tuple(args.logs),
+        default_log=args.default_log,
+        tuned_log=args.tuned_log,
+    )
+    path = write_report(args.output, inputs)
+    print(f"report: {path}")
+    return 0

@@ -1,0 +1,216 @@
+"""`iotuner report`: one self-contained HTML page of what iotuner learned and did.
+
+Sections, each only when its input is given:
+
+* the system (a knowledge base): what was measured, how noisy the repeats are, which
+  parameters matter (effect sizes, SCTuner's analysis, Kunkel's trees);
+* the model (a model directory): its choice and evaluation figures from model.json, and,
+  with a knowledge base, predicted against measured per workload family;
+* the tuning table: per case the choice, the predicted gain and interval, kept defaults;
+* a search (Optuna studies, and/or the JSON record of `iotuner search --json`):
+  convergence per strategy, the best trials, the re-measures and the verdict;
+* traced runs (trace logs): requested against effective hints, unhonoured keys, bandwidth
+  per size group; default against tuned when both traces are given.
+
+The page holds its figures as PNG data URIs and its CSS inline: it needs no network and no
+JavaScript to be read. Every string from the inputs goes through Jinja's autoescape.
+
+    html = build_report(ReportInputs(db="kb.sqlite", model=Path("model")))
+    write_report(Path("report.html"), ReportInputs(table=Path("table.jsonl")))
+"""
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from iotuner import __version__
+from iotuner._fileio import atomic_write_text
+from iotuner.errors import ConfigError
+
+__all__ = ["ReportInputs", "build_report", "write_report"]
+
+SECTION_IDS = ("system", "model", "table", "search", "traces")
+"""The id of each section's element, in page order (a test looks them up)."""
+
+
+@dataclass(frozen=True)
+class ReportInputs:
+    """What the report is made from; None or empty: that section is left out."""
+
+    db: str | None = None
+    system: str | None = None
+    space: str | None = None
+    model: Path | None = None
+    storage: str | None = None
+    studies: tuple[str, ...] = ()
+    search_record: Path | None = None
+    table: Path | None = None
+    logs: tuple[Path, ...] = ()
+    default_log: Path | None = None
+    tuned_log: Path | None = None
+    title: str = "iotuner report"
+    extra: dict[str, str] = field(default_factory=dict)
+    """Further lines for the page's header (e.g. the demo's working directory)."""
+
+    def empty(self) -> bool:
+        return not (
+            self.db
+            or self.model
+            or self.storage
+            or self.studies
+            or self.search_record
+            or self.table
+            or self.logs
+            or self.default_log
+            or self.tuned_log
+        )
+
+
+def _check(inputs: ReportInputs) -> None:
+    """Refuse what cannot work before anything is computed, naming the option."""
+    if inputs.empty():
+        raise ConfigError(
+            "nothing to report: give at least one of --db, --model, --storage (with --study), "
+            "--search-record, --table, --logs, --default-log with --tuned-log"
+        )
+    if inputs.studies and not inputs.storage:
+        raise ConfigError("--study needs --storage (the Optuna storage that holds it)")
+    if (inputs.default_log is None) != (inputs.tuned_log is None):
+        raise ConfigError(
+            "--default-log and --tuned-log go together (give a single trace with --logs)"
+        )
+    if (inputs.system or inputs.space) and not inputs.db:
+        raise ConfigError("--system and --space choose within a knowledge base: give --db")
+    if inputs.db and "://" not in inputs.db and not Path(inputs.db).is_file():
+        # open_store would make a new, empty SQLite file: a typo must not report nothing.
+        raise ConfigError(f"--db {inputs.db}: no such knowledge base file")
+    for option, path in (
+        ("--table", inputs.table),
+        ("--search-record", inputs.search_record),
+        ("--default-log", inputs.default_log),
+        ("--tuned-log", inputs.tuned_log),
+        *(("--logs", log) for log in inputs.logs),
+    ):
+        if path is not None and not Path(path).is_file():
+            raise ConfigError(f"{option} {path}: no such file")
+    if inputs.model is not None and not Path(inputs.model).exists():
+        raise ConfigError(f"--model {inputs.model}: no such model directory")
+
+
+def _environment() -> jinja2.Environment:
+    # autoescape=True for every template, not by file name: every string from the inputs
+    # (program names, file names, notes, hint values) is untrusted text in the page.
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("iotuner.report", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def _sections(inputs: ReportInputs) -> dict[str, Any]:
+    """Each section's context (None when its input is absent), computed from the inputs."""
+    # Imported here: the plotting and model stack is heavy, and `iotuner --help` should not
+    # pay for it.
+    from iotuner.learn import TrainingData, training_data
+    from iotuner.models import load_model
+    from iotuner.report._model import model_section
+    from iotuner.report._search import load_studies, read_search_record, search_section
+    from iotuner.report._system import system_section
+    from iotuner.report._table import table_section
+    from iotuner.report._traces import comparison_section, log_section
+    from iotuner.store import open_store
+    from iotuner.table import check_table
+    from iotuner.tracelog import read_tracelog
+
+    sections: dict[str, Any] = dict.fromkeys(SECTION_IDS)
+    data: TrainingData | None = None
+    if inputs.db:
+        store = open_store(inputs.db, make_folder=False)
+        try:
+            data = training_data(store, system=inputs.system, space=inputs.space)
+        finally:
+            store.close()
+        sections["system"] = system_section(data)
+    if inputs.model is not None:
+        sections["model"] = model_section(load_model(Path(inputs.model)), data)
+    if inputs.table is not None:
+        checked = check_table(inputs.table)
+        if checked.refused is not None:
+            rule, message = checked.refused
+            raise ConfigError(f"--table {inputs.table}: refused ({rule}): {message}")
+        sections["table"] = table_section(str(inputs.table), checked)
+    if inputs.storage or inputs.search_record:
+        studies = load_studies(inputs.storage, list(inputs.studies)) if inputs.storage else []
+        record = read_search_record(inputs.search_record) if inputs.search_record else None
+        sections["search"] = search_section(
+            studies, record, str(inputs.search_record) if inputs.search_record else None
+        )
+    if inputs.logs or inputs.default_log:
+        comparison = None
+        if inputs.default_log is not None and inputs.tuned_log is not None:
+            comparison = comparison_section(
+                read_tracelog(inputs.default_log), read_tracelog(inputs.tuned_log)
+            )
+        sections["traces"] = {
+            "logs": [log_section(read_tracelog(path)) for path in inputs.logs],
+            "comparison": comparison,
+        }
+    return sections
+
+
+def build_report(inputs: ReportInputs) -> str:
+    """The report's HTML; ConfigError (or the error of the input that failed to load, an
+    IotunerError) for missing or invalid inputs, and when no input is given."""
+    _check(inputs)
+    sections = _sections(inputs)
+    template = _environment().get_template("report.html.j2")
+    return template.render(
+        title=inputs.title,
+        version=__version__,
+        created=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        extra=inputs.extra,
+        inputs=_described_inputs(inputs),
+        sections=sections,
+        contents=[(sid, _HEADINGS[sid]) for sid in SECTION_IDS if sections[sid] is not None],
+    )
+
+
+_HEADINGS = {
+    "system": "The system",
+    "model": "The model",
+    "table": "The tuning table",
+    "search": "The search",
+    "traces": "Traced runs",
+}
+
+
+def _described_inputs(inputs: ReportInputs) -> list[tuple[str, str]]:
+    given = [
+        ("knowledge base", inputs.db),
+        ("system", inputs.system),
+        ("space", inputs.space),
+        ("model", inputs.model),
+        ("Optuna storage", inputs.storage),
+        ("studies", ", ".join(inputs.studies)),
+        ("search record", inputs.search_record),
+        ("tuning table", inputs.table),
+        ("trace logs", ", ".join(str(p) for p in inputs.logs)),
+        ("default trace", inputs.default_log),
+        ("tuned trace", inputs.tuned_log),
+    ]
+    return [(name, str(value)) for name, value in given if value]
+
+
+def write_report(path: Path, inputs: ReportInputs) -> Path:
+    """Write the report to `path` (atomically) and return it."""
+    html = build_report(inputs)
+    path = Path(path)
+    if path.parent != Path() and not path.parent.is_dir():
+        raise ConfigError(f"-o {path}: the folder {path.parent} does not exist")
+    atomic_write_text(path, html)
+    return path
