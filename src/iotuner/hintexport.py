@@ -180,6 +180,12 @@ def export_entries(
         applying = usable
     where = str((output or Path(_PLACEHOLDER[mechanism])).absolute())
     built = _BUILDERS[mechanism](applying, where, pfl=pfl, target=target)
+    scales = sorted({e.nprocs for e in applying if e.nprocs is not None})
+    if nprocs is None and len(scales) > 1 and mechanism != "iotuner":
+        built.kept.append(
+            f"no --nprocs was given, so the entries of scales {', '.join(map(str, scales))} "
+            "competed: give the job's number of ranks to export its own"
+        )
     return Export(mechanism, built.text, built.usage, built.kept, dropped + built.dropped)
 
 
