@@ -436,30 +436,43 @@ IOT_BOTH_NAMES(Type_free, (MPI_Datatype * datatype), (datatype))
 
 /* ------------------------------------------------------ init, finalize */
 
-IOT_EXPORT int MPI_Init(int *argc, char ***argv) {
+/* The MPI_ and PMPI_ names call one static function each: a PMPI_ name that called the
+ * MPI_ name would go through the PLT to a tool preloaded before us (Darshan), whose MPI_Init
+ * calls our PMPI_Init again, without end (third_party/darshan/README.md). */
+
+static int init_wrap(int *argc, char ***argv) {
     int result = iot__real.Init(argc, argv);
     if (result == MPI_SUCCESS)
         iot__start();
     return result;
 }
+IOT_EXPORT int MPI_Init(int *argc, char ***argv) {
+    return init_wrap(argc, argv);
+}
 IOT_EXPORT int PMPI_Init(int *argc, char ***argv) {
-    return MPI_Init(argc, argv);
+    return init_wrap(argc, argv);
 }
 
-IOT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+static int init_thread_wrap(int *argc, char ***argv, int required, int *provided) {
     int result = iot__real.Init_thread(argc, argv, required, provided);
     if (result == MPI_SUCCESS)
         iot__start();
     return result;
 }
+IOT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+    return init_thread_wrap(argc, argv, required, provided);
+}
 IOT_EXPORT int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-    return MPI_Init_thread(argc, argv, required, provided);
+    return init_thread_wrap(argc, argv, required, provided);
 }
 
-IOT_EXPORT int MPI_Finalize(void) {
+static int finalize_wrap(void) {
     iot__stop();
     return iot__real.Finalize();
 }
+IOT_EXPORT int MPI_Finalize(void) {
+    return finalize_wrap();
+}
 IOT_EXPORT int PMPI_Finalize(void) {
-    return MPI_Finalize();
+    return finalize_wrap();
 }
