@@ -153,6 +153,9 @@ def test_a_file_per_process_through_posix_only() -> None:
     assert group.bytes == written["POSIX_BYTES_WRITTEN"].sum() == 48 * 4 * 256 * 2**20
     assert (w.nprocs, w.files, w.interleaved, w.pattern) == (48, 48, False, "independent")
     assert w.bytes_per_rank == 8 * 2**20  # ior -t 8m
+    calls, opens = written["POSIX_WRITES"].sum(), written["POSIX_OPENS"].sum()
+    assert w.calls_per_open == calls // opens == 4 * 256 // 8  # ior -b 256m -s 4, one open
+    assert (written["POSIX_FILENOS"] == -1).all()  # not kept by Darshan 3.1: not counted
     assert (written["POSIX_ACCESS1_ACCESS"] == w.bytes_per_rank).all()
     assert group.name.endswith("testFile.*") and w.stripe_count == 1
     assert [e.code for e in group.evidence] == ["posix_only"]

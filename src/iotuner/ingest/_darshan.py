@@ -58,8 +58,15 @@ Darshan summed over the ranks, and whose times it summed too):
 What a log cannot tell: the MPI-IO hints in force (Darshan records none; the `h` entry
 of its metadata holds the hints Darshan used to write the log itself), the hosts (and so
 nodes and ranks per node), the offsets of each rank (hence whether requests interleave)
-unless DXT traced them, the number of collective-buffering aggregators, and whether the
-counters of a partial log (Darshan ran out of memory: `partial_flag`) are complete.
+unless DXT traced them, the number of collective-buffering aggregators (so no evidence
+compares aggregators with stripes: the shared POSIX record sums the ranks that wrote),
+and whether the counters of a partial log (Darshan ran out of memory: `partial_flag`)
+are complete.
+
+Evidence codes: small_requests (most calls in the size buckets under 100 KiB),
+independent_shared (independent MPI-IO calls dominate on a file all ranks opened),
+misaligned (most POSIX accesses off POSIX_FILE_ALIGNMENT), posix_only (bytes that went
+around MPI-IO), one_stripe_shared (a shared file on one Lustre stripe).
 """
 
 import hashlib
@@ -361,7 +368,9 @@ def _groups(frames: Mapping[str, pd.DataFrame], ctx: _Context) -> list[FileGroup
 
 
 def _sum(records: pd.DataFrame, *columns: str) -> int:
-    return int(sum(int(records[c].sum()) for c in columns if c in records))
+    """The columns' total over the records. Darshan writes -1 for a counter that the
+    version which wrote the log did not keep (POSIX_FILENOS in 3.1 logs): not counted."""
+    return int(sum(int(records[c].clip(lower=0).sum()) for c in columns if c in records))
 
 
 def _group(
@@ -387,7 +396,8 @@ def _group(
     else:
         collective = 0
         calls = _sum(records, f"{p}_{ops}")
-        opens = _sum(records, f"{p}_OPENS", f"{p}_FDOPENS", "POSIX_FILENOS", "POSIX_DUPS")
+        # POSIX_OPENS already counts fileno and dup calls; STDIO keeps fdopen apart.
+        opens = _sum(records, f"{p}_OPENS", f"{p}_FDOPENS")
     calls = max(calls, 1)
     shared = bool((records["rank"] == -1).any())
     ranks = sorted({int(r) for r in records["rank"] if int(r) >= 0})
@@ -424,7 +434,7 @@ def _group(
         program=ctx.program,
     )
     time_column = f"{p}_F_{'WRITE' if op == 'write' else 'READ'}_TIME"
-    total_time = float(records[time_column].sum()) if time_column in records else 0.0
+    total_time = float(records[time_column].clip(lower=0).sum()) if time_column in records else 0.0
     seconds = total_time / nprocs if total_time > 0 else None
     bandwidth = nbytes / MIB / seconds if seconds else None
     name = role if len(ids) > 1 else str(records["name"].iloc[0])
@@ -448,9 +458,9 @@ def _common_size(records: pd.DataFrame, p: str, op: str, calls: int) -> int | No
     """The most common access size of the records when it covers at least half of the
     calls; None when there is none (STDIO) or it covers fewer.
 
-    RATIONALE: the access-size counters mix reads and writes; a size counted more often
-    than half this op's calls can only be one of its sizes when the other op is rare,
-    so the size is kept only when its count also stays within this op's calls."""
+    RATIONALE: Darshan's four common sizes count reads and writes together, so a size
+    whose count exceeds this op's calls must include the other op's calls: it is not
+    taken as this op's size then."""
     if f"{p}_ACCESS1_ACCESS" not in records:
         return None
     counts: Counter[int] = Counter()
