@@ -66,7 +66,7 @@ def log_section(log: TraceLog) -> dict[str, Any]:
         "path": str(log.path),
         "name": log.path.name,
         "job": summary.job,
-        "files": [f for f in summary.files if f.hint_sets or f.operations],
+        "files": [f for f in summary.files if f.hint_sets or f.untuned],
         "unhonoured": unhonoured,
         "groups": rows,
         "plot": plot,

@@ -1,0 +1,240 @@
+"""`iotuner report` without MPI: sections present only with their inputs, every string from
+the inputs escaped, and clear errors for missing, invalid or no inputs."""
+
+import base64
+import json
+import re
+from pathlib import Path
+
+import optuna
+import pytest
+
+from iotuner.cli import main
+from iotuner.errors import ConfigError, IotunerError
+from iotuner.report import SECTION_IDS, ReportInputs, build_report, write_report
+from iotuner.report._table import note_figures
+from iotuner.tune import Choice, choice_note
+
+HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+"""Text from the inputs that would run as markup if it were not escaped."""
+TIMES, DASH = "\u00d7", "\u2013"
+"""The page's multiplication sign (gains) and en dash (ranges)."""
+
+
+def section_ids(html: str) -> set[str]:
+    return set(re.findall(r'<section id="([a-z]+)"', html)) & set(SECTION_IDS)
+
+
+def embedded_pngs(html: str) -> list[bytes]:
+    return [base64.b64decode(m) for m in re.findall(r'src="data:image/png;base64,([^"]+)"', html)]
+
+
+def write_table(path: Path, entries: list[dict[str, object]]) -> Path:
+    lines = [json.dumps({"format": "iotuner-table", "version": 1})]
+    lines += [json.dumps(e) for e in entries]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def choice(predicted: float, default: float, kept: bool = False) -> Choice:
+    return Choice(
+        nprocs=2,
+        group=30,
+        pattern="collective",
+        op="write",
+        layout="strided",
+        config={},
+        hints={},
+        kept_default=kept,
+        predicted=predicted,
+        low=predicted * 0.8,
+        high=predicted * 1.25,
+        default_predicted=default,
+        default_low=default * 0.8,
+        reason="lower bound beats the default's upper bound",
+    )
+
+
+def test_nothing_to_report() -> None:
+    with pytest.raises(ConfigError, match="nothing to report"):
+        build_report(ReportInputs())
+
+
+def test_the_cli_says_nothing_to_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "-o", str(tmp_path / "r.html")]) == 2
+    assert "nothing to report" in capsys.readouterr().err
+    assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize(
+    ("inputs", "message"),
+    [
+        (ReportInputs(table=Path("/no/such/table.jsonl")), "--table /no/such/table.jsonl"),
+        (ReportInputs(db="/no/such/kb.sqlite"), "no such knowledge base"),
+        (ReportInputs(model=Path("/no/such/model")), "--model /no/such/model"),
+        (ReportInputs(studies=("s",)), "--study needs --storage"),
+        (ReportInputs(default_log=Path("/tmp")), "go together"),
+        (ReportInputs(system="abc", table=Path("t")), "give --db"),
+        (ReportInputs(logs=(Path("/no/such.iotrace.jsonl"),)), "--logs /no/such"),
+        (ReportInputs(storage="/no/such/optuna.db"), "no such file"),
+    ],
+)
+def test_missing_inputs_are_named(inputs: ReportInputs, message: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        build_report(inputs)
+
+
+def test_invalid_inputs_say_why(tmp_path: Path, sample_log: Path) -> None:
+    refused = tmp_path / "refused.jsonl"
+    refused.write_text('{"format": "something-else"}\n')
+    with pytest.raises(ConfigError, match="refused"):
+        build_report(ReportInputs(table=refused))
+    record = tmp_path / "record.json"
+    record.write_text('{"format": "not-a-search"}')
+    with pytest.raises(ConfigError, match="iotuner search --json"):
+        build_report(ReportInputs(search_record=record))
+    not_a_log = tmp_path / "x.iotrace.jsonl"
+    not_a_log.write_text("not json\n")
+    with pytest.raises(IotunerError):
+        build_report(ReportInputs(logs=(not_a_log,)))
+    not_a_model = tmp_path / "model"
+    not_a_model.mkdir()
+    with pytest.raises(IotunerError, match="model"):
+        build_report(ReportInputs(model=not_a_model))
+    empty_storage = tmp_path / "empty.db"
+    optuna.create_study(storage=f"sqlite:///{empty_storage}", study_name="x")
+    with pytest.raises(ConfigError, match="no study 'y'"):
+        build_report(ReportInputs(storage=str(empty_storage), studies=("y",)))
+
+
+def test_only_the_sections_given(sample_log: Path, sample_table: Path) -> None:
+    assert section_ids(build_report(ReportInputs(table=sample_table))) == {"table"}
+    assert section_ids(build_report(ReportInputs(logs=(sample_log,)))) == {"traces"}
+    both = build_report(ReportInputs(table=sample_table, logs=(sample_log,)))
+    assert section_ids(both) == {"table", "traces"}
+    # No heading of an absent section, and none of its words.
+    assert "The system" not in both and "Re-measured" not in both
+
+
+def test_traced_run_shows_hints_unhonoured_keys_and_groups(sample_log: Path) -> None:
+    html = build_report(
+        ReportInputs(logs=(sample_log,), default_log=sample_log, tuned_log=sample_log)
+    )
+    assert "striping_factor" in html and "the ufs driver does not stripe" in html
+    assert "Default against tuned" in html
+    assert "write, group 35" in html
+    pngs = embedded_pngs(html)
+    assert len(pngs) == 2  # the comparison and the log's bandwidth per size group
+    assert all(png.startswith(b"\x89PNG\r\n\x1a\n") for png in pngs)
+
+
+def test_every_string_from_the_inputs_is_escaped(tmp_path: Path) -> None:
+    note = choice_note(choice(180.0, 60.0)).replace("lower bound", HOSTILE)
+    table = write_table(
+        tmp_path / "t.jsonl",
+        [
+            {
+                "at": "access",
+                "program": HOSTILE,
+                "nprocs": 2,
+                "group": 30,
+                "pattern": "collective",
+                "op": "write",
+                "layout": "strided",
+                "hints": {"romio_cb_write": "disable"},
+                "note": note,
+            },
+            {"at": "open", "hints": {"cb_nodes": "2"}, "note": HOSTILE},
+        ],
+    )
+    html = build_report(ReportInputs(table=table))
+    assert "<script" not in html
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
+    assert "<img src=x" not in html
+
+
+def test_table_shows_gain_interval_and_kept_defaults(tmp_path: Path) -> None:
+    table = write_table(
+        tmp_path / "t.jsonl",
+        [
+            {"at": "access", "nprocs": 2, "group": 30, "pattern": "collective", "op": "write",
+             "layout": "strided", "hints": {"romio_cb_write": "disable"},
+             "note": choice_note(choice(180.0, 60.0))},
+            {"at": "access", "nprocs": 2, "group": 31, "pattern": "collective", "op": "write",
+             "layout": "contiguous", "hints": {}, "note": choice_note(choice(400.0, 400.0, True))},
+        ],
+    )  # fmt: skip
+    html = build_report(ReportInputs(table=table))
+    assert f"{TIMES}3.00" in html  # 180 / 60
+    assert f"{TIMES}2.40 {DASH} {TIMES}3.75" in html  # [144, 225] / 60
+    assert "kept the default" in html
+    assert len(embedded_pngs(html)) == 1
+
+
+def test_note_figures_read_what_tune_writes() -> None:
+    figures = note_figures(choice_note(choice(180.0, 60.0)))
+    assert figures is not None
+    assert (figures.predicted, figures.low, figures.high, figures.default) == (
+        180.0,
+        144.0,
+        225.0,
+        60.0,
+    )
+    assert figures.gain == pytest.approx(3.0)
+    assert figures.reason == "lower bound beats the default's upper bound"
+    assert note_figures("hand-written") is None
+    assert note_figures(None) is None
+
+
+def test_search_section_from_studies_and_a_record(tmp_path: Path) -> None:
+    storage = f"sqlite:///{tmp_path / 'optuna.db'}"
+    for name, values in (("a-random-0123456789", [3, 1, 5, 4]), ("b-tpe-seed1-abcdef0123", [2, 6])):
+        study = optuna.create_study(storage=storage, study_name=name, direction="maximize")
+        for value in values:
+            trial = study.ask()
+            trial.suggest_categorical("romio_cb_write", ["enable", "disable"])
+            study.tell(trial, value)
+    record = tmp_path / "search.json"
+    record.write_text(
+        json.dumps(
+            {
+                "format": "iotuner-search-result",
+                "study": "b-tpe-seed1-abcdef0123",
+                "strategy": "tpe",
+                "objective": "bandwidth",
+                "remeasured": [
+                    {"config": {}, "is_default": True, "search_value": 2.0,
+                     "values": [2.0, 2.1, 1.9], "failures": [], "median": 2.0, "spread": 0.1},
+                    {"config": {"romio_cb_write": "disable"}, "is_default": False,
+                     "search_value": 6.0, "values": [5.8, 6.1, 6.0], "failures": [],
+                     "median": 6.0, "spread": 0.05},
+                ],
+                "verdict": {"config": {"romio_cb_write": "disable"}, "significant": True,
+                            "p_value": 0.05, "level": 0.05, "ratio": 3.0,
+                            "message": f"the winner is significantly better {HOSTILE}"},
+                "winner": {"config": {"romio_cb_write": "disable"}},
+                "winner_reason": "significant",
+            }
+        )
+    )  # fmt: skip
+    html = build_report(ReportInputs(storage=str(tmp_path / "optuna.db"), search_record=record))
+    assert section_ids(html) == {"search"}
+    assert "random: study a-random-0123456789" in html
+    assert "tpe: study b-tpe-seed1-abcdef0123" in html
+    assert "4 trials measured" in html and "Best: 5." in html
+    assert "romio_cb_write=disable" in html and f"5.8 {DASH} 6.1" in html
+    assert "&lt;script&gt;" in html and "<script" not in html
+    assert len(embedded_pngs(html)) == 1  # the convergence plot
+    only_b = build_report(
+        ReportInputs(storage=str(tmp_path / "optuna.db"), studies=("b-tpe-seed1-abcdef0123",))
+    )
+    assert "a-random-0123456789" not in only_b and "Re-measured" not in only_b
+
+
+def test_write_report_writes_the_page(tmp_path: Path, sample_table: Path) -> None:
+    path = write_report(tmp_path / "r.html", ReportInputs(table=sample_table))
+    text = path.read_text()
+    assert text.startswith("<!DOCTYPE html>") and 'id="table"' in text
+    assert "http://" not in text and "https://" not in text  # nothing fetched when viewed
+    with pytest.raises(ConfigError, match="does not exist"):
+        write_report(tmp_path / "no" / "r.html", ReportInputs(table=sample_table))
