@@ -297,7 +297,9 @@ def test_the_ingest_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     )
     argv = ["ingest", "--db", db, "--darshan-config", "default", "--darshan-nodes", "2"]
     assert main([*argv, str(log)]) == 0
-    assert f"added {groups} measurements" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert f"added {groups} measurements" in out
+    assert "host unknown, MPI unknown, lustre at /scratch1 (file system from the log's" in out
     assert main(["db", "status", "--db", db]) == 0
     out = capsys.readouterr().out
     assert f"workloads without a configuration (Darshan logs): {groups}" in out

@@ -286,6 +286,8 @@ def _ingest(args: argparse.Namespace) -> int:
                 f"{path}: {result.kind}: read {result.read}, added {result.added}{what}, "
                 f"skipped {result.skipped} (already stored){ignored}"
             )
+            if result.detail:
+                print(f"  {result.detail}")
     return status
 
 

@@ -25,7 +25,9 @@ class IngestResult:
 
     `read`: rows that could be measurements (op rows, result lines, CSV rows); `added`: new
     measurements stored; `skipped`: rows whose measurement was already stored; `ignored`:
-    rows that are no measurement (a trace row with duration 0 has no bandwidth).
+    rows that are no measurement (a trace row with duration 0 has no bandwidth);
+    `detail`: what a user should know of how the file was read (e.g. the system a Darshan
+    log's measurements were put on), empty if nothing.
     """
 
     path: Path
@@ -34,6 +36,7 @@ class IngestResult:
     added: int
     skipped: int
     ignored: int = 0
+    detail: str = ""
 
 
 def read_bytes(path: Path) -> bytes:

@@ -623,6 +623,7 @@ def ingest_darshan(
             f"{path}: Darshan does not record how many nodes the {job.nprocs} ranks ran on, "
             "and a measurement needs it: give the node count (--darshan-nodes N)"
         )
+    given_system = system
     system = system or darshan_system(job, names)
     records: list[Record] = []
     ignored = 0
@@ -653,7 +654,19 @@ def ingest_darshan(
         meta=meta,
         started_at=job.start_time,
     )
-    return IngestResult(path, "darshan", result.read, result.added, result.skipped, ignored)
+    where = (
+        "the log's mount table"
+        if system.fs_type != "unknown"
+        else "no mount in the log holds the files"
+    )
+    detail = (
+        f"measurements on system host {system.host}, MPI {system.mpi_library}, "
+        f"{system.fs_type} at {system.fs_mount} (file system from {where}; Darshan records "
+        "no host, MPI library or MPI-IO driver)"
+        if given_system is None
+        else f"measurements on the given system (host {system.host})"
+    )
+    return IngestResult(path, "darshan", result.read, result.added, result.skipped, ignored, detail)
 
 
 def _store_workloads(store: Store, path: Path, digest: str, job: DarshanJob) -> IngestResult:
