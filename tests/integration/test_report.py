@@ -1,0 +1,187 @@
+"""`iotuner report` of a real small run, opened in headless Chromium: each section is in
+the DOM and every image was decoded by the browser; a screenshot is kept as an artefact.
+
+The run: a tiny bench sweep at 2 ranks, `train --quick`, `tune`, a default and a tuned
+traced run of our kernel with `iotuner run`, two offline searches (random, tpe) answered
+from the sweep's results, and one real search of the kernel with re-measures and a verdict.
+
+The browser check: the report has no script; the test loads a copy of it with one script
+added that, after the load event, writes into the DOM how many images there are and which
+are not complete with a natural width (not decoded), and reads that back with --dump-dom.
+A control image of broken PNG data proves the check sees a failure. Set
+IOTUNER_REQUIRE_BROWSER=1 to fail, not skip, when Chromium is missing (CI does).
+"""
+
+import base64
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from iotuner.report import SECTION_IDS
+from iotuner.store import open_store
+
+from .conftest import Mpi
+from .test_cli import iotuner
+
+SWEEP = ("--space", "demo-small", "--nprocs", "2", "--patterns", "collective",
+         "--layouts", "contiguous,strided:4k:0.5", "--ops", "write", "--sizes", "64k,512k",
+         "--repeats", "2", "--open-size", "1m", "--max-configs", "6")  # fmt: skip
+"""4 workloads x 6 configurations x 2 repeats: enough for every part of the system section."""
+
+BROWSER_TIMEOUT = 120
+
+CHECK_SCRIPT = """<script>
+window.addEventListener("load", function () {
+  var images = Array.from(document.images);
+  var broken = images.filter(function (img) { return !(img.complete && img.naturalWidth > 0); });
+  var out = document.createElement("pre");
+  out.id = "image-check";
+  out.textContent = JSON.stringify({
+    images: images.length,
+    broken: broken.map(function (img) { return img.alt; })
+  });
+  document.body.appendChild(out);
+});
+</script>"""
+CONTROL = '<img alt="broken control" src="data:image/png;base64,iVBORw0KGgoAAAAN">'
+"""An image whose data is a truncated PNG: the browser must report it as not loaded."""
+
+
+def browser() -> str:
+    """Chromium's command, or skip (fail with IOTUNER_REQUIRE_BROWSER=1) when absent."""
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found:
+        return found
+    reason = "headless Chromium is not installed (Debian: apt-get install chromium)"
+    if os.environ.get("IOTUNER_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"{reason}, and IOTUNER_REQUIRE_BROWSER=1 requires it")
+    pytest.skip(reason)
+
+
+def chromium(*args: str, profile: Path) -> subprocess.CompletedProcess[str]:
+    command = [browser(), "--headless", "--no-sandbox", "--disable-gpu",
+               f"--user-data-dir={profile}", *args]  # fmt: skip
+    completed = subprocess.run(command, capture_output=True, text=True,
+                               timeout=BROWSER_TIMEOUT, check=False)  # fmt: skip
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    return completed
+
+
+def image_check(page: Path, profile: Path) -> dict[str, object]:
+    """What the check script wrote into the DOM of `page` after load."""
+    dom = chromium("--virtual-time-budget=10000", "--dump-dom", page.as_uri(),
+                   profile=profile).stdout  # fmt: skip
+    found = re.search(r'<pre id="image-check">([^<]*)</pre>', dom)
+    assert found, f"the check script wrote nothing; DOM tail:\n{dom[-1000:]}"
+    result: dict[str, object] = json.loads(found.group(1).replace("&quot;", '"'))
+    return result
+
+
+def write_offline_table(db: Path, path: Path) -> Path:
+    """The sweep's collective 512 KiB contiguous cases as a table of results (configuration
+    columns and bandwidth), for offline searches."""
+    store = open_store(db, make_folder=False)
+    frame = store.summary()
+    store.close()
+    rows = frame[(frame["layout"] == "contiguous") & (frame["bytes_per_rank"] == 512 << 10)]
+    columns = [c for c in frame.columns if c.startswith("cfg:")]
+    with path.open("w", newline="") as stream:
+        writer = csv.writer(stream)
+        writer.writerow([*(c[4:] for c in columns), "bandwidth"])
+        for _, row in rows.iterrows():
+            writer.writerow([*(row[c] for c in columns), row["bw_median"]])
+    return path
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory, mpiexec: str) -> Path:
+    """The report of a real small run (the module text), written by `iotuner report`."""
+    folder = tmp_path_factory.mktemp("report")
+    mpi = Mpi(mpiexec=mpiexec, workdir=folder)
+    db, model, table = folder / "kb.sqlite", folder / "model", folder / "table.jsonl"
+    (folder / "data").mkdir()
+    iotuner("bench", *SWEEP, "--dir", str(folder / "data"), "--db", str(db),
+            "--results", str(folder / "sweep.bench.jsonl"))  # fmt: skip
+    iotuner("train", "--db", str(db), "--quick", "--target", "bw_median", "-o", str(model))
+    iotuner("tune", "--db", str(db), "--model", str(model), "-o", str(table))
+
+    kernel = mpi.command(2, "iokernel", "--file", str(folder / "out.dat"), "--size", "512k",
+                         "--layout", "strided", "--block", "4k", "--fill", "0.5")  # fmt: skip
+    iotuner("run", "--log-dir", str(folder / "default"), "--", *kernel)
+    iotuner("run", "--mode", "tune,trace", "--table", str(table),
+            "--log-dir", str(folder / "tuned"), "--", *kernel)  # fmt: skip
+    (default_log,) = (folder / "default").glob("*.iotrace.jsonl")
+    (tuned_log,) = (folder / "tuned").glob("*.iotrace.jsonl")
+
+    storage = folder / "searches.db"
+    results = write_offline_table(db, folder / "results.csv")
+    for strategy in ("random", "tpe"):
+        iotuner("search", "--objective", str(results), "--space", "demo-small", "--strategy",
+                strategy, "--budget", "6", "--seed", "1", "--storage", str(storage))  # fmt: skip
+    searched = iotuner("search", "--space", "demo-small", "--strategy", "random", "--budget",
+                       "2", "--repeats", "3", "--seed", "1", "--storage", str(storage),
+                       "--log-dir", str(folder / "search-logs"), "--no-db", "--json", "--",
+                       *mpi.command(2, "iokernel", "--file", str(folder / "s.dat"),
+                                    "--size", "64k"))  # fmt: skip
+    (folder / "search.json").write_text(searched.stdout)
+
+    output = folder / "report.html"
+    said = iotuner("report", "--db", str(db), "--model", str(model), "--table", str(table),
+                   "--storage", str(storage), "--search-record", str(folder / "search.json"),
+                   "--logs", str(tuned_log), "--default-log", str(default_log),
+                   "--tuned-log", str(tuned_log), "-o", str(output)).stdout  # fmt: skip
+    assert f"report: {output}" in said
+    return output
+
+
+def test_every_embedded_image_is_a_valid_png(report: Path) -> None:
+    html = report.read_text()
+    sources = re.findall(r'<img src="([^"]*)"', html)
+    assert len(sources) >= 8  # noise, effects, SCTuner, model, table, search, 2 traces
+    for source in sources:
+        assert source.startswith("data:image/png;base64,"), source[:60]
+        image = Image.open(io.BytesIO(base64.b64decode(source.split(",", 1)[1])))
+        image.verify()  # the whole PNG: chunks and checksums
+        assert image.format == "PNG" and image.width > 0 and image.height > 0
+    assert "<script" not in html  # the page reads without JavaScript
+    assert not re.search(r'(src|href)="https?:', html)  # nothing to fetch when viewed
+
+
+def test_the_report_in_headless_chromium(report: Path) -> None:
+    profile = report.parent / "chromium-profile"
+    html = report.read_text()
+
+    dom = chromium("--dump-dom", report.as_uri(), profile=profile).stdout
+    for section in SECTION_IDS:
+        assert re.search(rf'<section id="{section}">\s*<h2>', dom), f"no section {section}"
+    for anchor in ("system-noise", "system-effects", "model-scatter", "model-evaluation",
+                   "search-verdict", "traces-comparison"):  # fmt: skip
+        assert f'id="{anchor}"' in dom, anchor
+    assert "Verdict:" in dom and "Default against tuned" in dom
+
+    checked = report.with_name("report-check.html")
+    checked.write_text(html.replace("</body>", f"{CHECK_SCRIPT}</body>"))
+    result = image_check(checked, profile)
+    assert result["images"] == html.count("<img ") and result["broken"] == [], result
+
+    # The control: the same check on a page with one broken image names that image.
+    control = report.with_name("report-control.html")
+    control.write_text(html.replace("</body>", f"{CONTROL}{CHECK_SCRIPT}</body>"))
+    assert image_check(control, profile)["broken"] == ["broken control"]
+
+    screenshot = report.with_name("report.png")
+    chromium("--hide-scrollbars", "--window-size=1200,3000", f"--screenshot={screenshot}",
+             report.as_uri(), profile=profile)  # fmt: skip
+    print(f"screenshot of the report: {screenshot}")
+    with Image.open(screenshot) as shot:
+        assert shot.size == (1200, 3000)
+        colours = shot.convert("L").getextrema()
+        assert colours[0] < 100 < colours[1], "the screenshot is blank"
