@@ -68,6 +68,9 @@ def log_section(log: TraceLog) -> dict[str, Any]:
         "job": summary.job,
         "files": [f for f in summary.files if f.hint_sets or f.untuned],
         "unhonoured": unhonoured,
+        "requested": sum(
+            row.requested is not None for f in summary.files for h in f.hint_sets for row in h.rows
+        ),
         "groups": rows,
         "plot": plot,
         "warnings": summary.warnings,
