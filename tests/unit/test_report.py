@@ -238,3 +238,26 @@ def test_write_report_writes_the_page(tmp_path: Path, sample_table: Path) -> Non
     assert "http://" not in text and "https://" not in text  # nothing fetched when viewed
     with pytest.raises(ConfigError, match="does not exist"):
         write_report(tmp_path / "no" / "r.html", ReportInputs(table=sample_table))
+
+
+def test_search_section_from_a_record_alone(tmp_path: Path) -> None:
+    """An offline search kept in memory: its record's trials give the convergence."""
+    record = tmp_path / "search.json"
+    trials = [
+        {"number": 0, "config": {"romio_cb_write": "enable"}, "value": 2.0, "failed": False},
+        {"number": 1, "config": {"romio_cb_write": "disable"}, "value": None, "failed": True},
+        {"number": 2, "config": {"romio_cb_write": "disable"}, "value": 7.0, "failed": False},
+    ]
+    record.write_text(
+        json.dumps(
+            {"format": "iotuner-search-result", "study": "mem-grid-0123456789", "strategy": "grid",
+             "objective": "bandwidth", "direction": "maximize", "trials": trials,
+             "remeasured": [], "verdict": None, "winner": None, "winner_reason": ""}
+        )
+    )  # fmt: skip
+    html = build_report(ReportInputs(search_record=record))
+    assert section_ids(html) == {"search"}
+    assert "grid: study mem-grid-0123456789" in html
+    assert "3 trials measured (1 failed)" in html and "Best: 7." in html
+    assert "Nothing was re-measured" in html
+    assert len(embedded_pngs(html)) == 1

@@ -118,6 +118,42 @@ def _study_summary(study: optuna.Study) -> dict[str, Any]:
     }
 
 
+def _record_summary(record: dict[str, Any]) -> dict[str, Any]:
+    """A study's summary from a search record's trials, for a record whose study is not
+    in a storage given (a search kept in memory: an offline one without --storage)."""
+    maximise = record.get("direction", "maximize") == "maximize"
+    trials = [t for t in record.get("trials") or [] if isinstance(t, dict)]
+    best_so_far: list[float] = []
+    for trial in trials:
+        value = trial.get("value")
+        if isinstance(value, int | float) and not trial.get("failed"):
+            if best_so_far:
+                value = max(best_so_far[-1], value) if maximise else min(best_so_far[-1], value)
+            best_so_far.append(float(value))
+        elif best_so_far:
+            best_so_far.append(best_so_far[-1])
+    complete = [
+        t for t in trials if isinstance(t.get("value"), int | float) and not t.get("failed")
+    ]
+    ranked = sorted(complete, key=lambda t: -t["value"] if maximise else t["value"])
+    return {
+        "name": str(record.get("study")),
+        "strategy": str(record.get("strategy")),
+        "direction": "maximize" if maximise else "minimize",
+        "trials": len(trials),
+        "failed": sum(bool(t.get("failed")) for t in trials),
+        "best_so_far": best_so_far,
+        "top": [
+            {
+                "number": t.get("number"),
+                "value": float(t["value"]),
+                "params": _config_text(t.get("config")).replace("(the default)", ""),
+            }
+            for t in ranked[:TOP_TRIALS]
+        ],
+    }
+
+
 def _config_text(config: Any) -> str:
     if not isinstance(config, dict) or not config:
         return "(the default)"
@@ -149,6 +185,8 @@ def search_section(
     studies: list[optuna.Study], record: dict[str, Any] | None, record_path: str | None
 ) -> dict[str, Any]:
     summaries = [_study_summary(s) for s in studies]
+    if record is not None and record.get("study") not in {s["name"] for s in summaries}:
+        summaries.append(_record_summary(record))
     series = {
         f"{s['strategy']} ({s['trials']} trials)": s["best_so_far"]
         for s in summaries
