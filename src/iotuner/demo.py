@@ -10,6 +10,8 @@
    times each, every run syncing its data, and print the three bandwidths with their
    spread. The default runs are traced and their logs ingested too: the knowledge base
    keeps what the program did.
+5. report: one HTML page (iotuner.report) of the knowledge base, the model, the table and
+   the typical default and tuned runs, its path printed last.
 """
 
 import random
@@ -82,10 +84,23 @@ class Series:
     name: str
     hints: dict[str, str]
     bandwidths: list[float] = field(default_factory=list)
+    logs: list[Path] = field(default_factory=list)
+    """The trace logs of its runs, one per run, in the order of `bandwidths`."""
 
     @property
     def median(self) -> float:
         return statistics.median(self.bandwidths)
+
+    def typical_log(self) -> Path | None:
+        """The trace of the run whose bandwidth is nearest the median: the one to show."""
+        if not self.logs:
+            return None
+        if len(self.logs) != len(self.bandwidths):
+            return self.logs[0]
+        nearest = min(
+            range(len(self.bandwidths)), key=lambda i: abs(self.bandwidths[i] - self.median)
+        )
+        return self.logs[nearest]
 
 
 def _bandwidth(result: RunResult) -> float:
@@ -178,9 +193,32 @@ def run_demo(settings: DemoSettings, console: Console) -> dict[str, Series]:
         unseen, space, oracle[best_config][0], table, data_dir, workdir, settings.repeats, store
     )
     _print_comparison(console, series, len(oracle))
+    step("5. report: one HTML page of the above")
+    page = _write_report(workdir, table, series)
+    console.print(f"report: {page} (open it in a browser)")
     console.print(f"done in {time.monotonic() - started:.0f} s; everything is in {workdir}")
     store.close()
     return series
+
+
+def _write_report(workdir: Path, table: Path, series: dict[str, Series]) -> Path:
+    """The report of the knowledge base, model, table and the typical default and tuned
+    runs of the unseen workload (imported here: matplotlib is needed only now)."""
+    from iotuner.report import ReportInputs, write_report
+
+    default_log, tuned_log = series["default"].typical_log(), series["tuned"].typical_log()
+    both = default_log is not None and tuned_log is not None
+    inputs = ReportInputs(
+        db=str(workdir / "knowledge.sqlite"),
+        model=workdir / "model",
+        table=table,
+        logs=(tuned_log,) if tuned_log is not None else (),
+        default_log=default_log if both else None,
+        tuned_log=tuned_log if both else None,
+        title="iotuner demo report",
+        extra={"working directory": str(workdir)},
+    )
+    return write_report(workdir / "report.html", inputs)
 
 
 def _hint_args(hints: dict[str, str]) -> list[str]:
@@ -250,6 +288,7 @@ def _compare(
             if result.returncode != 0:
                 raise ConfigError(f"the kernel failed ({result.returncode}):\n{result.stderr}")
             series[name].bandwidths.append(_bandwidth(result))
+            series[name].logs.extend(result.logs)
             if name == "tuned" and result.logs:
                 series[name].hints = _applied(read_tracelog(result.logs[0]))
             if name == "default":
