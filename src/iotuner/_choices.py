@@ -5,10 +5,13 @@ whatever a parser needs is imported by `iotuner run` and `iotuner --version` too
 modules that use these names import Optuna, SQLAlchemy or pandas; these tuples do not.
 """
 
-__all__ = ["INGEST_KINDS", "STRATEGIES"]
+__all__ = ["EXPORT_MECHANISMS", "INGEST_KINDS", "STRATEGIES"]
 
 STRATEGIES = ("ga", "random", "grid", "tpe", "gp", "model")
 """The search strategies (iotuner.search.make_strategy)."""
 
 INGEST_KINDS = ("trace", "bench", "csv", "darshan")
 """The kinds of file `iotuner ingest` reads (iotuner.ingest.KINDS)."""
+
+EXPORT_MECHANISMS = ("romio-hints", "cray", "lfs", "mca", "iotuner")
+"""The hint mechanisms `iotuner export` writes (iotuner.hintexport.MECHANISMS)."""

@@ -80,6 +80,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 
+from iotuner._choices import EXPORT_MECHANISMS
 from iotuner.errors import ConfigError, TableError
 from iotuner.formats import hint_vocabulary, ompio_job_settings, ompio_map
 from iotuner.table import HEADER, TableEntry, specificity, table_problems
@@ -87,7 +88,7 @@ from iotuner.tune import note_gain
 
 __all__ = ["MECHANISMS", "PFL_STRIPES_PER_TARGET", "Export", "export_entries"]
 
-MECHANISMS: tuple[str, ...] = ("romio-hints", "cray", "lfs", "mca", "iotuner")
+MECHANISMS: tuple[str, ...] = EXPORT_MECHANISMS
 """The `--to` values of `iotuner export`."""
 
 PFL_STRIPES_PER_TARGET = 256

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from iotuner._choices import EXPORT_MECHANISMS as MECHANISMS
 from iotuner.cli._common import Subparsers
 
 __all__ = ["add_export"]
@@ -16,8 +17,6 @@ SHOWN_ON_STDERR = 20
 
 
 def add_export(subparsers: Subparsers) -> None:
-    from iotuner.hintexport import MECHANISMS
-
     parser = subparsers.add_parser(
         "export",
         help="write a tuning table's choices as ROMIO_HINTS, MPICH_MPIIO_HINTS, lfs, MCA",

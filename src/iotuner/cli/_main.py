@@ -5,6 +5,7 @@ import argparse
 from collections.abc import Callable, Sequence
 
 from iotuner import __version__
+from iotuner.cli._advise import add_advise
 from iotuner.cli._common import ERROR_STATUS, Subparsers, print_error
 from iotuner.cli._demo import add_demo
 from iotuner.cli._evaluate import add_evaluate, add_predict
@@ -35,6 +36,7 @@ _SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     add_predict,
     add_tune,
     add_export,
+    add_advise,
     add_analyze,
     add_search,
     add_report,

@@ -1,0 +1,417 @@
+"""`iotuner advise`: what to change for a program, from one Darshan log or one trace log of
+ours, with zero runs of it.
+
+1. The accesses. Each significant group of files and direction (write or read) becomes a
+   FileGroup (iotuner.ingest): from a Darshan log by iotuner.ingest.read_darshan, with the
+   log's counters as evidence; from a trace log here, one group per file name and op,
+   described by TraceLog.workload_of (the one reading of a trace's workloads) for the
+   call that moved the most bytes, with the mean bytes per call.
+2. The recommendation. `tune` runs at the scales of the groups, with the model and the
+   training data `iotuner tune` would use, so the evidence rule is the same (a change only
+   when its lower bound beats the default's upper bound, beyond the noise). The hints a
+   group gets are then looked up in that table exactly as the interposer would look them
+   up when the program runs: the open entry for its program, file and scale, then the
+   access entry for its size group, pattern, op and layout (collective access) or the view
+   entry (independent access to a strided view). So what advise recommends for a traced
+   program is what `iotuner run --mode tune` with tune's table applies to it. The case's
+   choice gives the predicted bandwidth, its interval and the default's.
+3. The ways to use it: the exports of iotuner.hintexport for the entries the groups use,
+   and the `iotuner run --mode tune` command.
+
+Groups that do not go through MPI-IO (POSIX only) get evidence but no hints: MPI-IO hints
+cannot act on them. A scale or size outside the model's training data is said, not hidden.
+"""
+
+import math
+import os
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from iotuner.errors import IotunerError
+from iotuner.formats import size_group
+from iotuner.hintexport import MECHANISMS, Export, export_entries
+from iotuner.ingest import DarshanJob, Evidence, FileGroup, read_darshan
+from iotuner.measurement import Workload
+from iotuner.space import Space
+from iotuner.table import TableEntry, match
+from iotuner.tracelog import TraceLog, read_tracelog
+from iotuner.tune import Choice, Predictor, tune
+
+__all__ = [
+    "Advice",
+    "AdviceError",
+    "Recommendation",
+    "advise",
+    "groups_of_trace",
+    "read_source",
+    "workload_evidence",
+]
+
+SMALL_REQUEST = 64 * 1024
+"""Bytes per call below which a request counts as small: well under one stripe or
+collective buffer, where per-call costs dominate (Kunkel et al. see data sieving and
+two-phase I/O matter most there)."""
+
+SIGNIFICANT_SHARE = 0.01
+"""Groups that moved less than this share of the job's bytes are summarised, not advised."""
+
+
+class AdviceError(IotunerError):
+    """A log advise cannot read or use."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """What one log says about a program's I/O."""
+
+    path: Path
+    kind: str  # "darshan" or "trace"
+    program: str
+    nprocs: int
+    groups: list[FileGroup]
+    notes: list[str]
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """The advice for one group: the hints the interposer would apply and what they rest on."""
+
+    group: FileGroup
+    size_group: int | None
+    hints: dict[str, str]
+    entries: list[TableEntry]
+    choice: Choice | None
+    kept_default: bool
+    reason: str
+
+    @property
+    def gain(self) -> float | None:
+        """Predicted bandwidth over the default's (1.0: no change), None when not predicted."""
+        c = self.choice
+        if c is None or c.default_predicted <= 0:
+            return None
+        return c.predicted / c.default_predicted
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """The gain's interval: the chosen configuration's band over the default's point."""
+        c = self.choice
+        if c is None or c.default_predicted <= 0:
+            return None
+        return c.low / c.default_predicted, c.high / c.default_predicted
+
+
+@dataclass(frozen=True)
+class Advice:
+    source: Source
+    recommendations: list[Recommendation]
+    summarised: list[FileGroup]
+    noise: float | None
+    exports: list[Export] = field(default_factory=list)
+    run_command: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def measure_command(self) -> str:
+        """The two-trial search that measures what advise could only predict (or not)."""
+        s = self.source
+        return f"iotuner search --strategy model --budget 2 -- mpiexec -n {s.nprocs} {s.program}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The advice as JSON-ready data (what `advise --json` prints)."""
+        return {
+            "source": {
+                "path": str(self.source.path),
+                "kind": self.source.kind,
+                "program": self.source.program,
+                "nprocs": self.source.nprocs,
+            },
+            "noise": self.noise,
+            "recommendations": [_recommendation_dict(r) for r in self.recommendations],
+            "summarised_groups": [g.name for g in self.summarised],
+            "exports": [
+                {
+                    "mechanism": e.mechanism,
+                    "text": e.text,
+                    "usage": e.usage,
+                    "kept": e.kept,
+                    "dropped": e.dropped,
+                }
+                for e in self.exports
+            ],
+            "run_command": self.run_command,
+            "measure_command": self.measure_command,
+            "notes": [*self.source.notes, *self.notes],
+        }
+
+
+def _recommendation_dict(r: Recommendation) -> dict[str, Any]:
+    g = r.group
+    return {
+        "group": g.name,
+        "files": g.files,
+        "op": g.op,
+        "through_mpiio": g.through_mpiio,
+        "bytes": g.bytes,
+        "seconds": g.seconds,
+        "bandwidth": g.bandwidth,
+        "workload": dict(vars(g.workload)),
+        "size_group": r.size_group,
+        "hints": r.hints,
+        "kept_default": r.kept_default,
+        "predicted_gain": r.gain,
+        "interval": list(r.interval) if r.interval else None,
+        "reason": r.reason,
+        "evidence": [
+            {"code": e.code, "words": e.words, "counter": e.counter, "value": e.value}
+            for e in g.evidence
+        ],
+    }
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_source(path: Path | str) -> Source:
+    """A Darshan log (by its name or content) or a trace log of ours, as groups."""
+    path = Path(path)
+    if not path.is_file():
+        raise AdviceError(f"{path}: no such file (expected a Darshan log or a trace log)")
+    if path.name.endswith(".iotrace.jsonl") or _starts_like_json(path):
+        log = read_tracelog(path)
+        return Source(
+            path,
+            "trace",
+            str(log.job["program"] or "unknown"),
+            int(log.job["nprocs"]),
+            groups_of_trace(log),
+            [],
+        )
+    job: DarshanJob = read_darshan(path)
+    return Source(path, "darshan", job.program, job.nprocs, list(job.groups), list(job.notes))
+
+
+def _starts_like_json(path: Path) -> bool:
+    with path.open("rb") as f:
+        return f.read(1) == b"{"
+
+
+def groups_of_trace(log: TraceLog) -> list[FileGroup]:
+    """One group per file name and op of a trace log, heaviest first: the workload of the
+    call that moved the most bytes with the group's mean bytes per call, the bytes, the
+    slowest rank's time in the calls (summed) and the evidence of its workload."""
+    rows: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for index, op in enumerate(log.ops):
+        rows[(str(op["file"]), str(op["kind"]))].append(index)
+    groups = []
+    for (name, kind), indices in rows.items():
+        moved = sum(int(log.ops[i]["bytes"]) for i in indices)
+        calls = sum(int(log.ops[i]["calls"]) for i in indices)
+        seconds = sum(float(log.ops[i]["duration"]) for i in indices)
+        heaviest = max(indices, key=lambda i: int(log.ops[i]["bytes"]))
+        try:
+            workload = log.workload_of(heaviest)
+        except IotunerError:
+            continue  # not a workload iotuner knows (no data moved, say): nothing to tune
+        workload = replace(workload, bytes_per_rank=max(1, moved // max(calls, 1)))
+        bandwidth = moved / seconds / 2**20 if seconds > 0 else None
+        groups.append(
+            FileGroup(
+                name=os.path.basename(name),
+                files=1,
+                op=kind,
+                workload=workload,
+                bytes=moved,
+                seconds=seconds if seconds > 0 else None,
+                bandwidth=bandwidth,
+                through_mpiio=True,
+                evidence=workload_evidence(workload, source="trace"),
+            )
+        )
+    return sorted(groups, key=lambda g: -g.bytes)
+
+
+def workload_evidence(workload: Workload, source: str) -> list[Evidence]:
+    """What a trace's workload says in plain words: small requests, independent access to
+    one shared file, a strided view. (A Darshan log's evidence comes from its counters.)"""
+    found = []
+    per_call = workload.bytes_per_rank
+    if per_call < SMALL_REQUEST:
+        found.append(
+            Evidence(
+                "small_requests",
+                f"each rank moves {_size(per_call)} per call: small requests, where "
+                "collective buffering or data sieving can merge many into few",
+                f"{source}: op.bytes_per_rank",
+                per_call,
+            )
+        )
+    shared = workload.files == 1 and workload.nprocs > 1
+    if shared and workload.pattern == "independent":
+        found.append(
+            Evidence(
+                "independent_shared",
+                f"{workload.nprocs} ranks access one shared file with independent calls: "
+                "no collective buffering can order them",
+                f"{source}: op.pattern",
+                workload.nprocs,
+            )
+        )
+    if workload.layout == "strided":
+        found.append(
+            Evidence(
+                "noncontiguous",
+                "the file view has holes (strided access"
+                + (f", blocks of {_size(workload.block)}" if workload.block else "")
+                + "): data sieving and two-phase I/O decide its speed",
+                f"{source}: op layout (file view)",
+                workload.block,
+            )
+        )
+    return found
+
+
+def _size(nbytes: int) -> str:
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if nbytes >= scale:
+            value = nbytes / scale
+            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
+    return f"{nbytes} B"
+
+
+# --------------------------------------------------------------------------- advising
+
+
+def advise(
+    source: Source,
+    predictor: Predictor | None,
+    space: Space | None,
+    summary: pd.DataFrame | None,
+    *,
+    table_path: Path | None = None,
+    model_words: str = "",
+) -> Advice:
+    """The advice for a log's groups (see the module docstring). Without a predictor (no
+    model) the groups get their evidence and no hints."""
+    total = sum(g.bytes for g in source.groups) or 1
+    significant = [g for g in source.groups if g.bytes >= SIGNIFICANT_SHARE * total]
+    summarised = [g for g in source.groups if g not in significant]
+    notes: list[str] = []
+    if predictor is None or space is None or summary is None:
+        recommendations = [
+            Recommendation(g, None, {}, [], None, True, "no model: evidence only")
+            for g in significant
+        ]
+        return Advice(source, recommendations, summarised, None, notes=notes)
+    tunable = [g for g in significant if g.through_mpiio]
+    scales = sorted({g.workload.nprocs for g in tunable})
+    trained_scales = {int(n) for n in summary["nprocs"].unique()}
+    untrained = [n for n in scales if n not in trained_scales]
+    if untrained:
+        notes.append(
+            f"the model was trained at {', '.join(map(str, sorted(trained_scales)))} "
+            f"processes; it predicts {', '.join(map(str, untrained))} from those, and "
+            "`iotuner tune` writes no entries for scales it was not trained at"
+        )
+    if model_words:
+        notes.append(model_words)
+    result = tune(predictor, space, summary, scales=scales) if scales else None
+    entries = result.entries if result else []
+    recommendations = []
+    for group in significant:
+        if not group.through_mpiio:
+            recommendations.append(
+                Recommendation(
+                    group,
+                    None,
+                    {},
+                    [],
+                    None,
+                    True,
+                    "not accessed through MPI-IO: MPI-IO hints cannot act on it",
+                )
+            )
+            continue
+        recommendations.append(_recommend(group, source.program, entries, result))
+    used = _entries_used(recommendations)
+    exports = [
+        export_entries(used, mechanism, program=source.program, output=table_path)
+        for mechanism in MECHANISMS
+        if used
+    ]
+    table = str(table_path) if table_path else "TABLE.jsonl"
+    command = (
+        f"iotuner run --mode tune --table {table} -- mpiexec -n {source.nprocs} {source.program}"
+    )
+    noise = result.noise if result else None
+    return Advice(source, recommendations, summarised, noise, exports, command, notes)
+
+
+def _recommend(
+    group: FileGroup, program: str, entries: list[TableEntry], result: Any
+) -> Recommendation:
+    w = group.workload
+    number = size_group(w.bytes_per_rank)
+    opened = match(entries, at="open", program=program, file=group.name, nprocs=w.nprocs)
+    later: TableEntry | None = None
+    if w.pattern == "collective":
+        later = match(
+            entries,
+            at="access",
+            program=program,
+            file=group.name,
+            nprocs=w.nprocs,
+            group=number,
+            pattern=w.pattern,
+            op=w.op,
+            layout=w.layout,
+        )
+    elif w.layout == "strided":
+        later = match(
+            entries, at="view", program=program, file=group.name, nprocs=w.nprocs, layout=w.layout
+        )
+    used = [e for e in (opened, later) if e is not None]
+    hints = {k: str(v) for e in used for k, v in e.hints.items()}
+    choice = next(
+        (
+            c
+            for c in (result.choices if result else [])
+            if (c.nprocs, c.group, c.pattern, c.op, c.layout)
+            == (w.nprocs, number, w.pattern, w.op, w.layout)
+        ),
+        None,
+    )
+    if choice is None:
+        reason = (
+            f"no prediction for {w.pattern} {w.op}s of {_size(w.bytes_per_rank)} per call "
+            f"({w.layout}) at {w.nprocs} processes: the training data has no such case, or "
+            "the size lies beyond what the model may extrapolate"
+        )
+        if hints:
+            reason += "; the hints shown are the scale's open-time choice"
+        return Recommendation(group, number, hints, used, None, not hints, reason)
+    return Recommendation(group, number, hints, used, choice, not hints, choice.reason)
+
+
+def _entries_used(recommendations: list[Recommendation]) -> list[TableEntry]:
+    """The table entries the groups' hints come from, each once, in a stable order."""
+    seen: dict[tuple[Any, ...], TableEntry] = {}
+    for r in recommendations:
+        for e in r.entries:
+            seen.setdefault((e.case, tuple(sorted(e.hints.items()))), e)
+    return list(seen.values())
+
+
+def gain_words(r: Recommendation) -> str:
+    """'x1.8 (1.3 .. 2.4)' or '' when nothing was predicted."""
+    gain, interval = r.gain, r.interval
+    if gain is None or not math.isfinite(gain):
+        return ""
+    words = f"x{gain:.2f}"
+    if interval:
+        words += f" ({interval[0]:.2f} .. {interval[1]:.2f})"
+    return words

@@ -1,0 +1,157 @@
+"""`iotuner advise`: the recommendation, its evidence and the ways to use it, for one
+Darshan log or trace log, with zero runs (iotuner.advise)."""
+
+import argparse
+import contextlib
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from iotuner.cli._common import Subparsers
+from iotuner.cli._learn import _add_learning_source
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from iotuner.advise import Advice
+
+__all__ = ["add_advise"]
+
+
+def add_advise(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "advise",
+        help="what to change for a program, from one Darshan log or trace log (zero runs)",
+        description=(
+            "Read a Darshan log (.darshan) or an iotuner trace log (.iotrace.jsonl), describe "
+            "each significant group of files as a workload, and say what to change: the "
+            "hints `iotuner tune` would choose for it with the trained model (or 'keep the "
+            "defaults' when the predicted gain is within the noise), the evidence from the "
+            "log, and the lines to apply it with ROMIO_HINTS, Cray's MPICH_MPIIO_HINTS, lfs "
+            "setstripe, Open MPI MCA parameters or iotuner's own table."
+        ),
+    )
+    parser.add_argument("log", type=Path, help="Darshan log or iotuner trace log")
+    _add_learning_source(parser)
+    parser.add_argument(
+        "--model",
+        type=Path,
+        default=Path("iotuner-model"),
+        help="model directory from `iotuner train` (default ./iotuner-model); without one "
+        "advise gives the evidence only",
+    )
+    parser.add_argument(
+        "--table",
+        type=Path,
+        help="write the tuning table entries the advice uses here (for `iotuner run --mode "
+        "tune --table`)",
+    )
+    parser.add_argument("--json", action="store_true", help="the advice as one JSON object")
+    parser.set_defaults(handler=_advise)
+
+
+def _advise(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from iotuner.advise import advise, read_source
+    from iotuner.errors import IotunerError
+    from iotuner.table import write_table
+
+    source = read_source(args.log)
+    predictor = space = summary = None
+    words = ""
+    # With --json, stdout holds the JSON object alone; what advise says goes to stderr.
+    with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
+        if args.model.is_dir():
+            from iotuner.cli._learn import _training_data
+            from iotuner.models import load_model
+
+            try:
+                data = _training_data(args)
+            except IotunerError as exc:
+                print(f"advise: no training data to tune from ({exc}): evidence only")
+            else:
+                predictor = load_model(args.model)
+                space, summary = data.space, data.frame
+                words = (
+                    f"model {args.model} learned on {data.system.host} ({data.system.fs_type}); "
+                    f"the log comes from a run of {source.program} with {source.nprocs} "
+                    "processes: the advice holds as far as the two systems are alike"
+                )
+        else:
+            print(f"advise: no model at {args.model} (`iotuner train -o DIR`): evidence only")
+    advice = advise(source, predictor, space, summary, table_path=args.table, model_words=words)
+    used = {id(e): e for r in advice.recommendations for e in r.entries}
+    if args.table is not None and used:
+        write_table(args.table, list(used.values()))
+    if args.json:
+        print(json.dumps(advice.to_dict(), indent=2, allow_nan=False))
+        return 0
+    print_advice(advice, Console(), args.table)
+    return 0
+
+
+def print_advice(advice: "Advice", console: "Console", table: Path | None) -> None:
+    from rich.markup import escape
+
+    from iotuner.advise import gain_words
+
+    s = advice.source
+    console.print(
+        f"[bold]{escape(s.program)}[/bold] with {s.nprocs} processes "
+        f"({s.kind} log {escape(str(s.path))}): {len(advice.recommendations)} file group(s) "
+        "to advise"
+        + (f", {len(advice.summarised)} small ones left out" if advice.summarised else "")
+    )
+    for note in [*s.notes, *advice.notes]:
+        console.print(f"  note: {escape(note)}")
+    for r in advice.recommendations:
+        g = r.group
+        w = g.workload
+        rate = f", {g.bandwidth:.1f} MiB/s" if g.bandwidth else ""
+        console.print()
+        console.print(
+            f"[bold]{escape(g.name)}[/bold] ({g.files} file(s), {g.op}, "
+            f"{g.bytes / 2**20:.1f} MiB{rate}): {w.pattern}, {w.layout}, "
+            f"{w.bytes_per_rank:,} bytes per rank per call"
+        )
+        if r.hints:
+            hints = " ".join(f"{k}={v}" for k, v in sorted(r.hints.items()))
+            gain = gain_words(r)
+            console.print(
+                f"  recommendation: {escape(hints)}"
+                + (f"; predicted bandwidth {gain} of the default's" if gain else "")
+            )
+        elif r.choice is not None:
+            console.print(
+                f"  recommendation: keep the defaults ({escape(r.reason)}; predicted "
+                f"{gain_words(r) or 'no gain'})"
+            )
+        else:
+            console.print(f"  recommendation: none ({escape(r.reason)})")
+        for e in g.evidence:
+            console.print(f"  evidence: {escape(e.words)} [{escape(e.counter)} = {e.value}]")
+    console.print()
+    console.print("[bold]How to apply it[/bold]")
+    if not advice.exports:
+        console.print(
+            "  nothing to apply: every group keeps the defaults or has no prediction, so no "
+            "hint file, variable or stripe command would change anything"
+        )
+        console.print(f"  to measure instead: {escape(advice.measure_command)}")
+        return
+    for export in advice.exports:
+        console.print(f"  {export.mechanism}:")
+        for line in export.usage:
+            console.print(f"    {escape(line)}")
+        if export.text and export.mechanism != "iotuner":
+            for line in export.text.splitlines():
+                console.print(f"      {escape(line)}")
+        for line in export.kept:
+            console.print(f"    kept: {escape(line)}")
+        for line in export.dropped:
+            console.print(f"    dropped: {escape(line)}")
+    console.print(f"  with the interposer: {escape(advice.run_command)}")
+    if table is None:
+        console.print("    (add --table TABLE.jsonl to write the table it reads)")
