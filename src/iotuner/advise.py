@@ -48,6 +48,7 @@ __all__ = [
     "advise",
     "groups_of_trace",
     "read_source",
+    "recommend_from_table",
     "workload_evidence",
 ]
 
@@ -336,12 +337,13 @@ def advise(
                 )
             )
             continue
-        recommendations.append(_recommend(group, source.program, entries, result))
+        recommendations.append(recommend_from_table(group, source.program, entries, result))
     used = _entries_used(recommendations)
+    changes = any(r.hints for r in recommendations)
     exports = [
         export_entries(used, mechanism, program=source.program, output=table_path)
         for mechanism in MECHANISMS
-        if used
+        if changes
     ]
     table = str(table_path) if table_path else "TABLE.jsonl"
     command = (
@@ -351,9 +353,12 @@ def advise(
     return Advice(source, recommendations, summarised, noise, exports, command, notes)
 
 
-def _recommend(
-    group: FileGroup, program: str, entries: list[TableEntry], result: Any
+def recommend_from_table(
+    group: FileGroup, program: str, entries: list[TableEntry], result: Any = None
 ) -> Recommendation:
+    """The hints the interposer would give a group's file from a table's entries (the open
+    entry, then the access or view entry), with tune's choice for the case when `result`
+    (a TuneResult) has one."""
     w = group.workload
     number = size_group(w.bytes_per_rank)
     opened = match(entries, at="open", program=program, file=group.name, nprocs=w.nprocs)

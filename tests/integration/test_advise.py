@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from iotuner.advise import groups_of_trace, recommend_from_table
 from iotuner.cli._main import main
+from iotuner.formats import size_group
+from iotuner.table import read_table
 from iotuner.tracelog import read_tracelog
 
-from .conftest import Mpi
+from .conftest import Mpi, write_table
 from .test_cli import iotuner
 
 SWEEP = ("--space", "demo-small", "--nprocs", "2", "--patterns", "collective,independent",
@@ -38,13 +41,14 @@ def darshan_examples() -> list[Path]:
 
 
 def requested_hints(log_path: Path) -> dict[str, str]:
-    """What the interposer asked MPI for, for the file's data operations (open and access)."""
+    """What the interposer asked MPI for, for the file of the data operations: every key
+    requested in the hint sets up to the last one in force (open, then accesses)."""
     log = read_tracelog(log_path)
     asked: dict[str, str] = {}
     for op in log.ops:
-        hints = log.hints_for(op)
-        if hints is not None:
-            asked.update({k: str(v) for k, v in hints["requested"].items()})
+        for hints in log.hints:
+            if hints["file"] == op["file"] and hints["seq"] <= op["hint_set"]:
+                asked.update({k: str(v) for k, v in hints["requested"].items()})
     return asked
 
 
@@ -96,6 +100,31 @@ def advise_here(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     capsys.readouterr()
     assert main(["advise", *args]) == 0
     return capsys.readouterr().out
+
+
+def test_advise_matches_the_hints_the_interposer_applies(mpi: Mpi, tmp_path: Path) -> None:
+    """The same lookup with hints that change something: a table whose open and access
+    entries both apply to the kernel's file; advise's hints for the traced group equal the
+    hints the interposer asked MPI for when the kernel ran under that table."""
+    kernel = mpi.command(2, "iokernel", "--file", str(tmp_path / "out.dat"), "--size", "512k")
+    iotuner("run", "--log-dir", str(tmp_path / "plain"), "--", *kernel)
+    (traced,) = (tmp_path / "plain").glob("*.iotrace.jsonl")
+    (group,) = groups_of_trace(read_tracelog(traced))
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"at": "open", "nprocs": 2, "hints": {"cb_nodes": "1"}},
+        {"at": "open", "nprocs": 4, "hints": {"cb_nodes": "4"}},
+        {"nprocs": 2, "group": size_group(512 * 1024), "pattern": "collective", "op": "write",
+         "layout": "contiguous", "hints": {"romio_cb_write": "enable"}},
+        {"nprocs": 2, "group": size_group(512 * 1024), "pattern": "collective", "op": "read",
+         "hints": {"romio_cb_read": "disable"}},
+    )  # fmt: skip
+    advised = recommend_from_table(group, "iokernel", read_table(table))
+    assert advised.hints == {"cb_nodes": "1", "romio_cb_write": "enable"}
+    iotuner("run", "--mode", "tune,trace", "--table", str(table),
+            "--log-dir", str(tmp_path / "tuned"), "--", *kernel)  # fmt: skip
+    (tuned,) = (tmp_path / "tuned").glob("*.iotrace.jsonl")
+    assert requested_hints(tuned) == advised.hints
 
 
 @pytest.mark.parametrize("log", darshan_examples(), ids=lambda p: p.name)
