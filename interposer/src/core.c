@@ -603,6 +603,9 @@ void iot__start(void) {
     s->max_log_bytes = core_env_size("IOTUNER_LOG_MAX_BYTES", IOT_LOG_MAX_BYTES);
     core_program_name(s->program, sizeof s->program);
     gethostname(s->host, sizeof s->host - 1);
+    /* Where relative file names point: the trace keeps names as the program gave them. */
+    if (!getcwd(s->cwd, sizeof s->cwd))
+        s->cwd[0] = '\0';
     /* Sized from MPI's own constant: Debian's MPICH writes about 2,000 characters. */
     int liblen = 0;
     PMPI_Get_library_version(s->mpi_library, &liblen);

@@ -204,6 +204,7 @@ struct iot_state {
     MPI_Comm world;    /* private duplicate of MPI_COMM_WORLD for the log gather */
     char program[256];
     char host[256];
+    char cwd[4096]; /* rank 0's working directory at MPI_Init ("" when unknown) */
     char mpi_library[MPI_MAX_LIBRARY_VERSION_STRING + 1];
     int is_openmpi;
     /* The MPI-IO component serving files: "romio" (MPICH and its derivatives), or Open

@@ -567,6 +567,10 @@ static int log_write_job(FILE *fp) {
     iot__buf_json_string(&b, s->job_tag);
     iot__buf_printf(&b, ", \"io_component\": ");
     iot__buf_json_string(&b, s->io_component);
+    if (s->cwd[0]) {
+        iot__buf_printf(&b, ", \"cwd\": ");
+        iot__buf_json_string(&b, s->cwd);
+    }
     if (s->hint_map.n > 0) {
         iot__buf_printf(&b, ", \"hint_map\": {");
         for (int i = 0; i < s->hint_map.n; i++) {

@@ -112,3 +112,24 @@ def test_show_prints_a_new_trace(
     assert main(["show", str(result.logs[0])]) == 0
     out = capsys.readouterr().out
     assert "MPI_File_write_at_all" in out and "gap_min=4096" in out
+
+
+def test_a_relative_file_name_lands_on_the_system_of_the_working_directory(
+    mpi: Mpi, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The trace keeps the name the program gave (out.dat); the job's working directory
+    (`cwd` in the job record) places it, so its measurements join the bench runs of the
+    same file system instead of a system of unknown file system."""
+    from iotuner.measurement import System
+    from iotuner.store import open_store
+
+    monkeypatch.chdir(tmp_path)
+    log = _kernel(mpi, Path("out.dat"), "collective", "--size", "64k")
+    assert log.job["cwd"] == str(tmp_path)
+    assert log.ops[0]["file"] == "out.dat"
+    with open_store(tmp_path / "kb.sqlite") as store:
+        from iotuner.ingest import ingest_trace
+
+        ingest_trace(store, log.path)
+        (system,) = store.systems()
+    assert system.fs_type == System.detect(tmp_path, "", "").fs_type != "unknown"

@@ -435,3 +435,17 @@ def test_cli_exits_1_when_the_mechanism_carries_nothing(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert not out.exists()
     assert "romio_ds_write" in result.stderr
+
+
+def test_cli_exits_0_when_the_table_keeps_the_defaults(tmp_path: Path) -> None:
+    # What tune writes when nothing beats the default beyond the noise: an answer, not an
+    # error, so a job script may export unconditionally.
+    table = write_table_file(
+        tmp_path / "t.jsonl",
+        [TableEntry(nprocs=2, group=20, pattern="collective", op="write", hints={})],
+    )
+    out = tmp_path / "hints"
+    result = iotuner("export", str(table), "--to", "romio-hints", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "keeps the defaults" in result.stderr
+    assert not out.exists()

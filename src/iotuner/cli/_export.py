@@ -25,7 +25,8 @@ def add_export(subparsers: Subparsers) -> None:
             "when given), keep what the mechanism can express (the choice with the highest "
             "predicted gain, then the most specific), and say on stderr what was kept and "
             "what was dropped, and why. Without -o the text goes to stdout. Exit status 1 "
-            "when the mechanism can carry none of the choices."
+            "when the mechanism can carry none of the choices; 0, with nothing written, when "
+            "every entry that applies keeps the defaults."
         ),
     )
     parser.add_argument("table", type=Path, help="tuning table (.jsonl)")
@@ -56,8 +57,9 @@ def _export(args: argparse.Namespace) -> int:
 
     if args.nprocs is not None and args.nprocs < 1:
         raise ConfigError(f"--nprocs must be a positive number of ranks, got {args.nprocs}")
+    entries = read_table(args.table)
     export = export_entries(
-        read_table(args.table),
+        entries,
         args.to,
         program=args.program,
         nprocs=args.nprocs,
@@ -75,6 +77,18 @@ def _export(args: argparse.Namespace) -> int:
             f"dropped: {len(export.dropped) - SHOWN_ON_STDERR} more (--json lists them all)",
             file=sys.stderr,
         )
+    changes = [e for e in entries if e.hints and args.nprocs in (None, e.nprocs or args.nprocs)]
+    if not export.usage and not changes:
+        # A table that keeps the defaults everywhere (tune found no gain beyond the noise)
+        # is an answer, not a failure: a job script may run this unconditionally.
+        print(
+            f"iotuner: {args.table}: every entry that applies keeps the defaults: nothing to "
+            "change, nothing written",
+            file=sys.stderr,
+        )
+        if args.json:
+            print(json.dumps({**export.to_json(), "output": None}, indent=2))
+        return 0
     if not export.usage:
         print(f"iotuner: nothing {args.to} can carry: nothing written", file=sys.stderr)
         if args.json:

@@ -63,7 +63,9 @@ def ingest_trace(store: Store, path: Path | str, kind: str = "trace") -> IngestR
         driver = drivers.get(hint_set) or _file_driver(drivers, row["file"]) or log_driver
         directory = os.path.dirname(row["file"])
         if (driver, directory) not in systems:
-            systems[(driver, directory)] = _trace_system(host, mpi_library, driver, row["file"])
+            systems[(driver, directory)] = _trace_system(
+                host, mpi_library, driver, row["file"], job.get("cwd")
+            )
         system = systems[(driver, directory)]
         key = (workload, config_key(canonical_config(config)))
         measurement = Measurement(
@@ -132,11 +134,16 @@ def _file_driver(drivers: Mapping[tuple[str, int], str], name: str) -> str | Non
     return next((d for (f, _), d in drivers.items() if f == name and d != "unknown"), None)
 
 
-def _trace_system(host: str, mpi_library: str, driver: str, file: str) -> System:
+def _trace_system(
+    host: str, mpi_library: str, driver: str, file: str, cwd: str | None = None
+) -> System:
     """The system of a trace row. A trace does not record the file system; when the log
-    comes from this host and names an absolute path, the mount table here tells, so traces
-    and bench runs of the same machine land on the same system."""
+    comes from this host and names an absolute path (or a relative one and the job's
+    working directory), the mount table here tells, so traces and bench runs of the same
+    machine land on the same system."""
     here = socket.gethostname().split(".")[0]
+    if not os.path.isabs(file) and cwd and os.path.isabs(cwd):
+        file = os.path.join(cwd, file)
     if host == here and os.path.isabs(file):
         detected = System.detect(Path(file).parent, mpi_library, driver)
         return System(host, detected.mpi_library, detected.fs_type, driver, detected.fs_mount)

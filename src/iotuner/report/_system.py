@@ -86,21 +86,23 @@ def _noise(frame: pd.DataFrame) -> dict[str, Any]:
     if repeated.empty:
         return {"noise": noise, "repeated": 0, "rows": [], "plot": None, "shown": 0}
     spread = (repeated["bw_q3"] - repeated["bw_q1"]) / repeated["bw_median"].clip(lower=1e-9)
-    by_config = spread.groupby(repeated["config"].astype(str))
-    order = by_config.median().sort_values(ascending=False)
+    # A plain dict of the groups: get_group on a grouper Series fails for some keys
+    # ("default" in the demo's knowledge base) in pandas 2.
+    spreads = {
+        str(config): group for config, group in spread.groupby(repeated["config"].astype(str))
+    }
+    order = sorted(spreads, key=lambda c: float(spreads[c].median()), reverse=True)
     rows = [
         {
             "config": config,
-            "median": float(median),
-            "max": float(by_config.get_group(config).max()),
-            "cases": int(by_config.get_group(config).size),
+            "median": float(spreads[config].median()),
+            "max": float(spreads[config].max()),
+            "cases": int(spreads[config].size),
         }
-        for config, median in order.items()
+        for config in order
     ]
-    shown = list(order.index[:MAX_CONFIGS_PLOTTED])
-    plot = _plots.spread_boxes(
-        {str(c): by_config.get_group(c).tolist() for c in shown[::-1]}, noise
-    )
+    shown = order[:MAX_CONFIGS_PLOTTED]
+    plot = _plots.spread_boxes({c: spreads[c].tolist() for c in shown[::-1]}, noise)
     return {
         "noise": noise,
         "repeated": len(repeated),
