@@ -24,6 +24,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from iotuner._tables import breakable, print_table, whole
 from iotuner.bench import (
     BenchPlan,
     calls_per_open_for,
@@ -327,14 +328,19 @@ def _print_comparison(console: Console, series: dict[str, Series], tried: int) -
     for s in series.values():
         table.add_row(
             s.name,
-            config_key(s.hints) if s.hints else "(none)",
-            f"{s.median:.1f}",
-            f"{min(s.bandwidths):.1f}",
-            f"{max(s.bandwidths):.1f}",
-            f"{s.median / best:.0%}" if best > 0 else "-",
-            str(len(s.bandwidths)),
+            breakable(config_key(s.hints)) if s.hints else "(none)",
+            *map(
+                whole,
+                (
+                    f"{s.median:.1f}",
+                    f"{min(s.bandwidths):.1f}",
+                    f"{max(s.bandwidths):.1f}",
+                    f"{s.median / best:.0%}" if best > 0 else "-",
+                    str(len(s.bandwidths)),
+                ),
+            ),
         )
-    console.print(table)
+    print_table(console, [(table, None)])
     ratio = tuned.median / default.median if default.median > 0 else float("nan")
     overlap = min(tuned.bandwidths) <= max(default.bandwidths)
     console.print(

@@ -4,6 +4,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from iotuner._tables import print_table, whole
 from iotuner._units import format_size
 from iotuner.summary import FileSummary, HintSetSummary, LogSummary
 
@@ -48,14 +49,14 @@ def _print_file(file: FileSummary, console: Console) -> None:
         for op in file.operations:
             table.add_row(
                 escape(op.operation),
-                str(op.calls),
-                format_size(op.bytes),
-                f"{op.duration:.6f}",
-                f"{op.bandwidth:.2f}",
+                whole(str(op.calls)),
+                whole(format_size(op.bytes)),
+                whole(f"{op.duration:.6f}"),
+                whole(f"{op.bandwidth:.2f}"),
             )
-        console.print(table)
+        print_table(console, [(table, None)])
     for hint_set in file.hint_sets:
-        console.print(_hints_table(hint_set))
+        print_table(console, [(_hints_table(hint_set), None)])
     for case in file.untuned:
         console.print(f"[yellow]no table entry for {escape(case)}: no access hints there[/]")
 

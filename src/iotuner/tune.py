@@ -62,6 +62,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from iotuner._tables import print_table, whole
 from iotuner.bench import configurations_for, relevant
 from iotuner.errors import ConfigError
 from iotuner.formats import hint_vocabulary, size_groups
@@ -807,6 +808,13 @@ def render_choices(result: TuneResult, console: Console, limit: int = 30) -> Non
         key=lambda c: c.predicted / max(c.default_predicted, 1e-9),
         reverse=True,
     )
+    if not changed:
+        # An empty table says less than a sentence.
+        console.print(
+            f"every case keeps the default: no configuration is predicted to beat it by "
+            f"more than the noise ({result.noise:.0%})"
+        )
+        return
     table = Table(title=f"configurations chosen over the default (noise {result.noise:.0%})")
     for column in (
         "scale",
@@ -821,16 +829,16 @@ def render_choices(result: TuneResult, console: Console, limit: int = 30) -> Non
         table.add_column(column)
     for c in changed[:limit]:
         table.add_row(
-            str(c.nprocs),
-            str(c.group),
+            whole(str(c.nprocs)),
+            whole(str(c.group)),
             c.pattern,
             c.op,
             c.layout,
             (", ".join(f"{k}={v}" for k, v in c.hints.items()) or "(default)")
             + (f" (nearest trained size's, x{2**c.extrapolated} away)" if c.extrapolated else ""),
-            f"{c.predicted:.1f} [{c.low:.1f}, {c.high:.1f}]",
-            f"{c.default_predicted:.1f}",
+            whole(f"{c.predicted:.1f} [{c.low:.1f}, {c.high:.1f}]"),
+            whole(f"{c.default_predicted:.1f}"),
         )
     if len(changed) > limit:
         table.caption = f"{len(changed) - limit} more in the table's notes"
-    console.print(table)
+    print_table(console, [(table, None)])

@@ -46,5 +46,5 @@ def test_analyze(summary: pd.DataFrame, space: Space) -> None:
     console = _console()
     render_analyze(analyze(summary, space), console, limit=3)
     text = console.export_text()
-    assert "36 patterns" in text and "consistently good" in text and GOOD in text
+    assert "36 patterns" in text and "consistently good" in text and GOOD.replace(",", ", ") in text
     assert "(default)" in text and "default: rank" in text

@@ -138,7 +138,7 @@ def test_selection_rule() -> None:
     ]
     chosen, reason = select_model(scores)
     assert chosen == "b"
-    assert "ties a, b" in reason
+    assert "2 models tie on leave-one-group-out MAPE" in reason and "(a, b)" in reason
     # Within one std on both: the faster test wins.
     scores = [
         _score("a", (10.0, 1.0), (6.0, 0.5), test_seconds=0.05),
@@ -265,7 +265,9 @@ def test_selection_by_the_figures_of_held_out_workloads() -> None:
         _judged("c", [0.5, 0.6, 0.5, 0.6], [0.9] * 4, 1.0),
     )
     chosen, reason = select_model(scores, evaluation)
-    assert chosen == "b" and "mean pick ties b" in reason
+    # One model ahead is no tie: the sentence names the runners-up instead (issue 13).
+    assert chosen == "b" and "best mean zero-trial pick (0.993; a 0.800; c 0.550)" in reason
+    assert "tie" not in reason
     assert select_model(scores)[0] == "a"  # without figures, the error decides
     # Picks within one standard error: the higher Spearman, then the lower MdAPE wins.
     evaluation = _evaluation(
@@ -274,8 +276,12 @@ def test_selection_by_the_figures_of_held_out_workloads() -> None:
         _judged("c", [0.95, 0.95, 1.0, 0.95], [0.9, 0.8, 0.8, 0.9], 10.0),
     )
     chosen, reason = select_model(scores, evaluation)
-    assert chosen == "c" and "mean Spearman then ties b, c" in reason
+    assert chosen == "c" and "3 models tie on mean zero-trial pick" in reason
+    assert "2 models tie on mean Spearman" in reason and "(b 0.85, c 0.85)" in reason
     assert "MdAPE" in reason
+    # A single model judged is said to be alone, not to tie with itself.
+    chosen, reason = select_model(scores[:1], _evaluation(evaluation.results[0]))
+    assert reason.startswith("a: the only model judged (mean zero-trial pick 0.962)")
 
 
 def test_a_small_table_trains_every_model(summary: pd.DataFrame, space: Space) -> None:

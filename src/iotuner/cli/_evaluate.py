@@ -103,6 +103,8 @@ def print_evaluation(result: "Evaluation", console: "Console", chosen: str | Non
     from rich.markup import escape
     from rich.table import Table
 
+    from iotuner._tables import print_table, whole
+
     for scheme in ("workload", "program"):
         if scheme not in result.random:
             console.print(f"[yellow]{escape(result.notes.get(scheme, ''))}[/]")
@@ -122,9 +124,9 @@ def print_evaluation(result: "Evaluation", console: "Console", chosen: str | Non
             name = escape(model)
             if model == chosen:
                 name = f"[bold green]★ {name}[/]"
-            table.add_row(name, *_cells(figures))
-        table.add_row("random order", *_cells(result.random[scheme]), style="dim")
-        console.print(table)
+            table.add_row(name, *map(whole, _cells(figures)))
+        table.add_row("random order", *map(whole, _cells(result.random[scheme])), style="dim")
+        print_table(console, [(table, None)])
     console.print(
         f"target {result.target}; trials: {escape(result.belief)}; trials counted over the "
         "workloads that reach the target"

@@ -6,7 +6,9 @@ import math
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
+from iotuner._tables import breakable, print_table, whole
 from iotuner.models._analyze import AnalyzeReport
 from iotuner.models._kunkel import KunkelReport, TreeRules
 from iotuner.models._metrics import Metrics
@@ -28,18 +30,7 @@ def render_comparison(comparison: Comparison, console: Console, chosen: str | No
     else:
         console.print(f"[yellow]{escape(comparison.group_note)}[/]")
     for scheme, title in schemes:
-        table = Table(
-            "model",
-            "R",
-            "MAPE %",
-            "RMSPE %",
-            "MAE MiB/s",
-            "RMSE MiB/s",
-            "build s",
-            "test s",
-            title=escape(title),
-            title_justify="left",
-        )
+        rows = []
         for score in comparison.scores:
             mean = score.split_mean if scheme == "split" else score.group_mean
             std = score.split_std if scheme == "split" else score.group_std
@@ -50,8 +41,21 @@ def render_comparison(comparison: Comparison, console: Console, chosen: str | No
                 name += " [dim](baseline)[/]"
             if score.model == chosen:
                 name = f"[bold green]★ {name}[/]"
-            table.add_row(name, *_cells(mean, std))
-        console.print(table)
+            rows.append((name, _figures(mean, std)))
+        # Widest first: one line per figure; the spread under the mean; without the
+        # times, which say nothing of how good a model is (--json keeps them).
+        layouts = []
+        for stacked, timed in ((False, True), (True, True), (True, False)):
+            headers = _HEADERS if timed else _HEADERS[:-2]
+            table = Table("model", *headers, title=escape(title), title_justify="left")
+            for name, figures in rows:
+                shown = figures if timed else figures[:-2]
+                table.add_row(name, *(_pm(m, s, stacked) for m, s in shown))
+            note = (
+                None if timed else "build and test seconds left out at this width (--json has them)"
+            )
+            layouts.append((table, note))
+        print_table(console, layouts)
 
 
 def render_train_report(report: TrainReport, console: Console) -> None:
@@ -87,15 +91,15 @@ def render_kunkel(report: KunkelReport, console: Console) -> None:
     )
     for c in report.choices:
         table.add_row(
-            escape(c.choice),
-            f"{c.arithmetic:.1f}",
-            _percent(c.arithmetic_of_best),
-            f"{c.harmonic:.1f}",
-            _percent(c.harmonic_of_best),
-            _percent(c.fraction_of_best),
-            str(c.best_count),
+            escape(breakable(c.choice)),
+            whole(f"{c.arithmetic:.1f}"),
+            whole(_percent(c.arithmetic_of_best)),
+            whole(f"{c.harmonic:.1f}"),
+            whole(_percent(c.harmonic_of_best)),
+            whole(_percent(c.fraction_of_best)),
+            whole(str(c.best_count)),
         )
-    console.print(table)
+    print_table(console, [(table, None)])
     for note in report.notes:
         console.print(f"[yellow]⚠ {escape(note)}[/]")
 
@@ -121,40 +125,53 @@ def render_analyze(report: AnalyzeReport, console: Console, limit: int = 20) -> 
             f"{c.median:.2f}",
             f"{c.maximum:.2f}",
         )
-    console.print(clusters)
-    table = Table(
-        "rank",
-        "configuration",
-        "cluster",
-        "patterns",
-        "min",
-        "q1",
-        "median",
-        "q3",
-        "max",
-        "mean",
-        title="Normalised bandwidth per configuration (1 = best of its pattern)",
-        title_justify="left",
-    )
+    print_table(console, [(clusters, None)])
     shown = report.configs[:limit]
     if report.default is not None and report.default not in shown:
         shown = [*shown, report.default]
-    for s in shown:
-        name = escape(s.config) + (" [bold](default)[/]" if s.is_default else "")
-        table.add_row(
-            str(s.rank),
-            name,
-            str(s.cluster),
-            str(s.patterns),
-            *(f"{v:.2f}" for v in (s.minimum, s.q1, s.median, s.q3, s.maximum, s.mean)),
+    # Widest first; then the median and mean alone, the five numbers' centre.
+    layouts = []
+    for full in (True, False):
+        figures = ("min", "q1", "median", "q3", "max", "mean") if full else ("median", "mean")
+        table = Table(
+            "rank",
+            "configuration",
+            "cluster",
+            *(("patterns",) if full else ()),
+            *figures,
+            title="Normalised bandwidth per configuration (1 = best of its pattern)",
+            title_justify="left",
         )
-    console.print(table)
+        for s in shown:
+            name = escape(breakable(s.config)) + (" [bold](default)[/]" if s.is_default else "")
+            values = {
+                "min": s.minimum,
+                "q1": s.q1,
+                "median": s.median,
+                "q3": s.q3,
+                "max": s.maximum,
+                "mean": s.mean,
+            }
+            table.add_row(
+                str(s.rank),
+                name,
+                str(s.cluster),
+                *((str(s.patterns),) if full else ()),
+                *(f"{values[f]:.2f}" for f in figures),
+            )
+        note = None if full else "patterns, min, q1, q3 and max left out at this width"
+        layouts.append((table, note))
+    print_table(console, layouts)
     if report.withheld:
         console.print(f"[yellow]⚠ {escape(report.withheld)}[/]")
     else:
-        console.print(f"[bold green]consistently good[/]: {escape(', '.join(report.good))}")
+        console.print(
+            f"[bold green]consistently good[/]: {escape('; '.join(map(breakable, report.good)))}"
+        )
     if report.bad:
-        console.print(f"[bold red]consistently bad[/]: {escape(', '.join(report.bad))}")
+        console.print(
+            f"[bold red]consistently bad[/]: {escape('; '.join(map(breakable, report.bad)))}"
+        )
     if report.default is not None:
         d = report.default
         console.print(
@@ -174,7 +191,11 @@ def _rules(rules: TreeRules, accuracy: str, console: Console) -> None:
     console.print(f"[dim]{escape(accuracy)}[/]")
 
 
-def _cells(mean: Metrics, std: Metrics) -> list[str]:
+_HEADERS = ("R", "MAPE %", "RMSPE %", "MAE MiB/s", "RMSE MiB/s", "build s", "test s")
+
+
+def _figures(mean: Metrics, std: Metrics) -> list[tuple[str, str]]:
+    """Each metric's mean and standard deviation as texts, in the order of _HEADERS."""
     m, s = mean.as_dict(), std.as_dict()
     formats = {
         "r": ".3f",
@@ -185,13 +206,16 @@ def _cells(mean: Metrics, std: Metrics) -> list[str]:
         "build_seconds": ".3f",
         "test_seconds": ".4f",
     }
-    return [_pm(m[k], s[k], f) for k, f in formats.items()]
+    return [
+        ("-", "-") if math.isnan(m[k]) else (f"{m[k]:{f}}", f"{s[k]:{f}}")
+        for k, f in formats.items()
+    ]
 
 
-def _pm(mean: float, std: float, fmt: str) -> str:
-    if math.isnan(mean):
-        return "-"
-    return f"{mean:{fmt}} ± {std:{fmt}}"
+def _pm(mean: str, std: str, stacked: bool) -> Text:
+    if mean == "-":
+        return whole("-")
+    return whole(f"{mean}\n± {std}" if stacked else f"{mean} ± {std}")
 
 
 def _percent(value: float) -> str:

@@ -280,24 +280,62 @@ def select_model(
 
 
 def _select_by_figures(results: Sequence[SchemeResult]) -> tuple[str, str]:
-    tied = _within_error(results, lambda r: [s.pick for s in r.workloads])
-    steps = [f"leave-one-workload-out mean pick ties {_result_names(tied)}"]
+    # The rule: the best mean zero-trial pick, where models within the best's standard
+    # error count as equal; among those, the best mean Spearman the same way; then the
+    # lowest median MdAPE. The sentence names a tie only when two or more models tie.
+    def pick(r: SchemeResult) -> list[float]:
+        return [s.pick for s in r.workloads]
+
+    def spearman(r: SchemeResult) -> list[float]:
+        return [s.spearman for s in r.workloads if s.spearman is not None]
+
+    tied = _within_error(results, pick)
+    steps = [_step("mean zero-trial pick", results, tied, pick, ".3f")]
     if len(tied) > 1:
-        tied = _within_error(
-            tied, lambda r: [s.spearman for s in r.workloads if s.spearman is not None]
-        )
-        steps.append(f"mean Spearman then ties {_result_names(tied)}")
+        before = tied
+        tied = _within_error(tied, spearman)
+        steps.append(_step("mean Spearman", before, tied, spearman, ".2f"))
     chosen = min(
         tied,
         key=lambda r: (_finite(_or_nan(r.figures.mdape_median)), r.model),
     )
     if len(tied) > 1:
-        steps.append("the lowest median MdAPE wins")
+        steps.append("the lowest median MdAPE of them")
     figures = chosen.figures
     return chosen.model, (
         f"{chosen.model}: " + "; ".join(steps) + f" (pick {figures.pick_mean:.3f}, Spearman "
         f"{_or_nan(figures.spearman_mean):.2f}, MdAPE {_or_nan(figures.mdape_median):.1f} %)"
     )
+
+
+def _step(
+    figure: str,
+    among: Sequence[SchemeResult],
+    tied: Sequence[SchemeResult],
+    values_of: Any,
+    form: str,
+) -> str:
+    """One step of the choice in words: the best `figure`, with the runners-up for scale
+    when it stands alone, or the models that tie with it (within its standard error)."""
+
+    def mean(r: SchemeResult) -> float:
+        values = values_of(r)
+        return float(np.mean(values)) if values else math.nan
+
+    ranked = sorted(among, key=lambda r: (-_finite_low(mean(r)), r.model))
+    if len(among) == 1:
+        return f"the only model judged ({figure} {mean(among[0]):{form}})"
+    if len(tied) == 1:
+        others = [r for r in ranked if r.model != tied[0].model][:2]
+        after = "; ".join(f"{r.model} {mean(r):{form}}" for r in others)
+        return f"best {figure} ({mean(tied[0]):{form}}" + (f"; {after})" if after else ")")
+    names = {r.model for r in tied}
+    shown = ", ".join(f"{r.model} {mean(r):{form}}" for r in ranked if r.model in names)
+    return f"{len(tied)} models tie on {figure}, within the best's standard error ({shown})"
+
+
+def _finite_low(value: float) -> float:
+    return value if math.isfinite(value) else -math.inf
 
 
 def _within_error(results: Sequence[SchemeResult], values_of: Any) -> list[SchemeResult]:
@@ -322,17 +360,28 @@ def _result_names(results: Sequence[SchemeResult]) -> str:
 
 
 def _select_by_error(scores: Sequence[ModelScore]) -> tuple[str, str]:
+    # Models within one standard deviation of the best mean MAPE count as equal; a tie is
+    # named only when two or more models tie.
     tied = list(scores)
     steps = []
     if all(s.group_mean is not None for s in scores):
         tied = _within_one_std(tied, lambda s: s.group_mean, lambda s: s.group_std)
-        steps.append(f"leave-one-group-out MAPE ties {_names(tied)}")
-    tied = _within_one_std(tied, lambda s: s.split_mean, lambda s: s.split_std)
-    steps.append(f"70/30 MAPE then ties {_names(tied)}")
+        steps.append(_error_step("leave-one-group-out MAPE", tied))
+    if len(tied) > 1:
+        tied = _within_one_std(tied, lambda s: s.split_mean, lambda s: s.split_std)
+        steps.append(_error_step("70/30 MAPE", tied))
     chosen = min(tied, key=lambda s: (_finite(s.split_mean.test_seconds), s.model))
     if len(tied) > 1:
-        steps.append("the fastest to test wins")
+        steps.append("the fastest to test of them")
     return chosen.model, f"{chosen.model}: " + "; ".join(steps)
+
+
+def _error_step(figure: str, tied: Sequence[ModelScore]) -> str:
+    if len(tied) == 1:
+        return f"lowest {figure}"
+    return (
+        f"{len(tied)} models tie on {figure}, within the best's standard deviation ({_names(tied)})"
+    )
 
 
 def fit_model(

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from iotuner._tables import breakable, print_table, whole
 from iotuner.search._result import SearchResult
 from iotuner.space import config_key
 
@@ -72,9 +73,9 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
         table.add_column("value", justify="right")
         table.add_column("configuration")
         for t in ranked[:show]:
-            label = config_key(t.config) + (f" {t.note}" if t.note else "")
-            table.add_row(str(t.number), _num(t.value), label)
-        console.print(table)
+            label = breakable(config_key(t.config)) + (f" {t.note}" if t.note else "")
+            table.add_row(str(t.number), whole(_num(t.value)), label)
+        print_table(console, [(table, None)])
     failures: dict[str, str] = {}  # each reason, with the output of its first trial
     for t in result.trials:
         if t.failed:
@@ -108,18 +109,23 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
         for column in columns:
             table.add_column(column, justify="left" if column == "configuration" else "right")
         for r in result.remeasured:
-            label = config_key(r.config) + (" (default)" if r.is_default else "")
+            label = breakable(config_key(r.config)) + (" (default)" if r.is_default else "")
             table.add_row(
                 label,
-                _num(r.search_value),
-                _num(r.median),
-                _num(min(r.values) if r.values else None),
-                _num(max(r.values) if r.values else None),
-                "-" if r.spread is None else f"{r.spread:.0%}",
-                str(len(r.values)),
-                str(len(r.failures)),
+                *map(
+                    whole,
+                    (
+                        _num(r.search_value),
+                        _num(r.median),
+                        _num(min(r.values) if r.values else None),
+                        _num(max(r.values) if r.values else None),
+                        "-" if r.spread is None else f"{r.spread:.0%}",
+                        str(len(r.values)),
+                        str(len(r.failures)),
+                    ),
+                ),
             )
-        console.print(table)
+        print_table(console, [(table, None)])
     if result.winner is not None and result.offline is not None:
         console.print(f"winner: {config_key(result.winner)}")
     elif result.winner is not None:
