@@ -6,7 +6,7 @@ from rich.table import Table
 
 from iotuner._tables import print_table, whole
 from iotuner._units import format_size
-from iotuner.summary import FileSummary, HintSetSummary, LogSummary
+from iotuner.summary import FileSummary, HintSetSummary, LogSummary, mpi_name
 
 __all__ = ["format_size", "print_summary"]
 
@@ -32,7 +32,7 @@ def _job_line(job: dict[str, object]) -> str:
     )
     if "tune" in str(job["mode"]).split(","):
         line += f" (table {escape(str(job['table']))}, policy {job['policy']})"
-    return f"{line}, {escape(str(job['mpi_library']))}"
+    return f"{line}, {escape(mpi_name(str(job['mpi_library'])))}"
 
 
 def _print_file(file: FileSummary, console: Console) -> None:

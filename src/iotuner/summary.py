@@ -16,11 +16,31 @@ __all__ = [
     "HintSetSummary",
     "LogSummary",
     "OperationSummary",
+    "mpi_name",
     "summarize",
 ]
 
 MIB = 1024 * 1024
 """Bytes in a mebibyte: bandwidths are in MiB/s, as in the trace log."""
+
+MPI_NAME_LIMIT = 60
+"""Characters of an MPI library's version string shown in a header line."""
+
+
+def mpi_name(version: str, limit: int = MPI_NAME_LIMIT) -> str:
+    """An MPI library's version string as one short line: its first line with tabs and
+    runs of spaces made one space, cut at a word before `limit` characters with "…" and
+    how much was left out. Debian MPICH's MPI_Get_library_version is ~2,000 characters over
+    many lines (configure options and all); its first line names the library and version."""
+    lines = [" ".join(line.split()) for line in version.splitlines() if line.strip()]
+    if not lines:
+        return "unknown MPI"
+    first = lines[0]
+    if len(first) > limit:
+        cut = first[:limit].rsplit(" ", 1)[0] if " " in first[:limit] else first[:limit]
+        first = cut.rstrip(",;:") + "…"
+    left = len(" ".join(lines)) - len(first.removesuffix("…"))
+    return first if left <= 0 else f"{first} ({left:,} more characters not shown)"
 
 
 @dataclass(frozen=True)

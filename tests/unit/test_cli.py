@@ -2,6 +2,7 @@
 
 import csv
 import io
+import json
 import os
 from pathlib import Path
 
@@ -133,3 +134,65 @@ def test_errors_become_messages_and_status_2(
     assert not out.exists()
     assert main(["show", str(tmp_path / "absent.iotrace.jsonl")]) == 2
     assert capsys.readouterr().err.startswith("iotuner: error: cannot read ")
+
+
+def test_show_summarises_a_long_mpi_version_and_wraps_at_words(
+    sample_log: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Debian MPICH's version string is ~2,000 characters over many lines (issue 13).
+    version = "MPICH Version:\t4.0.2\nMPICH Release date:\tThu Apr  7 2022\nMPICH configure:\t"
+    version += " ".join(f"--with-option-{i}=/usr/lib/x86_64-linux-gnu" for i in range(50))
+    lines = sample_log.read_text().splitlines()
+    job = json.loads(lines[0])
+    job["mpi_library"] = version
+    log = tmp_path / "ior-20250101-120000-4242-0123456789ab.iotrace.jsonl"
+    log.write_text("\n".join([json.dumps(job), *lines[1:]]) + "\n")
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["show", str(log)]) == 0
+    out = capsys.readouterr().out
+    header = out.split("\n\n")[0]
+    assert "MPICH Version: 4.0.2 (" in " ".join(header.split())
+    assert "more characters not shown)" in " ".join(header.split()) and "--with-" not in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    # Every word of the header is whole on its line.
+    words = " ".join(header.split()).split(" ")
+    assert [w for line in header.splitlines() for w in line.split()] == words
+
+
+def test_space_check_agrees_with_space_help(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["space", "--help"])
+    assert "check" in capsys.readouterr().out
+    assert main(["space", "check", "demo-small"]) == 0
+    assert "demo-small: valid, space demo-small: 3 parameters, 18 configurations" in (
+        capsys.readouterr().out
+    )
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[space]\nname = "x"\n')
+    assert main(["space", "check", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{bad}: not valid: unknown key(s) space")
+
+
+def test_bench_checks_its_options_before_printing_the_plan(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["bench", "--space", "demo-small", "--sizes", "64k", "--no-db"]
+    for dir_, message in (
+        (tmp_path / "missing", "does not exist"),
+        (tmp_path / "bad.toml", "is not a directory"),
+    ):
+        (tmp_path / "bad.toml").write_text("")
+        assert main([*base, "--dir", str(dir_)]) == 2
+        said = capsys.readouterr()
+        assert said.out == "" and message in said.err
+    (tmp_path / "data").mkdir()
+    missing = tmp_path / "nowhere" / "r.bench.jsonl"
+    assert main([*base, "--dir", str(tmp_path / "data"), "--results", str(missing)]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and "results file" in said.err

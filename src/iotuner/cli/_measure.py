@@ -3,6 +3,7 @@ be measured), bench (measure it here), ingest (import trace logs, bench results 
 files) and db status."""
 
 import argparse
+import os
 from pathlib import Path
 
 from iotuner._choices import INGEST_KINDS
@@ -29,6 +30,15 @@ def add_space(subparsers: Subparsers) -> None:
     show = actions.add_parser("show", help="validate a space (file or shipped name) and show it")
     show.add_argument("space", help="a TOML file or a shipped space's name")
     show.set_defaults(handler=_space_show)
+    check = actions.add_parser(
+        "check",
+        help="validate a space file and print the verdict",
+        description="Read a parameter space (TOML file or shipped name) as bench, search and "
+        "train do; print whether it is valid and how many configurations it has, or the "
+        "first thing wrong with it. Exit status 1 when it is not valid.",
+    )
+    check.add_argument("space", help="a TOML file or a shipped space's name")
+    check.set_defaults(handler=_space_check)
 
 
 def _space_list(args: argparse.Namespace) -> int:
@@ -57,6 +67,23 @@ def _space_show(args: argparse.Namespace) -> int:
                 f"{r.size} points; listed {values}"
             )
         print(f"  {p.kind} {p.name}: {values}, default {p.default!r}{extra}")
+    return 0
+
+
+def _space_check(args: argparse.Namespace) -> int:
+    from iotuner.space import SpaceError, load_space
+
+    try:
+        space = load_space(args.space)
+    except SpaceError as exc:
+        message = str(exc).removeprefix(f"{args.space}: ")
+        print(f"{args.space}: not valid: {message}")
+        return 1
+    ranges = sum(p.range is not None for p in space.parameters)
+    print(
+        f"{args.space}: valid, space {space.name}: {len(space.parameters)} parameters, "
+        f"{space.size:,} configurations" + (f" ({ranges} given as ranges)" if ranges else "")
+    )
     return 0
 
 
@@ -131,6 +158,9 @@ def _bench(args: argparse.Namespace) -> int:
     from iotuner.measurement import OPS, PATTERNS
     from iotuner.space import load_space
 
+    # Every option is checked before the plan is printed: a plan followed by an error
+    # reads as if measuring had begun.
+    _check_data_dir(args.dir)
     space = load_space(args.space)
     try:
         nprocs = [int(n) for n in comma_separated(args.nprocs, what="--nprocs")]
@@ -154,6 +184,9 @@ def _bench(args: argparse.Namespace) -> int:
         open_bytes=open_bytes,
     )
     results = args.results or Path(f"bench-{space.name}.bench.jsonl")
+    if not results.parent.is_dir():
+        raise ConfigError(f"the folder of the results file {results} does not exist")
+    store = None if args.no_db else store_from_args(args)
     console = Console()
     console.print(f"{why}; size per call x calls per open: {plan.calls_text()}")
     console.print(
@@ -162,12 +195,21 @@ def _bench(args: argparse.Namespace) -> int:
         f"GiB of data; results: {results}"
     )
     after = None
-    if not args.no_db:
-        store = store_from_args(args)
+    if store is not None:
         after = lambda records: ingest_bench_records(store, results, records)  # noqa: E731
     added = run_bench(plan, args.dir, results, console, after)
     console.print(f"{added} new measurements in {results}")
     return 0
+
+
+def _check_data_dir(data_dir: Path) -> None:
+    """A ConfigError unless `data_dir` is a directory bench can make its files in."""
+    if not data_dir.exists():
+        raise ConfigError(f"the data directory {data_dir} does not exist (--dir)")
+    if not data_dir.is_dir():
+        raise ConfigError(f"the data directory {data_dir} is not a directory (--dir)")
+    if not os.access(data_dir, os.W_OK | os.X_OK):
+        raise ConfigError(f"the data directory {data_dir} is not writable (--dir)")
 
 
 def add_ingest(subparsers: Subparsers) -> None:
@@ -306,6 +348,7 @@ def add_db(subparsers: Subparsers) -> None:
 
 def _db_status(args: argparse.Namespace) -> int:
     from iotuner.store import SCHEMA_VERSION
+    from iotuner.summary import mpi_name
 
     with store_from_args(args) as store:
         counts = store.counts()
@@ -319,8 +362,9 @@ def _db_status(args: argparse.Namespace) -> int:
         for system in systems:
             kinds = {k: n for (fp, k), n in sorted(per_system.items()) if fp == system.fingerprint}
             by_kind = ", ".join(f"{k} {n}" for k, n in kinds.items()) or "none"
+            mpi = mpi_name(system.mpi_library)
             print(
-                f"  system {system.fingerprint}: host {system.host}, {system.mpi_library}, "
+                f"  system {system.fingerprint}: host {system.host}, {mpi}, "
                 f"{system.fs_type} at {system.fs_mount} (driver {system.fs_driver}); "
                 f"measurements: {by_kind}"
             )
