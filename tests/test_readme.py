@@ -1,0 +1,64 @@
+"""The README's command blocks, run as written, in order, in one shell, the way a newcomer
+runs them after `./setup.sh`: so the README cannot drift from what works.
+
+Every ```sh block runs, except one right after an HTML comment that starts with
+"<!-- not run by tests/test_readme.py:" and says why (the setup and test commands
+themselves, a rebuild for another MPI). The shell starts in the checkout with HOME in a
+temporary folder, so `~` and iotuner's default folders (logs, knowledge base) are the
+test's own; it stops at the first failing command and the test shows its output.
+"""
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+SKIP = "<!-- not run by tests/test_readme.py:"
+TIMEOUT = 900
+"""Seconds for every block together (about 3 minutes on the 2-core development machine)."""
+
+
+def command_blocks(text: str) -> tuple[list[str], list[str]]:
+    """The ```sh blocks to run, and the reasons given for the others, in order."""
+    run, skipped = [], []
+    for match in re.finditer(r"(?ms)^```sh\n(.*?)^```$", text):
+        before = text[: match.start()].rstrip().rsplit("\n\n", 1)[-1].strip()
+        if before.startswith(SKIP) and before.endswith("-->"):
+            skipped.append(before[len(SKIP) : -3].strip())
+        else:
+            run.append(match.group(1))
+    return run, skipped
+
+
+def test_every_skipped_block_says_why() -> None:
+    run, skipped = command_blocks(README.read_text())
+    assert len(run) >= 5, "the README's usage blocks are found"
+    assert skipped and all(len(reason) > 20 for reason in skipped)
+
+
+@pytest.mark.skipif(not (ROOT / ".venv" / "bin" / "activate").exists(), reason="no .venv")
+def test_the_readme_blocks_run_as_written(tmp_path: Path) -> None:
+    run, _ = command_blocks(README.read_text())
+    script = "set -eo pipefail\n" + "\n".join(run)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("IOTUNER_", "XDG_"))}
+    env.update(HOME=str(tmp_path), PATH=env.get("PATH", "/usr/bin:/bin"))
+    env.pop("VIRTUAL_ENV", None)
+    completed = subprocess.run(
+        ["bash", "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert completed.returncode == 0, (
+        f"a README command failed (exit {completed.returncode}); its output ends:\n"
+        + completed.stdout[-4000:]
+        + "\n--- stderr ---\n"
+        + completed.stderr[-6000:]
+    )
