@@ -1,6 +1,7 @@
 """How good is the demo's tuning? Runs `iotuner demo` several times and prints, for each run
 and over all, the tuned configuration's bandwidth as a fraction of the best found by trying
-every configuration, and as a multiple of the default (medians of each run's repeats).
+every configuration, and as a multiple of the default (medians of each run's repeats), and
+in how many runs the table kept the default (the tuned run then is the default again).
 
     .venv/bin/python bench/demo_quality.py [--runs 3] [--repeats 5] [--dir bench-demo]
 
@@ -25,12 +26,13 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=Path("bench-demo"))
     args = parser.parse_args()
     quiet = Console(quiet=True)
-    fractions, speedups = [], []
+    fractions, speedups, kept = [], [], 0
     for run in range(args.runs):
         series = run_demo(DemoSettings(args.nprocs, args.repeats, args.dir / f"run{run}"), quiet)
         best, tuned, default = (series[k].median for k in ("best", "tuned", "default"))
         fractions.append(tuned / best)
         speedups.append(tuned / default)
+        kept += not series["tuned"].hints  # the table kept the default for this workload
         print(
             f"run {run}: default {default:7.1f}  tuned {tuned:7.1f}  best {best:7.1f} MiB/s"
             f"  tuned/best {tuned / best:5.0%}  tuned/default {tuned / default:5.2f}x"
@@ -39,7 +41,8 @@ def main() -> None:
     print(
         f"over {args.runs} runs: tuned/best median {statistics.median(fractions):.0%} "
         f"(min {min(fractions):.0%}, max {max(fractions):.0%}); tuned/default median "
-        f"{statistics.median(speedups):.2f}x (min {min(speedups):.2f}x, max {max(speedups):.2f}x)"
+        f"{statistics.median(speedups):.2f}x (min {min(speedups):.2f}x, max {max(speedups):.2f}x); "
+        f"the table kept the default in {kept} of {args.runs} runs"
     )
 
 

@@ -361,6 +361,7 @@ def run(
     """
     if not command:
         raise ConfigError("no command to run")
+    command, launcher_note = with_known_launcher(command)
     tag = uuid.uuid4().hex[:12]
     log_dir = Path(log_dir or default_log_dir()).absolute()
     env = interposer_env(mode, table, log_dir, policy, tag, library=library)
@@ -376,6 +377,8 @@ def run(
     else:
         command, env = preload_ranks_only(command, env, os.environ.get("LD_PRELOAD"))
     notes = [f"iotuner: warning: {mismatch}"] if mismatch else []
+    if launcher_note:
+        notes.insert(0, launcher_note)
     if not mismatch and table is not None and _tunes(mode):
         notes += _ompio_job_settings(table, env, library or find_library())
     if table is not None and _tunes(mode):
@@ -401,6 +404,38 @@ def run(
         stdout=stdout,
         stderr=stderr,
     )
+
+
+def with_known_launcher(command: Sequence[str]) -> tuple[list[str], str | None]:
+    """A bare `mpiexec` or `mpirun` that is not on PATH stands for the launcher of the MPI
+    iotuner was built with (setup.sh keeps it in .venv/bin, which need not be on PATH), and
+    a note says so. One that is on PATH but belongs to another MPI than that launcher (the
+    system's Open MPI before the venv's MPICH, say) runs as given, with a warning: its ranks
+    would start as separate one-rank jobs if the program is built with iotuner's MPI, and
+    it is right if the program is built with that other MPI."""
+    first = command[0]
+    if first not in ("mpiexec", "mpirun"):
+        return list(command), None
+    try:
+        launcher = build_config().mpiexec
+    except SetupError:
+        return list(command), None  # run_child then says it cannot run it
+    found = shutil.which(first)
+    if found is None:
+        return [launcher, *command[1:]], (
+            f"iotuner: note: {first} is not on PATH; running {launcher}, the launcher of the "
+            "MPI iotuner was built with"
+        )
+    theirs, ours = launcher_kind(first), launcher_kind(launcher)
+    if theirs and ours and theirs != ours:
+        names = {"hydra": "MPICH's", "openmpi": "Open MPI's"}
+        return list(command), (
+            f"iotuner: warning: {first} on PATH ({found}) is {names[theirs]} launcher, but "
+            f"iotuner was built with {names[ours]} ({launcher}): a program built with that "
+            f"MPI would start as separate one-rank jobs; run `. .venv/bin/activate` first or "
+            f"name the launcher"
+        )
+    return list(command), None
 
 
 GRACE_SECONDS = 5.0

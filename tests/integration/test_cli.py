@@ -2,6 +2,7 @@
 
 import csv
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -115,3 +116,41 @@ def test_demo_runs_the_whole_loop(tmp_path: Path) -> None:
     assert not any(e.pattern == "independent" for e in entries)
     assert (out / "model" / "model.json").is_file()
     assert not list((out / "data").iterdir())  # the data files are removed
+
+
+def test_run_finds_the_launcher_of_its_mpi(tmp_path: Path) -> None:
+    """`iotuner run -- mpiexec ...` as the README's first hour types it, from a shell whose
+    PATH has no mpiexec (the venv not activated): the build's launcher runs the job."""
+    from iotuner.runner import build_config, find_program, launcher_kind
+
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("IOTUNER_")}
+    env.pop("VIRTUAL_ENV", None)
+    kernel = [str(find_program("iokernel")), "--file", str(tmp_path / "out.dat"), "--size", "64k"]
+    completed = subprocess.run(
+        [IOTUNER, "run", "--log-dir", str(tmp_path / "logs"), "--", "mpiexec", "-n", "2", *kernel],
+        env={**env, "PATH": str(bare)}, capture_output=True, text=True, timeout=TIMEOUT,
+        check=False,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stderr
+    assert f"running {build_config().mpiexec}" in completed.stderr
+    (log,) = (tmp_path / "logs").glob("*.iotrace.jsonl")
+    assert read_tracelog(log).job["nprocs"] == 2
+
+    # Another MPI's launcher first on PATH (Debian's Open MPI here, when installed): run as
+    # given, with a warning naming both.
+    other = next(
+        (p for p in ("/usr/bin/mpiexec.openmpi", "/usr/bin/mpiexec.mpich")
+         if os.path.exists(p) and launcher_kind(p) != launcher_kind(build_config().mpiexec)),
+        None,
+    )  # fmt: skip
+    if other is None:
+        return
+    (bare / "mpiexec").symlink_to(other)
+    warned = subprocess.run(
+        [IOTUNER, "run", "--mode", "off", "--", "mpiexec", "--version"],
+        env={**env, "PATH": f"{bare}:/usr/bin:/bin"}, capture_output=True, text=True,
+        timeout=TIMEOUT, check=False,
+    )  # fmt: skip
+    assert "launcher, but iotuner was built with" in warned.stderr
