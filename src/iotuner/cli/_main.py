@@ -2,9 +2,11 @@
 and the one place where an IotunerError becomes a message and an exit status."""
 
 import argparse
+import sys
 from collections.abc import Callable, Sequence
 
 from iotuner import __version__
+from iotuner._quiet import library_warnings
 from iotuner.cli._advise import add_advise
 from iotuner.cli._common import ERROR_STATUS, Subparsers, print_error
 from iotuner.cli._demo import add_demo
@@ -46,12 +48,24 @@ _SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the iotuner command line with `argv` (default: sys.argv[1:]); return the status."""
     args = _parser().parse_args(argv)
+    # The libraries' warnings (scikit-learn, numpy, ...) are said once per kind, in a line
+    # of ours, after the command's output, instead of as Python's file-and-line dumps.
+    command = next((a for a in (sys.argv[1:] if argv is None else argv) if a[:1] != "-"), "")
     try:
-        status: int = args.handler(args)
+        with library_warnings(_note, during=command or "iotuner"):
+            status: int = args.handler(args)
     except IotunerError as exc:
         print_error(str(exc))
         return ERROR_STATUS
     return status
+
+
+def _note(line: str) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    # Wrapped at words to the terminal, as the rest of the output.
+    Console(stderr=True, highlight=False).print(f"iotuner: note: {escape(line)}")
 
 
 def _parser() -> argparse.ArgumentParser:

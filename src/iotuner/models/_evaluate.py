@@ -42,7 +42,6 @@ workload differ), a prior that trusts the order only as much as the data's own s
 """
 
 import math
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -51,9 +50,9 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 from scipy.stats import spearmanr
-from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
+from iotuner._quiet import converging
 from iotuner.measurement import WORKLOAD_COLUMNS
 from iotuner.models._common import (
     BANDWIDTH_STATS,
@@ -243,8 +242,9 @@ def workload_keys(frame: pd.DataFrame) -> tuple[list[str], list[tuple[str, ...]]
 
 def fit_estimator(estimator: Any, X: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> Any:
     """`estimator` fitted on one thread (fair times; no OpenMP threads against MPI ranks)."""
-    with warnings.catch_warnings(), threadpool_limits(limits=1):
-        warnings.simplefilter("ignore", category=ConvergenceWarning)
+    # A fit that stops at its iteration limit is said once, by model, at the end of the
+    # command (iotuner._quiet), not as scikit-learn's warning per fit.
+    with converging(estimator), threadpool_limits(limits=1):
         estimator.fit(X, y)
     return estimator
 

@@ -294,7 +294,11 @@ def _judge(
     if table.has_default_config:
         choices.append(("default configuration", table.default[judged]))
     if complete.any():
-        means = np.where(complete, np.nanmean(bw[judged], axis=0), -np.inf)
+        # Only the complete columns are averaged: a configuration measured in no judged
+        # workload has no mean (numpy would warn "Mean of empty slice"), and cannot be
+        # the best fixed one anyway.
+        means = np.full(bw.shape[1], -np.inf)
+        means[complete] = np.mean(bw[judged][:, complete], axis=0)
         fixed = int(np.argmax(means))
         choices.append((f"best fixed in hindsight: {configs[fixed]}", bw[judged, fixed]))
     if len(bw) >= 2:

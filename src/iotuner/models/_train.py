@@ -52,10 +52,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 from threadpoolctl import threadpool_limits
 
+from iotuner._quiet import converging
 from iotuner.models._common import (
     BANDWIDTH_STATS,
     ModelError,
@@ -534,8 +534,9 @@ def _usable_rows(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, int]:
 def _fit(estimator: Any, X: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> None:
     # One thread: fair build times across models, and no OpenMP threads spinning against
     # MPI ranks or other work on a small machine (seen: a 10 s fit took 6 minutes).
-    with warnings.catch_warnings(), threadpool_limits(limits=1):
-        warnings.simplefilter("ignore", category=ConvergenceWarning)
+    # A fit that stops at its iteration limit is said once, by model, at the end of the
+    # command (iotuner._quiet), not as scikit-learn's warning per fit.
+    with converging(estimator), threadpool_limits(limits=1):
         estimator.fit(X, y)
 
 
