@@ -12,7 +12,13 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["breakable", "fit_table", "print_table", "whole"]
+__all__ = ["breakable", "fit_table", "print_table", "say", "whole"]
+
+
+def say(text: str) -> None:
+    """Print plain `text` (no markup) to the current sys.stdout, wrapped at words to the
+    terminal's width (a long line is otherwise broken inside a word by the terminal)."""
+    Console(highlight=False).print(text, markup=False)
 
 
 def whole(text: str, style: str = "") -> Text:

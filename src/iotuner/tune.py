@@ -59,9 +59,9 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from iotuner._progress import progress_bar
 from iotuner._tables import print_table, whole
 from iotuner.bench import configurations_for, relevant
 from iotuner.errors import ConfigError
@@ -388,16 +388,9 @@ def _progress(console: Console | None, total: int, method: str) -> Iterator[Call
     if console is None:
         yield lambda: None
         return
-    bar = Progress(
-        TextColumn(f"tune ({method}): cases"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=False,
-    )
+    bar = progress_bar(console)
     with bar:
-        task = bar.add_task("cases", total=total)
+        task = bar.add_task(f"tune ({method}): cases", total=total)
         yield lambda: bar.advance(task)
 
 

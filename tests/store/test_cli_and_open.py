@@ -34,7 +34,7 @@ def test_ingest_a_folder_then_again(tmp_path: Path, capsys: pytest.CaptureFixtur
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"knowledge base: sqlite:///{db} (schema {SCHEMA_VERSION})"
     assert lines[1] == "  systems: 2, runs: 2, configurations: 3, measurements: 5"
-    assert len(lines) == 4 and "host node01" in lines[2] and "measurements:" in lines[3]
+    assert len(lines) == 6 and "host node01" in lines[2] and "measurements:" in lines[3]
 
 
 def test_ingest_csv_with_system_options(

@@ -11,15 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
+from iotuner._progress import progress_bar
 from iotuner.bench._plan import BenchPlan, workload_key
 from iotuner.errors import ConfigError
 from iotuner.measurement import (
@@ -119,7 +112,7 @@ def run_bench(
     `after_workload(records)` runs after each workload's job with the measurements it
     added to `results` (e.g. to store them in the knowledge base without reading the
     growing file again). Interrupting (Ctrl-C) stops the running job; what it measured so far
-    is kept.
+    is kept. The progress bar goes to stderr, also when `console` writes to stdout.
     """
     if not data_dir.is_dir():
         raise ConfigError(f"the data directory {data_dir} does not exist")
@@ -133,16 +126,10 @@ def run_bench(
     random.Random(plan.seed).shuffle(order)
     total = plan.measurements()
     added = 0
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("eta"),
-        TimeRemainingColumn(),
-    )
     try:
-        with Progress(*columns, console=console) as progress:
+        # On stderr: stdout holds the plan and the result lines.
+        bar = console if console.stderr else Console(stderr=True)
+        with progress_bar(bar, transient=False) as progress:
             task = progress.add_task("bench", total=total, completed=min(len(done), total))
             for workload in order:
                 progress.update(task, description=workload_key(workload))

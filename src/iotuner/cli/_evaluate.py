@@ -61,6 +61,7 @@ def add_evaluate(subparsers: Subparsers) -> None:
 def _evaluate(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from iotuner._progress import steps_bar
     from iotuner.learn import training_data
     from iotuner.models._evaluate import SCHEMES, evaluate_models, model_choices, model_names
 
@@ -77,16 +78,18 @@ def _evaluate(args: argparse.Namespace) -> int:
             f"{data.system.fingerprint} ({data.system.host}, {data.system.fs_type}), "
             f"space {data.space.name}"
         )
-    result = evaluate_models(
-        data.frame,
-        data.space,
-        model_choices(names, quick=args.quick),
-        target=args.target,
-        schemes=(args.by,) if args.by else SCHEMES,
-        budget=args.budget,
-        max_folds=args.max_folds,
-        seed=args.seed,
-    )
+    with steps_bar(Console(stderr=True), "evaluate") as steps:
+        result = evaluate_models(
+            data.frame,
+            data.space,
+            model_choices(names, quick=args.quick),
+            target=args.target,
+            schemes=(args.by,) if args.by else SCHEMES,
+            budget=args.budget,
+            max_folds=args.max_folds,
+            seed=args.seed,
+            progress=steps,
+        )
     if not result.results:
         raise ConfigError(
             "nothing to evaluate: " + "; ".join(result.notes[s] for s in result.notes)

@@ -111,12 +111,13 @@ def _add_learning_source(parser: argparse.ArgumentParser) -> None:
 
 
 def _training_data(args: argparse.Namespace) -> "TrainingData":
+    from iotuner._tables import say
     from iotuner.learn import training_data
 
     data = training_data(
         store_from_args(args), system=args.system, space=args.space, kind=args.kind
     )
-    print(
+    say(
         f"learning from {len(data.frame)} summarised cases of system "
         f"{data.system.fingerprint} ({data.system.host}, {data.system.fs_type}), space "
         f"{data.space.name}"
@@ -166,6 +167,7 @@ def add_train(subparsers: Subparsers) -> None:
 def _train(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from iotuner._progress import steps_bar
     from iotuner.cli._evaluate import print_evaluation
     from iotuner.models import kunkel_report, render_kunkel, render_train_report, train_command
 
@@ -173,9 +175,16 @@ def _train(args: argparse.Namespace) -> int:
     console = Console(stderr=args.json)
     with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
         data = _training_data(args)
-    report = train_command(
-        data.frame, data.space, args.output, target=args.target, seeds=args.seeds, quick=args.quick
-    )
+    with steps_bar(Console(stderr=True), "train") as steps:
+        report = train_command(
+            data.frame,
+            data.space,
+            args.output,
+            target=args.target,
+            seeds=args.seeds,
+            quick=args.quick,
+            progress=steps,
+        )
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, allow_nan=False))
         return 0
@@ -225,6 +234,7 @@ def _tune(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
+    from iotuner._tables import say
     from iotuner.models import load_model
     from iotuner.table import write_table
     from iotuner.tune import render_choices, tune, tune_method
@@ -234,7 +244,7 @@ def _tune(args: argparse.Namespace) -> int:
         data = _training_data(args)
         model = load_model(args.model)
         method, why = tune_method(data.space)
-        print(f"tune: {method}: {why}", flush=True)
+        say(f"tune: {method}: {why}")
     result = tune(model, data.space, data.frame, seed=args.seed, progress=Console(stderr=True))
     write_table(args.output, result.entries)
     if args.json:
@@ -242,7 +252,7 @@ def _tune(args: argparse.Namespace) -> int:
         return 0
     changed = [c for c in result.choices if not c.kept_default]
     at = Counter(e.at for e in result.entries)
-    print(
+    say(
         f"{args.output}: {len(result.entries)} entries ({at['open']} at open, {at['view']} at "
         f"view, {at['access']} at access); {len(changed)} of {len(result.choices)} cases differ "
         f"from the default (noise {result.noise:.0%}; an entry needs its lower bound above "

@@ -3,6 +3,7 @@ be measured), bench (measure it here), ingest (import trace logs, bench results 
 files) and db status."""
 
 import argparse
+import contextlib
 import os
 from pathlib import Path
 
@@ -280,6 +281,9 @@ def darshan_config(text: str | None) -> dict[str, str] | None:
 
 
 def _ingest(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from iotuner._progress import progress_bar
     from iotuner.ingest import IngestError, ingest_file, input_files, load_mapping
     from iotuner.measurement import System
 
@@ -304,8 +308,14 @@ def _ingest(args: argparse.Namespace) -> int:
         wanted = f"{args.kind} files" if args.kind else "trace logs, bench results or Darshan logs"
         raise IngestError(f"no {wanted} in {', '.join(map(str, args.paths))}")
     status = 0
-    with store_from_args(args) as store:
+    # A bar only for many files, and only while it runs: in a log, the line per file
+    # below is the record of the progress.
+    bar = progress_bar(Console(stderr=True), transient=True)
+    live = len(files) > 1 and bar.console.is_terminal
+    with store_from_args(args) as store, bar if live else contextlib.nullcontext():
+        task = bar.add_task("ingest", total=len(files))
         for path in files:
+            bar.update(task, description=f"ingest {path.name}")
             try:
                 result = ingest_file(
                     store,
@@ -320,6 +330,8 @@ def _ingest(args: argparse.Namespace) -> int:
                 print_error(str(exc))
                 status = ERROR_STATUS
                 continue
+            finally:
+                bar.advance(task)
             ignored = f", ignored {result.ignored} (no duration)" if result.ignored else ""
             what = ""
             if result.kind == "darshan":
@@ -363,9 +375,10 @@ def _db_status(args: argparse.Namespace) -> int:
             kinds = {k: n for (fp, k), n in sorted(per_system.items()) if fp == system.fingerprint}
             by_kind = ", ".join(f"{k} {n}" for k, n in kinds.items()) or "none"
             mpi = mpi_name(system.mpi_library)
+            # Two short lines: one of ~110 characters broke inside a word at 80 columns.
+            print(f"  system {system.fingerprint}: host {system.host}, {mpi}")
             print(
-                f"  system {system.fingerprint}: host {system.host}, {mpi}, "
-                f"{system.fs_type} at {system.fs_mount} (driver {system.fs_driver}); "
+                f"    {system.fs_type} at {system.fs_mount} (driver {system.fs_driver}); "
                 f"measurements: {by_kind}"
             )
     return 0

@@ -170,8 +170,10 @@ def add_search(subparsers: Subparsers) -> None:
 
 def _search(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import TextColumn
+    from rich.table import Column
 
+    from iotuner._progress import progress_bar
     from iotuner.ingest import ingest_trace
     from iotuner.models import load_model
     from iotuner.search import (
@@ -241,13 +243,9 @@ def _search(args: argparse.Namespace) -> int:
         ),
     )
     console = Console(stderr=True)
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[status]}"),
-    )
-    with Progress(*columns, console=console) as progress:
+    # The search's own eta (from its trials' times and --parallel) in the status.
+    status = TextColumn("{task.fields[status]}", table_column=Column(overflow="fold"))
+    with progress_bar(console, status, eta=False, transient=False) as progress:
         task = progress.add_task("search", total=None, status="")
 
         def show(p: SearchProgress) -> None:

@@ -42,7 +42,7 @@ workload differ), a prior that trusts the order only as much as the data's own s
 """
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -52,6 +52,7 @@ import pandas as pd
 from scipy.stats import spearmanr
 from threadpoolctl import threadpool_limits
 
+from iotuner._progress import Steps
 from iotuner._quiet import converging
 from iotuner.measurement import WORKLOAD_COLUMNS
 from iotuner.models._common import (
@@ -276,7 +277,7 @@ def evaluate_models(
     seed: int = 0,
     target_fraction: float = TARGET_FRACTION,
     belief: bool = True,
-    progress: Callable[[str], None] | None = None,
+    progress: Steps | None = None,
 ) -> Evaluation:
     """Judge each of `models` on `frame` by the `schemes` (see the module text).
 
@@ -313,6 +314,8 @@ def evaluate_models(
 
     results: list[SchemeResult] = []
     random: dict[str, Figures] = {}
+    total = sum(len(folds) for folds in plans.values()) * len(models)
+    done = 0
     for scheme, folds in plans.items():
         held_workloads = sorted({w for fold in folds for w in fold})
         random[scheme] = random_order_figures(
@@ -322,7 +325,10 @@ def evaluate_models(
             scores: list[WorkloadScore] = []
             for number, fold in enumerate(folds, start=1):
                 if progress is not None:
-                    progress(f"{candidate.name}: {scheme} fold {number} of {len(folds)}")
+                    progress(
+                        f"{candidate.name}, {scheme} fold {number} of {len(folds)}", done, total
+                    )
+                done += 1
                 test = np.isin(workload_of, fold)
                 estimator = configure(candidate.make(seed), schema)
                 fit_estimator(estimator, X[~test], y[~test])

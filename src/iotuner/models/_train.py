@@ -44,7 +44,7 @@ baseline. The MAPE tables of both schemes above are still computed and reported.
 import math
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 from threadpoolctl import threadpool_limits
 
+from iotuner._progress import Steps
 from iotuner._quiet import converging
 from iotuner.models._common import (
     BANDWIDTH_STATS,
@@ -214,6 +215,7 @@ def compare_models(
     rf_max_depth: int | None = None,
     rf_criterion: str = "squared_error",
     max_group_folds: int | None = None,
+    progress: Steps | None = None,
 ) -> Comparison:
     """Score the zoo (or `models`, plus the baseline) on a summary frame of one system.
 
@@ -228,20 +230,26 @@ def compare_models(
     y = np.log(data[target].to_numpy(dtype=float))
     folds: list[FoldScore] = []
     residuals: dict[str, list[float]] = {c.name: [] for c in zoo}
+    limit = max_group_folds if max_group_folds is not None else (6 if quick else 12)
+    group_by, held_out, note = _group_plan(data, limit)
+    total = (seeds + len(held_out)) * len(zoo)
     for seed in range(seeds):
         train, test = train_test_split(np.arange(len(y)), test_size=TEST_SIZE, random_state=seed)
         for candidate in zoo:
+            if progress is not None:
+                progress(f"{candidate.name}, split {seed + 1}/{seeds}", len(folds), total)
             score, logs = _fit_and_score(candidate, schema, seed, X, y, train, test)
             folds.append(FoldScore(candidate.name, "split", f"seed={seed}", *score))
             residuals[candidate.name].extend(logs)
-    limit = max_group_folds if max_group_folds is not None else (6 if quick else 12)
-    group_by, held_out, note = _group_plan(data, limit)
     if group_by is not None:
         values = np.array([cell_value(v) for v in data[group_by].tolist()])
-        for held in held_out:
+        for number, held in enumerate(held_out, start=1):
             test = np.flatnonzero(values == held)
             train = np.flatnonzero(values != held)
             for candidate in zoo:
+                if progress is not None:
+                    what = f"{candidate.name}, {group_by} {number}/{len(held_out)}"
+                    progress(what, len(folds), total)
                 score, _ = _fit_and_score(candidate, schema, 0, X, y, train, test)
                 folds.append(FoldScore(candidate.name, "group", f"{group_by}={held}", *score))
     scores = [_model_score(c, folds) for c in zoo]
@@ -432,7 +440,7 @@ def train_command(
     rf_max_depth: int | None = None,
     rf_criterion: str = "squared_error",
     max_workload_folds: int | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Steps | None = None,
 ) -> TrainReport:
     """`iotuner train`: compare the zoo, choose by SELECTION_RULE, refit the choice on all
     rows and save it in the directory `out_path` (see iotuner.models.load_model).
@@ -451,6 +459,7 @@ def train_command(
         models=models,
         rf_max_depth=rf_max_depth,
         rf_criterion=rf_criterion,
+        progress=progress,
     )
     evaluation = _evaluate_for_selection(
         frame,
@@ -501,7 +510,7 @@ def _evaluate_for_selection(
     rf_max_depth: int | None,
     rf_criterion: str,
     max_folds: int,
-    progress: Callable[[str], None] | None,
+    progress: Steps | None,
 ) -> Evaluation | None:
     """Leave-one-workload-out figures of the models, or None with one workload."""
     evaluation = evaluate_models(

@@ -1,0 +1,93 @@
+"""Progress on stderr with an ETA for the commands that run long (bench, search, train,
+evaluate, tune, ingest of many files), laid out so the figures stay whole at 80 columns:
+the counts and times never shrink, the label wraps under them when the line is short.
+
+On a terminal the bar is transient (it goes when the work is done, leaving the results
+alone); in a log, where rich draws nothing live, the last state is written once. Never on
+stdout: a --json command's stdout must stay one JSON document."""
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Column
+
+__all__ = ["Steps", "progress_bar", "steps_bar"]
+
+Steps = Callable[[str, int, int], None]
+"""A progress callback: (what is being done, steps done before it, steps in the phase)."""
+
+
+def progress_bar(
+    console: Console, *extra: ProgressColumn, transient: bool | None = None, eta: bool = True
+) -> Progress:
+    """A Progress on `console`: the label, a short bar, done/total, elapsed, eta (unless
+    the caller's `extra` columns give a better one), then `extra` columns. Transient on a
+    terminal unless `transient` says otherwise."""
+
+    def whole() -> Column:
+        return Column(no_wrap=True)
+
+    return Progress(
+        TextColumn("{task.description}", table_column=Column(ratio=1, overflow="fold")),
+        BarColumn(bar_width=16, table_column=whole()),
+        MofNCompleteColumn(table_column=whole()),
+        TimeElapsedColumn(table_column=whole()),
+        *(
+            (TextColumn("eta", table_column=whole()), TimeRemainingColumn(table_column=whole()))
+            if eta
+            else ()
+        ),
+        *extra,
+        console=console,
+        transient=console.is_terminal if transient is None else transient,
+        # Lines printed to stdout while the bar is drawn: on the same terminal they go
+        # above the bar (through rich), else straight to stdout (a file or a pipe keeps
+        # every line; rich would send them to stderr with the bar).
+        redirect_stdout=_stdout_is_a_terminal(),
+        redirect_stderr=False,
+    )
+
+
+def _stdout_is_a_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):  # replaced or closed by the caller
+        return False
+
+
+@contextmanager
+def steps_bar(console: Console | None, what: str) -> Iterator[Steps | None]:
+    """A Steps callback drawing one bar per phase (a new total starts a new phase) on
+    `console`; None without a console."""
+    if console is None:
+        yield None
+        return
+    bar = progress_bar(console)
+    tasks: dict[int, TaskID] = {}  # the task of each phase, by its number
+    phase = [0, -1]  # the phase's number and total
+
+    def step(label: str, done: int, total: int) -> None:
+        if total != phase[1] or done == 0 or not tasks:
+            if tasks:
+                bar.update(tasks[phase[0]], completed=phase[1])
+            phase[0] += 1
+            phase[1] = total
+            tasks[phase[0]] = bar.add_task(f"{what}: {label}", total=total)
+        bar.update(tasks[phase[0]], completed=done, description=f"{what}: {label}")
+
+    with bar:
+        yield step
+        if tasks:
+            bar.update(tasks[phase[0]], completed=phase[1])
