@@ -11,10 +11,19 @@
   asking and telling are serialised, only the runs overlap.
 * **Resume.** The trials an earlier search of the study measured are loaded first
   (_study), so a configuration is not measured again.
+* **Many workers, one study.** Other searches may share the study (an RDB storage). Before
+  each trial the loop reads the study: trials the others finished are taken as known, the
+  budget counts every measured trial of the study, and a trial running elsewhere that
+  would fill the budget is waited for (it may fail, or its worker die: _study.fail_stale),
+  not stopped at. After asking, a trial yields to a lower-numbered one running elsewhere
+  with the same configuration, or that fills the budget first (a tie between workers that
+  asked at the same moment is settled by the trial number, with no lock between them).
 """
 
+import dataclasses
 import threading
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 
@@ -25,14 +34,18 @@ from optuna.trial import TrialState
 from iotuner.search._common import TrialOutcome, better
 from iotuner.search._objectives import Objective
 from iotuner.search._result import SearchProgress, Skipped, TrialRecord, best_trial
-from iotuner.search._samplers import distributions
+from iotuner.search._samplers import INTERRUPTED, distributions
 from iotuner.search._strategies import Strategy
 from iotuner.search._study import (
+    ABANDONED,
     ENQUEUED,
     KIND,
+    fail_stale,
+    heartbeat,
     mark_interrupted,
     measured_trials,
     outcome_attrs,
+    record_from_trial,
 )
 from iotuner.space import Configuration, Space, config_key
 
@@ -42,6 +55,8 @@ MIN_IDLE_PROPOSALS = 100
 """A search ends after max(this, 3 x budget) proposals in a row that brought nothing new
 (measured or vetoed already): enough for a converged GA to find new children by mutation,
 finite for a space (or a veto) that has nothing left."""
+WAIT_SECONDS = 1.0
+"""How often a worker waiting for other workers' trials reads the study again."""
 
 
 class SearchLoop:
@@ -74,10 +89,46 @@ class SearchLoop:
         self.target: float | None = None
         self.budget = 0
         self.max_proposals: int | None = None
+        self.mine: set[int] = set()
+        """The trials this search is running now."""
         self.recovered = mark_interrupted(study)
         for record in measured_trials(study, self.space):
             self.records[record.number] = record
             self.cache[config_key(record.config)] = _done(record.outcome)
+
+    def _sync(self) -> int:
+        """Take the trials other workers measured since; how many run elsewhere now (the
+        lock is held). Trials measured meanwhile are new to this search too, so its
+        knowledge base gets their logs even when their worker died (ingesting is
+        idempotent)."""
+        self.recovered += fail_stale(self.study)
+        running = 0
+        for t in self.study.get_trials(deepcopy=False):
+            if t.state == TrialState.RUNNING:
+                running += t.number not in self.mine
+            elif (
+                t.number not in self.records
+                and t.state in (TrialState.COMPLETE, TrialState.FAIL)
+                and t.user_attrs.get(KIND) == "run"
+            ):
+                record = dataclasses.replace(record_from_trial(t, self.space), new=True)
+                self.records[t.number] = record
+                self.cache.setdefault(config_key(record.config), _done(record.outcome))
+        return running
+
+    def _yields(self, number: int, key: str) -> str | None:
+        """Why the trial just asked must not run: a lower-numbered trial of another worker
+        runs the same configuration, or fills the budget first (the lock is held)."""
+        ahead = [
+            t
+            for t in self.study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+            if t.number < number and t.number not in self.mine
+        ]
+        if any(config_key(self.space.validate(t.params)) == key for t in ahead):
+            return "running elsewhere"
+        if self.measured + self.inflight + len(ahead) >= self.budget:
+            return "the budget is filled by trials running elsewhere"
+        return None
 
     def narrow(self, searched: Space) -> None:
         """Propose only the parameters of `searched`; the others keep their defaults.
@@ -115,11 +166,12 @@ class SearchLoop:
         """Keep a run made outside the loop (the traced run of the default, with the
         bandwidth objective) as a measured trial of the study."""
         key = config_key(config)
-        if key in self.cache:
-            return
         with self.lock:
+            self._sync()  # another worker may have measured it meanwhile
+            if key in self.cache:
+                return
             self.study.enqueue_trial(self._searched(config))
-            trial = self.study.ask(self.distributions)
+            trial = self._ask()
             self.proposals += 1
             self.cache[key] = _done(outcome)
             self._finish(trial, config, outcome)
@@ -129,8 +181,16 @@ class SearchLoop:
         with self.lock:
             if self.stop:
                 return False
+            elsewhere = self._sync()
             if self.measured + self.inflight >= self.budget:
                 self.stop = self.stop or "budget reached"
+                return False
+            waiting = self.measured + self.inflight + elsewhere >= self.budget
+        if waiting:
+            time.sleep(WAIT_SECONDS)
+            return True
+        with self.lock:
+            if self.stop:
                 return False
             if self.max_proposals is not None and self.proposals >= self.max_proposals:
                 self.stop = f"the generations are done ({self.proposals} proposals)"
@@ -141,11 +201,20 @@ class SearchLoop:
                     "nothing new to try"
                 )
                 return False
-            trial = self.study.ask(self.distributions)
+            trial = self._ask()
             self.proposals += 1
             self.idle += 1
             config = self.space.validate(trial.params)
             key = config_key(config)
+            self._sync()
+            clash = self._yields(trial.number, key) if key not in self.cache else None
+            if clash is not None:
+                # Not run here: proposable again (PoolSampler), and no budget used.
+                trial.set_user_attr(KIND, "yielded")
+                trial.set_user_attr(INTERRUPTED, True)
+                trial.set_user_attr("iotuner:reason", clash)
+                self.study.tell(trial, state=TrialState.PRUNED)
+                return True
             veto = self.strategy.veto(config) if self.strategy.veto else None
             if veto is not None:
                 # Not run, so not a trial: it uses no budget, and the result lists it.
@@ -162,6 +231,7 @@ class SearchLoop:
                 future = Future()
                 self.cache[key] = future
                 self.inflight += 1
+                self.mine.add(trial.number)
                 self.idle = 0
         if not fresh:
             outcome = future.result()
@@ -171,19 +241,31 @@ class SearchLoop:
                 self.duplicates += 1
             return True
         try:
-            outcome = self.objective.evaluate(config, str(trial.number))
+            with heartbeat(self.study, trial):
+                outcome = self.objective.evaluate(config, str(trial.number))
         except BaseException as exc:
             with self.lock:
                 del self.cache[key]
                 self.inflight -= 1
+                self.mine.discard(trial.number)
+                # Failed at once by the next search, not after the heartbeat's grace.
+                trial.set_user_attr(ABANDONED, True)
                 self.stop = self.stop or f"stopped: {type(exc).__name__}"
             future.set_exception(exc)
             raise
         with self.lock:
             self.inflight -= 1
+            self.mine.discard(trial.number)
             future.set_result(outcome)
             self._finish(trial, config, outcome)
         return True
+
+    def _ask(self) -> optuna.Trial:
+        with warnings.catch_warnings():
+            # Optuna warns that heartbeats are meant for Study.optimize; the loop beats
+            # itself (_study.heartbeat).
+            warnings.filterwarnings("ignore", message="Heartbeat of storage")
+            return self.study.ask(self.distributions)
 
     def _finish(self, trial: optuna.Trial, config: Configuration, outcome: TrialOutcome) -> None:
         """Tell the study a run's outcome and keep it (the lock is held)."""

@@ -11,16 +11,33 @@ is part of the default study name, so `--seed 2` after `--seed 1` is a study of 
 a study named with `--study` and opened with another seed is refused, never silently
 resumed with the first seed's proposals.
 
+Many workers, one study: several searches (processes, on other nodes) may share one study
+in an RDB storage (PostgreSQL for many nodes). Each trial a worker runs sends a heartbeat
+to the storage (HEARTBEAT_SECONDS); a running trial without one for GRACE_SECONDS belongs
+to a worker that died, and is failed and queued again (Optuna's retry callback), so a
+killed worker loses no trial. A trial left running by a search interrupted in this process
+(an exception, ^C) is marked ABANDONED and failed by the next search at once.
+
 Everything iotuner keeps in a study goes through Optuna's public API: user attributes of
 the study (set_user_attr) and of a trial while it is asked and told (Trial.set_user_attr).
 """
 
+import contextlib
 import hashlib
 import json
+import random
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import optuna
+import sqlalchemy.exc
+from optuna.exceptions import ExperimentalWarning
 from optuna.samplers import RandomSampler
+from optuna.storages import RDBStorage
 from optuna.study import StudyDirection
 from optuna.trial import FrozenTrial, TrialState
 
@@ -46,10 +63,27 @@ ACCESSES = "iotuner:accesses"
 IDENTITY = "iotuner:identity"
 SEED = "iotuner:seed"
 """Study attribute: the strategy's seed the study was made with (None: none given)."""
+ABANDONED = "iotuner:abandoned"
+"""Trial attribute: its run was stopped by an exception in this process (not a dead worker)."""
+HEARTBEAT_SECONDS = 2
+GRACE_SECONDS = 12
+"""A running trial whose worker sent no heartbeat for this long is failed and run again.
+RATIONALE: the heartbeat is a tiny write every 2 s per running trial; 12 s lets a busy
+database or a loaded node miss five beats before a live worker's trial is taken from it."""
+RETRIES = 2
+SCHEMA_ATTEMPTS = 3
+"""How many times a trial whose worker died is queued again (a configuration that kills
+every worker that runs it is not retried forever)."""
 
 
 def storage_url(text: str) -> str:
-    """An Optuna storage URL from a URL or a plain file path (taken as SQLite)."""
+    """An Optuna storage URL from a URL or a plain file path (taken as SQLite).
+
+    `postgresql://` (the knowledge base's form, IOTUNER_DB) goes through psycopg 3, the
+    driver iotuner installs for its knowledge base: SQLAlchemy's default for it is
+    psycopg2, which is not installed."""
+    if text.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + text.split("://", 1)[1]
     return text if "://" in text else f"sqlite:///{text}"
 
 
@@ -70,7 +104,7 @@ def open_study(
     another search (another direction or signature)."""
     try:
         study = optuna.create_study(
-            storage=storage,
+            storage=_rdb_storage(storage),
             study_name=name,
             direction=(
                 StudyDirection.MAXIMIZE
@@ -91,6 +125,96 @@ def open_study(
     _check_signature(study, objective, name)
     _check_seed(study, seed, name)
     return study
+
+
+def _rdb_storage(url: str | None) -> RDBStorage | None:
+    """An RDB storage with heartbeats (module doc), or None (in memory)."""
+    if url is None:
+        return None
+    with warnings.catch_warnings():
+        # The retry callback is marked experimental; its behaviour is what we rely on.
+        warnings.simplefilter("ignore", ExperimentalWarning)
+        # Optuna 4.9 renamed the callback and its argument; before, the old names.
+        retry = getattr(optuna.storages, "RetryHeartbeatStaleTrialCallback", None)
+        if retry is not None:
+            callback = {"heartbeat_stale_trial_callback": retry(max_retry=RETRIES)}
+        else:
+            callback = {"failed_trial_callback": optuna.storages.RetryFailedTrialCallback(RETRIES)}
+        for attempt in range(SCHEMA_ATTEMPTS):
+            try:
+                return RDBStorage(
+                    url,
+                    heartbeat_interval=HEARTBEAT_SECONDS,
+                    grace_period=GRACE_SECONDS,
+                    **callback,
+                )
+            except sqlalchemy.exc.IntegrityError:
+                # Workers started at once on a new database race to make Optuna's tables
+                # (PostgreSQL: a duplicate type); the loser finds them made on a retry.
+                if attempt == SCHEMA_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.5 + random.random())
+    raise AssertionError("unreachable")
+
+
+def _heartbeat_interval(study: optuna.Study) -> int | None:
+    # RATIONALE: Optuna beats only inside Study.optimize; the search asks and tells, so it
+    # beats itself through the storage's public record_heartbeat.
+    getter = getattr(study._storage, "get_heartbeat_interval", None)
+    interval = getter() if getter is not None else None
+    return interval if isinstance(interval, int) else None
+
+
+@contextmanager
+def heartbeat(study: optuna.Study, trial: optuna.Trial) -> Iterator[None]:
+    """Beat for `trial` while the block runs (nothing for a storage without heartbeats)."""
+    interval = _heartbeat_interval(study)
+    if interval is None:
+        yield
+        return
+    storage = study._storage
+    stop = threading.Event()
+
+    def beat() -> None:
+        while True:
+            # A missed beat must not stop the trial (the next one may get through).
+            with contextlib.suppress(Exception):
+                storage.record_heartbeat(trial._trial_id)  # type: ignore[attr-defined]
+            if stop.wait(interval):
+                return
+
+    thread = threading.Thread(target=beat, name=f"heartbeat-{trial.number}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def fail_stale(study: optuna.Study) -> int:
+    """Fail the running trials of workers that died (no heartbeat for GRACE_SECONDS) and
+    mark them interrupted; how many. Their configurations are queued again by the
+    storage's retry callback."""
+    if _heartbeat_interval(study) is None:
+        return 0
+    before = {t.number for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))}
+    if not before:
+        return 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExperimentalWarning)
+        optuna.storages.fail_stale_trials(study)
+    after = {t.number for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))}
+    stale = before - after
+    stale = {
+        t.number
+        for t in study.get_trials(deepcopy=False, states=(TrialState.FAIL,))
+        if t.number in stale
+    }
+    if stale:
+        marked = set(study.user_attrs.get(INTERRUPTED, [])) | stale
+        study.set_user_attr(INTERRUPTED, sorted(marked))
+    return len(stale)
 
 
 def _seed_words(seed: int | None) -> str:
@@ -133,23 +257,30 @@ def _check_signature(study: optuna.Study, objective: Objective, name: str) -> No
 def mark_interrupted(study: optuna.Study) -> int:
     """Mark the trials left running by an earlier search interrupted and fail them; how many.
 
+    With heartbeats (an RDB storage) that is a trial marked ABANDONED or whose worker died
+    (fail_stale); one still beating belongs to a live worker and is left to it. Without
+    (in memory) every running trial.
+
     RATIONALE: the mark is a study attribute listing their numbers, set before they are
     told failed: Optuna's public API sets a trial's attributes only while it runs in this
     process, and the mark is what keeps their configurations proposable (PoolSampler)."""
+    stale = fail_stale(study)
     running = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+    if _heartbeat_interval(study) is not None:
+        running = [t for t in running if t.user_attrs.get(ABANDONED)]
     if not running:
-        return 0
+        return stale
     marked = set(study.user_attrs.get(INTERRUPTED, [])) | {t.number for t in running}
     study.set_user_attr(INTERRUPTED, sorted(marked))
     for t in running:
         study.tell(t.number, state=TrialState.FAIL)
-    return len(running)
+    return stale + len(running)
 
 
 def measured_trials(study: optuna.Study, space: Space) -> list[TrialRecord]:
     """The trials an earlier search of the study measured (run, not cached nor vetoed)."""
     return [
-        _record_from_trial(t, space)
+        record_from_trial(t, space)
         for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.FAIL))
         if t.user_attrs.get(KIND) == "run"
     ]
@@ -166,7 +297,7 @@ def outcome_attrs(outcome: TrialOutcome) -> dict[str, object]:
     return attrs
 
 
-def _record_from_trial(trial: FrozenTrial, space: Space) -> TrialRecord:
+def record_from_trial(trial: FrozenTrial, space: Space) -> TrialRecord:
     attrs = trial.user_attrs
     outcome = TrialOutcome(
         value=trial.value if trial.state == TrialState.COMPLETE else None,

@@ -35,6 +35,8 @@ __all__ = [
     "open_store",
 ]
 
+SCHEMA_LOCK = 0x696F74756E6572
+"""PostgreSQL advisory lock key ("iotuner") held while the schema is created or upgraded."""
 MEASUREMENT_COLUMNS = (
     "system",
     *WORKLOAD_COLUMNS,
@@ -238,6 +240,10 @@ class Store:
     def _create_schema(self) -> None:
         """Create missing tables, bring an older schema up to this version, check it."""
         with self._connect() as conn:
+            if conn.dialect.name == "postgresql":
+                # Processes opening a new knowledge base at once (search workers) would race
+                # to create its tables (a duplicate type); one at a time, till commit.
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
             schema.metadata.create_all(conn)
             found = conn.execute(sa.select(sa.func.max(schema.schema_version.c.version)))
             version = found.scalar()
