@@ -3,6 +3,8 @@
 import csv
 import io
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,15 +13,20 @@ from iotuner.formats import op_fields
 from iotuner.table import read_table
 from iotuner.tracelog import read_tracelog
 
+from ._browser import CHECK_SCRIPT, chromium, image_check
 from .conftest import TIMEOUT, Mpi, write_table
 
 IOTUNER = str(Path(sys.executable).parent / "iotuner")
 
 
-def iotuner(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def iotuner(
+    *args: str, cwd: Path | None = None, timeout: float = TIMEOUT, columns: int | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": str(columns)} if columns else None
     completed = subprocess.run(
-        [IOTUNER, *args], capture_output=True, text=True, timeout=TIMEOUT, cwd=cwd, check=False
-    )
+        [IOTUNER, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env,
+        check=False,
+    )  # fmt: skip
     assert completed.returncode == 0, completed.stdout + completed.stderr
     return completed
 
@@ -103,7 +110,11 @@ def test_table_derive_then_tune(mpi: Mpi, tmp_path: Path) -> None:
 
 def test_demo_runs_the_whole_loop(tmp_path: Path) -> None:
     out = tmp_path / "d"
-    shown = iotuner("demo", "--repeats", "1", "--sweep-repeats", "1", "--dir", str(out)).stdout
+    # The whole loop: 1 to 3 minutes alone on 2 cores, more beside other jobs.
+    shown = iotuner(
+        "demo", "--repeats", "1", "--sweep-repeats", "1", "--dir", str(out), timeout=900,
+        columns=200,  # wide enough that no table cell wraps the words looked for below
+    ).stdout  # fmt: skip
     for step in ("1. bench", "2. train", "3. tune", "4. a workload the sweep never saw"):
         assert step in shown
     assert "default" in shown and "tuned" in shown and "best (tried all)" in shown
@@ -116,6 +127,22 @@ def test_demo_runs_the_whole_loop(tmp_path: Path) -> None:
     assert not any(e.pattern == "independent" for e in entries)
     assert (out / "model" / "model.json").is_file()
     assert not list((out / "data").iterdir())  # the data files are removed
+
+    # The demo ends with its report: opened in headless Chromium, every section there and
+    # every image decoded (the same check as test_report.py's, on the demo's own page).
+    report = out / "report.html"
+    assert str(report) in shown
+    if not shutil.which("chromium") and os.environ.get("IOTUNER_REQUIRE_BROWSER") != "1":
+        return  # the browser test (test_report.py) says it was skipped, and why
+    html = report.read_text()
+    profile = tmp_path / "chromium-profile"
+    dom = chromium("--dump-dom", report.as_uri(), profile=profile).stdout
+    for section in ("system", "model", "table", "traces"):
+        assert re.search(rf'<section id="{section}">\s*<h2>', dom), f"no section {section}"
+    checked = report.with_name("report-check.html")
+    checked.write_text(html.replace("</body>", f"{CHECK_SCRIPT}</body>"))
+    result = image_check(checked, profile)
+    assert result["images"] == html.count("<img ") > 0 and result["broken"] == [], result
 
 
 def test_run_finds_the_launcher_of_its_mpi(tmp_path: Path) -> None:

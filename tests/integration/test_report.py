@@ -15,11 +15,7 @@ IOTUNER_REQUIRE_BROWSER=1 to fail, not skip, when Chromium is missing (CI does).
 import base64
 import csv
 import io
-import json
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -28,6 +24,7 @@ from PIL import Image
 from iotuner.report import SECTION_IDS
 from iotuner.store import open_store
 
+from ._browser import CHECK_SCRIPT, CONTROL, chromium, image_check
 from .conftest import Mpi
 from .test_cli import iotuner
 
@@ -35,54 +32,6 @@ SWEEP = ("--space", "demo-small", "--nprocs", "2", "--patterns", "collective",
          "--layouts", "contiguous,strided:4k:0.5", "--ops", "write", "--sizes", "64k,512k",
          "--repeats", "2", "--open-size", "1m", "--max-configs", "6")  # fmt: skip
 """4 workloads x 6 configurations x 2 repeats: enough for every part of the system section."""
-
-BROWSER_TIMEOUT = 120
-
-CHECK_SCRIPT = """<script>
-window.addEventListener("load", function () {
-  var images = Array.from(document.images);
-  var broken = images.filter(function (img) { return !(img.complete && img.naturalWidth > 0); });
-  var out = document.createElement("pre");
-  out.id = "image-check";
-  out.textContent = JSON.stringify({
-    images: images.length,
-    broken: broken.map(function (img) { return img.alt; })
-  });
-  document.body.appendChild(out);
-});
-</script>"""
-CONTROL = '<img alt="broken control" src="data:image/png;base64,iVBORw0KGgoAAAAN">'
-"""An image whose data is a truncated PNG: the browser must report it as not loaded."""
-
-
-def browser() -> str:
-    """Chromium's command, or skip (fail with IOTUNER_REQUIRE_BROWSER=1) when absent."""
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found:
-        return found
-    reason = "headless Chromium is not installed (Debian: apt-get install chromium)"
-    if os.environ.get("IOTUNER_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"{reason}, and IOTUNER_REQUIRE_BROWSER=1 requires it")
-    pytest.skip(reason)
-
-
-def chromium(*args: str, profile: Path) -> subprocess.CompletedProcess[str]:
-    command = [browser(), "--headless", "--no-sandbox", "--disable-gpu",
-               f"--user-data-dir={profile}", *args]  # fmt: skip
-    completed = subprocess.run(command, capture_output=True, text=True,
-                               timeout=BROWSER_TIMEOUT, check=False)  # fmt: skip
-    assert completed.returncode == 0, completed.stderr[-2000:]
-    return completed
-
-
-def image_check(page: Path, profile: Path) -> dict[str, object]:
-    """What the check script wrote into the DOM of `page` after load."""
-    dom = chromium("--virtual-time-budget=10000", "--dump-dom", page.as_uri(),
-                   profile=profile).stdout  # fmt: skip
-    found = re.search(r'<pre id="image-check">([^<]*)</pre>', dom)
-    assert found, f"the check script wrote nothing; DOM tail:\n{dom[-1000:]}"
-    result: dict[str, object] = json.loads(found.group(1).replace("&quot;", '"'))
-    return result
 
 
 def write_offline_table(db: Path, path: Path) -> Path:
