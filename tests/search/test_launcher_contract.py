@@ -2,8 +2,10 @@
 suite runs on every backend: what the search relies on when it starts a trial.
 
 The checks that start trials run real MPI jobs (`-n 2`) through RunObjective, and are
-skipped for a launcher that says it cannot start trials here (Launcher.unavailable, e.g.
-a Slurm launcher outside an allocation).
+skipped for a launcher that says it cannot start trials here (Launcher.unavailable). The
+Slurm launcher's run on the tests' own Slurm (tests/slurm/cluster.py: started on first
+use, skipped when Slurm is not installed unless IOTUNER_REQUIRE_SLURM=1), outside an
+allocation: each trial is an sbatch job.
 """
 
 import os
@@ -24,9 +26,11 @@ HOSTILE = "two words; echo $(id) `id` > /tmp/x"
 
 USER_COMMANDS: dict[str, Callable[[list[str], int], list[str]]] = {
     "local": lambda program, nprocs: [build_config().mpiexec, "-n", str(nprocs), *program],
+    "slurm": lambda program, nprocs: ["mpiexec", "-n", str(nprocs), *program],
 }
 """How a user writes the command of a trial of N ranks for each launcher: the local one
-runs the user's own MPI launcher; a batch launcher would take the program alone."""
+runs the user's own MPI launcher; the Slurm one takes the program and its ranks from it
+(or the program alone with --nprocs) and runs it as a job step of N tasks."""
 
 PROBE = """
 import json, os, sys
@@ -58,7 +62,11 @@ def launcher(request: pytest.FixtureRequest) -> Launcher:
 
 
 @pytest.fixture
-def runnable(launcher: Launcher) -> Launcher:
+def runnable(launcher: Launcher, monkeypatch: pytest.MonkeyPatch) -> Launcher:
+    if launcher.name == "slurm":
+        from tests.slurm.conftest import use_cluster
+
+        use_cluster(monkeypatch)
     why = type(launcher).unavailable()
     if why is not None:
         pytest.skip(f"the {launcher.name} launcher cannot start trials here: {why}")

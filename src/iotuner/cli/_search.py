@@ -4,7 +4,9 @@ results; the winner can go into the knowledge base and a tuning table."""
 
 import argparse
 import json
+import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from iotuner._choices import STRATEGIES
 from iotuner.cli._common import (
@@ -15,6 +17,9 @@ from iotuner.cli._common import (
     store_from_args,
 )
 from iotuner.errors import ConfigError
+
+if TYPE_CHECKING:
+    from iotuner.search import Launcher
 
 __all__ = ["add_search"]
 
@@ -139,6 +144,43 @@ def add_search(subparsers: Subparsers) -> None:
     )
     parser.add_argument("--timeout", type=float, help="seconds a trial may take")
     parser.add_argument(
+        "--trial-time-limit",
+        metavar="TIME",
+        help="wall time a trial may take: seconds, or 30s, 5m, 1h, MM:SS, HH:MM:SS; the "
+        "local timeout, and Slurm's --time (rounded up to minutes) with --launcher slurm",
+    )
+    parser.add_argument(
+        "--budget-core-hours",
+        metavar="H",
+        help="stop before a trial that would take the study past H core-hours (ranks x "
+        "wall time of each trial, summed; the longest trial so far is the estimate)",
+    )
+    parser.add_argument(
+        "--launcher",
+        choices=("local", "slurm"),
+        default="local",
+        help="local: run the command as given (default); slurm: each trial as a Slurm job "
+        "step, with srun inside an allocation, else one sbatch job each (the command is the "
+        "program, with --nprocs, or `mpiexec -n N PROGRAM ...`, whose mpiexec is dropped)",
+    )
+    parser.add_argument(
+        "--nprocs", type=int, help="slurm: ranks of each trial (default: the -n of mpiexec, or 1)"
+    )
+    parser.add_argument(
+        "--slurm-via",
+        choices=("srun", "sbatch"),
+        help="slurm: srun (steps of the allocation the search runs in) or sbatch (a job per "
+        "trial); default srun inside an allocation, sbatch outside",
+    )
+    parser.add_argument(
+        "--slurm-option",
+        action="append",
+        default=[],
+        metavar="OPTION",
+        help="slurm: an option for sbatch or srun, e.g. --slurm-option=--partition=debug "
+        "(repeatable)",
+    )
+    parser.add_argument(
         "--model",
         type=Path,
         metavar="DIR",
@@ -215,6 +257,7 @@ def _search(args: argparse.Namespace) -> int:
         objective = OfflineObjective(table, direction or "maximize")
     else:
         measure, pattern = parse_measure(args.objective)
+        limit = _time_limit(args)
         objective = RunObjective(
             command,
             load_space(args.space or DEFAULT_SPACE),
@@ -222,7 +265,8 @@ def _search(args: argparse.Namespace) -> int:
             pattern=pattern,
             direction=direction,
             log_dir=args.log_dir,
-            timeout=args.timeout,
+            timeout=limit,
+            launcher=_launcher(args, limit),
         )
     predictor = load_model(_model_dir(args)) if args.strategy == "model" else None
     storage = args.storage or (None if offline else DEFAULT_STORAGE)
@@ -238,6 +282,7 @@ def _search(args: argparse.Namespace) -> int:
         target_fraction=args.target_fraction,
         trace=tuple(args.trace),
         all_parameters=args.all_parameters,
+        core_hours=_core_hours(args.budget_core_hours),
         options=StrategyOptions(
             population=args.population, generations=args.generations, mutation=args.mutation
         ),
@@ -288,6 +333,79 @@ def _search(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(record, indent=2, allow_nan=False))
     return 0 if result.best is not None else 1
+
+
+def _time_limit(args: argparse.Namespace) -> float | None:
+    """The trial's wall limit in seconds, from --trial-time-limit or --timeout (not both)."""
+    if args.trial_time_limit is None:
+        return args.timeout  # type: ignore[no-any-return]
+    if args.timeout is not None:
+        raise ConfigError("--timeout and --trial-time-limit are the same limit: give one")
+    return parse_duration(args.trial_time_limit, "--trial-time-limit")
+
+
+def parse_duration(text: str, what: str) -> float:
+    """Seconds of `text`: a number of seconds, N with s/m/h, MM:SS or HH:MM:SS (> 0)."""
+    units = {"s": 1, "m": 60, "h": 3600}
+    value = text.strip().lower()
+    try:
+        if ":" in value:
+            seconds = 0.0
+            parts = value.split(":")
+            if len(parts) > 3:
+                raise ValueError
+            for part in parts:
+                seconds = seconds * 60 + float(part)
+        elif value[-1:] in units:
+            seconds = float(value[:-1]) * units[value[-1]]
+        else:
+            seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise ConfigError(
+            f"{what} must be a positive time: seconds, or 30s, 5m, 1h, MM:SS, HH:MM:SS; "
+            f"got {text!r}"
+        )
+    return seconds
+
+
+def _core_hours(text: str | None) -> float | None:
+    if text is None:
+        return None
+    try:
+        hours = float(text)
+    except ValueError:
+        hours = -1.0
+    if not (hours > 0 and math.isfinite(hours)):
+        raise ConfigError(f"--budget-core-hours must be a positive number of hours, got {text!r}")
+    return hours
+
+
+def _launcher(args: argparse.Namespace, limit: float | None) -> "Launcher":
+    from iotuner.search import LocalLauncher, SlurmLauncher
+
+    if args.launcher == "local":
+        slurm_only = [
+            name
+            for name, given in (
+                ("--nprocs", args.nprocs is not None),
+                ("--slurm-via", args.slurm_via is not None),
+                ("--slurm-option", bool(args.slurm_option)),
+            )
+            if given
+        ]
+        if slurm_only:
+            raise ConfigError(
+                f"{', '.join(slurm_only)} are for --launcher slurm (the local launcher runs "
+                "the command as given: put the ranks in its mpiexec -n)"
+            )
+        return LocalLauncher()
+    launcher = SlurmLauncher(
+        args.nprocs, time_limit=limit, options=args.slurm_option, via=args.slurm_via
+    )
+    launcher.check()
+    return launcher
 
 
 def _model_dir(args: argparse.Namespace) -> Path:

@@ -325,9 +325,7 @@ def evaluate_models(
             scores: list[WorkloadScore] = []
             for number, fold in enumerate(folds, start=1):
                 if progress is not None:
-                    progress(
-                        f"{candidate.name}, {scheme} fold {number} of {len(folds)}", done, total
-                    )
+                    progress(f"{candidate.name}, {scheme} {number}/{len(folds)}", done, total)
                 done += 1
                 test = np.isin(workload_of, fold)
                 estimator = configure(candidate.make(seed), schema)

@@ -45,6 +45,7 @@ from iotuner.search._result import (
     Verdict,
 )
 from iotuner.search._settings import MIN_REPEATS, SearchSettings
+from iotuner.search._slurm import SlurmLauncher
 from iotuner.search._strategies import STRATEGIES, Strategy, StrategyOptions, make_strategy
 from iotuner.search._study import default_study_name, storage_url
 from iotuner.search._verdict import merge_winner, rank_test, winner_entries
@@ -72,6 +73,7 @@ __all__ = [
     "SearchResult",
     "SearchSettings",
     "Skipped",
+    "SlurmLauncher",
     "Strategy",
     "StrategyOptions",
     "TrialOutcome",

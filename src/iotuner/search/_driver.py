@@ -1,7 +1,8 @@
 """run_search: one search from its settings to its result, through the parts that do it.
 
 1. The study (_study): opened or resumed, refused when it was made for another search;
-   its measured trials loaded, its interrupted ones marked.
+   the jobs its trials submitted to a batch system collected (_batch), its measured
+   trials loaded, its interrupted ones marked.
 2. What the program does (_program): which parameters its accesses can reach; the rest
    stay at their defaults.
 3. The strategy (_strategies): its sampler over the parameters left, the model's guide
@@ -21,12 +22,13 @@ from collections.abc import Callable
 import optuna
 
 from iotuner.measurement import Workload
-from iotuner.search._common import target_value
+from iotuner.search._batch import collect_submitted, core_seconds, trial_journal
+from iotuner.search._common import SearchError, target_value
 from iotuner.search._guide import MAX_ENUMERATED, ModelGuide
 from iotuner.search._loop import SearchLoop
 from iotuner.search._objectives import Objective
 from iotuner.search._program import identity, read_program, searched_parameters, workload_from
-from iotuner.search._result import SearchProgress, SearchResult
+from iotuner.search._result import SearchProgress, SearchResult, Spent
 from iotuner.search._settings import SearchSettings
 from iotuner.search._strategies import Strategy, make_strategy
 from iotuner.search._study import default_study_name, open_study, store_workload, stored_workload
@@ -71,7 +73,14 @@ def _run_search(
     name = settings.study or default_study_name(objective, settings.strategy, settings.seed)
     notes: list[str] = objective.notes()
     study = open_study(objective, name, settings.storage, settings.seed)
+    cores = objective.cores()
+    if settings.core_hours is not None and cores is None:
+        raise SearchError("--budget-core-hours needs a search that runs the program")
+    collected = collect_submitted(study, objective)
+    notes.extend(f"collected from an earlier search: {line}" for line in collected)
     loop = SearchLoop(objective, study, Strategy("none", study.sampler, 0), on_progress)
+    objective.journal = trial_journal(study, loop.lock)
+    loop.core_hours, loop.cores = settings.core_hours, cores or 1
     slots, limit = objective.slots(settings.parallel)
     if slots < settings.parallel:
         notes.append(f"{slots} trial(s) at once ({limit}), not {settings.parallel}")
@@ -155,4 +164,13 @@ def _run_search(
     logs = [p for t in trials if not t.failed for p in t.outcome.logs]
     result.program, result.nprocs = identity(logs, study)
     choose_winner(objective, settings.repeats, settings.top, result)
+    objective.journal = None
+    if cores is not None:
+        result.spent = Spent(
+            cores,
+            core_seconds(trials, cores) / 3600,
+            sum(r.seconds for r in result.remeasured) * cores / 3600,
+            settings.core_hours,
+            collected,
+        )
     return result

@@ -20,20 +20,77 @@ What the search relies on (the contract):
 * a trial started through it that runs past the objective's timeout is stopped whole
   (launcher and ranks) and is a failed trial (runner.run_child stops the process group).
 
-Only LocalLauncher exists today: it runs the user's command as given (which starts with
-their own launcher, e.g. `mpiexec -n 4`) on this machine. A Slurm launcher would subclass
-Launcher, wrap the command in `srun --exact -n N ...` inside an allocation (or `sbatch
---wait`), give the interposer to the ranks through `--export`, allow as many trials at
-once as the allocation has room for, say in unavailable() when there is no allocation,
-and be added to LAUNCHERS.
+* `run(...)` starts one trial and waits for it (the base class: runner.run, on this
+  machine); `collect(submitted, timeout)` waits for a trial that an earlier search
+  submitted and did not see end (None: the launcher cannot, and the trial is run again);
+  `cores(argv)` is how many cores one trial holds (for --budget-core-hours).
+
+LocalLauncher runs the user's command as given (which starts with their own launcher, e.g.
+`mpiexec -n 4`) on this machine; SlurmLauncher (_slurm) runs the program as a Slurm job
+step with `srun` inside an allocation, or submits each trial as a job with `sbatch`.
 """
 
 import os
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
+from iotuner.runner import RunResult, run
 from iotuner.search._common import SearchError
 
-__all__ = ["LAUNCHERS", "Launcher", "LocalLauncher"]
+__all__ = ["LAUNCHERS", "LAUNCHER_NAMES", "Journal", "Launched", "Launcher", "LocalLauncher"]
+
+LAUNCHER_NAMES = frozenset(
+    {"mpiexec", "mpirun", "srun", "aprun", "mpiexec.hydra", "mpirun.hydra", "orterun"}
+)
+"""The first words of a command that name an MPI launcher rather than the program."""
+
+Journal = Callable[[str, object], None]
+"""Keeps one fact about the running trial in the study (a trial user attribute), so that a
+search started again after this one died can find it (e.g. the Slurm job it submitted)."""
+
+
+@dataclass(frozen=True)
+class Launched:
+    """One trial's run: the runner's result, its wall seconds (of the program itself, not
+    of waiting in a queue), and why it failed beyond its exit status (`failure`: e.g. a
+    job Slurm stopped at its time limit) or what ran it (`job`: "Slurm job 12")."""
+
+    result: RunResult
+    seconds: float
+    failure: str | None = None
+    job: str | None = None
+
+
+def ranks_in(argv: Sequence[str]) -> tuple[list[str], int | None]:
+    """The program of a command and its number of ranks: a leading MPI launcher
+    (mpiexec, mpirun, srun) with `-n N` / `-np N` / `--ntasks N` is taken off, and N is
+    the ranks (None when the command names no launcher or no count). Another option of
+    the launcher is refused (SearchError): its meaning would be lost."""
+    args = list(argv)
+    if not args or Path(args[0]).name not in LAUNCHER_NAMES:
+        return args, None
+    ranks: int | None = None
+    i = 1
+    while i < len(args) and args[i].startswith("-"):
+        option, _, value = args[i].partition("=")
+        if option not in ("-n", "-np", "--np", "--ntasks"):
+            raise SearchError(
+                f"the launcher's option {args[i]!r} in {' '.join(args[:3])} ... cannot be "
+                "passed on: give the program alone (with --nprocs N), or `mpiexec -n N "
+                "PROGRAM ...`; give Slurm's own options with --slurm-option"
+            )
+        if not value:
+            i += 1
+            value = args[i] if i < len(args) else ""
+        if not value.isdigit() or int(value) < 1:
+            raise SearchError(f"{option} needs a number of ranks >= 1, got {value!r}")
+        ranks = int(value)
+        i += 1
+    if i >= len(args):
+        raise SearchError(f"no program after {' '.join(args)}: give the program to run")
+    return args[i:], ranks
 
 
 class Launcher:
@@ -66,6 +123,48 @@ class Launcher:
             raise SearchError(f"the number of parallel trials must be >= 1, got {requested}")
         return 1
 
+    def cores(self, argv: Sequence[str]) -> int:
+        """How many cores one trial of `argv` (the user's command) holds: the ranks its
+        launcher's `-n` asks for, else 1."""
+        try:
+            return ranks_in(argv)[1] or 1
+        except SearchError:
+            return 1
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        mode: str,
+        table: Path,
+        log_dir: Path,
+        policy: str,
+        extra_env: Mapping[str, str],
+        timeout: float | None,
+        journal: Journal | None = None,
+    ) -> Launched:
+        """Run one trial's command (from command()) under the interposer and wait for it.
+        The base class runs it here (runner.run); RunError when it cannot be run or runs
+        past `timeout` seconds (then it is stopped whole)."""
+        started = time.monotonic()
+        result = run(
+            argv,
+            mode=mode,
+            table=table,
+            log_dir=log_dir,
+            policy=policy,
+            capture=True,
+            extra_env=extra_env,
+            timeout=timeout,
+        )
+        return Launched(result, time.monotonic() - started)
+
+    def collect(self, submitted: Mapping[str, object], timeout: float | None) -> Launched | None:
+        """Wait for a trial an earlier search started (`submitted`: what run() kept through
+        its journal) and read its result; None when this launcher cannot (the trial is
+        then run again)."""
+        return None
+
 
 class LocalLauncher(Launcher):
     """Runs the user's command as given, on this machine.
@@ -90,4 +189,5 @@ class LocalLauncher(Launcher):
 
 
 LAUNCHERS: dict[str, type[Launcher]] = {LocalLauncher.name: LocalLauncher}
-"""Every launcher by name (the registry the contract test runs over)."""
+"""Every launcher by name (the registry the contract test runs over); _slurm adds its own
+(iotuner.search imports it)."""

@@ -31,6 +31,7 @@ import optuna
 from optuna.distributions import BaseDistribution
 from optuna.trial import TrialState
 
+from iotuner.search._batch import core_budget_stop
 from iotuner.search._common import TrialOutcome, better
 from iotuner.search._objectives import Objective
 from iotuner.search._result import SearchProgress, Skipped, TrialRecord, best_trial
@@ -89,6 +90,9 @@ class SearchLoop:
         self.target: float | None = None
         self.budget = 0
         self.max_proposals: int | None = None
+        self.core_hours: float | None = None
+        """The budget in core-hours (None: none); each trial holds `cores` (_batch)."""
+        self.cores = 1
         self.mine: set[int] = set()
         """The trials this search is running now."""
         self.recovered = mark_interrupted(study)
@@ -181,6 +185,13 @@ class SearchLoop:
         with self.lock:
             if self.stop:
                 return False
+            if self.core_hours is not None:
+                spent = core_budget_stop(
+                    self.records.values(), self.cores, self.inflight, self.core_hours
+                )
+                if spent is not None:
+                    self.stop = spent
+                    return False
             elsewhere = self._sync()
             if self.measured + self.inflight >= self.budget:
                 self.stop = self.stop or "budget reached"

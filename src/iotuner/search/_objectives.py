@@ -32,17 +32,18 @@ traced run of the default (`evaluate(..., trace=True)`), or from a trace the use
 with `bandwidth` that run is the first trial.
 """
 
+import functools
 import re
 import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from iotuner.errors import ConfigError, RunError, TraceLogError
 from iotuner.measurement import Workload
-from iotuner.runner import find_library, make_log_dir, run
+from iotuner.runner import find_library, make_log_dir
 from iotuner.search._common import DIRECTIONS, SearchError, TrialOutcome
-from iotuner.search._launchers import Launcher, LocalLauncher
+from iotuner.search._launchers import Journal, Launched, Launcher, LocalLauncher
 from iotuner.search._result import OfflineSummary, TrialRecord
 from iotuner.space import Configuration, Space
 from iotuner.table import TableEntry, write_table
@@ -106,6 +107,22 @@ class Objective:
     traces_trials = False
     """Whether every trial is traced (its value is read from the trace): the traced run of
     the default is then a trial like any other, not an extra run."""
+    journal: Callable[[str, str, object], None] | None = None
+    """Set by the search: keeps a fact about the running trial labelled by its first
+    argument in the study (a batch launcher's job id, for collect())."""
+
+    def collect(
+        self, config: Configuration, label: str, submitted: Mapping[str, object]
+    ) -> TrialOutcome | None:
+        """The outcome of a trial an earlier search started and did not see end
+        (`submitted`: what its launcher kept, e.g. a Slurm job), waited for; None when it
+        cannot be collected (it is then run again)."""
+        return None
+
+    def cores(self) -> int | None:
+        """How many cores one trial holds (for a budget in core-hours); None: it runs
+        nothing."""
+        return None
 
     def evaluate(self, config: Configuration, label: str, *, trace: bool = False) -> TrialOutcome:
         """Measure (or look up) one configuration; `label` names the trial (e.g. "12").
@@ -373,26 +390,49 @@ class RunObjective(Objective):
         trial = TableEntry(at="open", program="*", hints=hints, note=f"search trial {label}")
         write_table(table, [trial])
         argv = self.launcher.command(self.arguments(config, label))
+        journal: Journal | None = (
+            functools.partial(self.journal, label) if self.journal is not None else None
+        )
         started = time.monotonic()
         try:
-            result = run(
+            launched = self.launcher.run(
                 argv,
                 mode=self.mode(trace),
                 table=table,
                 log_dir=self.log_dir,
                 policy=self.policy,
-                capture=True,
                 extra_env=self.launcher.env(self.environment(config)),
                 timeout=self.timeout,
+                journal=journal,
             )
         except RunError as exc:  # a failed trial; a ConfigError is the user's to fix
             return TrialOutcome(None, str(exc), time.monotonic() - started)
-        seconds = time.monotonic() - started
+        return self._outcome(launched)
+
+    def collect(
+        self, config: Configuration, label: str, submitted: Mapping[str, object]
+    ) -> TrialOutcome | None:
+        launched = self.launcher.collect(submitted, self.timeout)
+        return None if launched is None else self._outcome(launched)
+
+    def cores(self) -> int:
+        return self.launcher.cores(self.command)
+
+    def _outcome(self, launched: Launched) -> TrialOutcome:
+        result, seconds = launched.result, launched.seconds
         logs = tuple(result.logs)
         value: float | None = None
-        if result.returncode != 0:
-            last = (result.stderr.strip().splitlines() or [""])[-1][:200]
-            reason: str | None = f"exit status {result.returncode}" + (f": {last}" if last else "")
+        if launched.failure is not None:
+            reason: str | None = launched.failure
+        elif result.returncode != 0:
+            # srun's own lines ("srun: error: ...: Exited with exit code 3") say less
+            # than the program's last one.
+            lines = result.stderr.strip().splitlines()
+            lines = [line for line in lines if not line.startswith("srun: ")] or lines
+            last = (lines or [""])[-1][:200]
+            reason = f"exit status {result.returncode}" + (f": {last}" if last else "")
+            if launched.job:
+                reason = f"{launched.job}: {reason}"
         else:
             try:
                 value, reason = self._value(result.stdout, seconds, logs), None

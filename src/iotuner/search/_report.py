@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from iotuner._tables import breakable, print_table, whole
-from iotuner.search._result import SearchResult
+from iotuner.search._result import SearchResult, Spent
 from iotuner.space import config_key
 
 __all__ = ["print_result", "result_record"]
@@ -61,6 +61,8 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
         console.print(f"... and {len(result.skipped) - show} more skipped")
     if result.recovered:
         console.print(f"{result.recovered} trial(s) interrupted earlier were marked and skipped")
+    if result.spent is not None:
+        console.print(_spent_line(result.spent))
     for note in result.notes:
         console.print(f"note: {note}")
     sign = 1.0 if result.direction == "maximize" else -1.0
@@ -139,6 +141,15 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
     console.print(result.winner_reason)
 
 
+def _spent_line(spent: Spent) -> str:
+    """'spent 0.012 core-hours (...)': the runs' cores x wall time, against the budget."""
+    budget = f" of a budget of {spent.budget:g}" if spent.budget is not None else ""
+    return (
+        f"spent {spent.total:.3g} core-hours{budget} ({spent.cores} cores per run: trials "
+        f"{spent.trials:.3g}, re-measures {spent.remeasures:.3g})"
+    )
+
+
 def _finite(value: float | None) -> float | None:
     """A value JSON can hold (RFC 8259 has no NaN or Infinity): None for those."""
     return value if value is not None and math.isfinite(value) else None
@@ -174,7 +185,7 @@ def result_record(result: SearchResult) -> dict[str, Any]:
         "budget", "trials", "proposals", "duplicates", "vetoed", "recovered", "stopped",
         "notes", "remeasured", "verdict", "winner", "winner_reason", "offline", "program",
         "nprocs", "workload", "fixed", "searched_size", "relevance_note", "probe_logs",
-        "skipped", "trial_mode",
+        "skipped", "trial_mode", "spent",
     }  # fmt: skip
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
@@ -252,6 +263,16 @@ def result_record(result: SearchResult) -> dict[str, Any]:
         "notes": list(result.notes),
         "skipped": [{"config": dict(s.config), "reason": s.reason} for s in result.skipped],
         "offline": _plain(result.offline),
+        "spent": None
+        if result.spent is None
+        else {
+            "cores_per_trial": result.spent.cores,
+            "core_hours": _finite(result.spent.total),
+            "trials_core_hours": _finite(result.spent.trials),
+            "remeasures_core_hours": _finite(result.spent.remeasures),
+            "budget_core_hours": result.spent.budget,
+            "collected": list(result.spent.collected),
+        },
     }
     for f in dataclasses.fields(result):
         if f.name not in known:  # fields added later (a model's recommendation, ...)

@@ -71,6 +71,8 @@ class Remeasured:
     values: list[float]
     failures: list[str]
     logs: list[Path]
+    seconds: float = 0.0
+    """Wall seconds of the re-measures together (for the core-hours spent)."""
 
     @property
     def median(self) -> float | None:
@@ -83,6 +85,25 @@ class Remeasured:
         if not self.values or not median:
             return None
         return (max(self.values) - min(self.values)) / abs(median)
+
+
+@dataclass(frozen=True)
+class Spent:
+    """What the runs cost, in core-hours: `cores` per run x wall seconds (--budget-core-hours)."""
+
+    cores: int
+    trials: float
+    """Core-hours of the study's measured trials (earlier searches' too)."""
+    remeasures: float = 0.0
+    """Core-hours of the verdict's re-measures."""
+    budget: float | None = None
+    """The budget in core-hours (None: none given)."""
+    collected: list[str] = field(default_factory=list)
+    """Trials of an earlier search whose submitted jobs this one collected, one line each."""
+
+    @property
+    def total(self) -> float:
+        return self.trials + self.remeasures
 
 
 @dataclass(frozen=True)
@@ -169,6 +190,8 @@ class SearchResult:
     recommendation: "Recommendation | None" = None
     """The model strategy's zero-trial pick, its predicted gain over the default and the
     gain's interval (None for the other strategies)."""
+    spent: Spent | None = None
+    """The core-hours the runs took (None: the objective runs nothing)."""
 
     @property
     def best(self) -> TrialRecord | None:

@@ -47,10 +47,20 @@ class SearchSettings:
     options: StrategyOptions = field(default_factory=StrategyOptions)
     trace: tuple[Path, ...] = ()
     all_parameters: bool = False
+    core_hours: float | None = None
+    """The budget in core-hours (cores x wall time of each trial, summed; _batch); None:
+    none."""
 
     def __post_init__(self) -> None:
         if self.budget is not None and self.budget < 1:
             raise SearchError(f"the budget must be an int >= 1, got {self.budget}")
+        if self.core_hours is not None and not (
+            isinstance(self.core_hours, int | float) and 0 < self.core_hours < math.inf
+        ):
+            raise SearchError(
+                f"--budget-core-hours must be a positive number of core-hours, got "
+                f"{self.core_hours!r}"
+            )
         if self.parallel < 1:
             raise SearchError(f"--parallel must be an int >= 1, got {self.parallel}")
         if self.repeats < 0 or self.top < 1:

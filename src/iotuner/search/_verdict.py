@@ -105,6 +105,7 @@ def remeasure(
     values: list[list[float]] = [[] for _ in chosen]
     failures: list[list[str]] = [[] for _ in chosen]
     logs: list[list[Path]] = [[] for _ in chosen]
+    seconds = [0.0 for _ in chosen]
     for repeat in range(repeats):
         # Reversed every other round (default, best, best, default, ...): a drift of the
         # machine over the rounds then weighs on the default and the candidates alike.
@@ -112,12 +113,13 @@ def remeasure(
         for index in order:
             outcome = objective.evaluate(chosen[index][0], f"remeasure-{index}-{repeat}")
             logs[index].extend(outcome.logs)
+            seconds[index] += outcome.seconds
             if outcome.value is None:
                 failures[index].append(outcome.reason or "failed")
             else:
                 values[index].append(outcome.value)
     return [
-        Remeasured(config, i == 0, value, values[i], failures[i], logs[i])
+        Remeasured(config, i == 0, value, values[i], failures[i], logs[i], seconds[i])
         for i, (config, value) in enumerate(chosen)
     ]
 

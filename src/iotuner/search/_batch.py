@@ -1,0 +1,112 @@
+"""What a search on a batch system adds to the loop: trials it submitted are collected,
+not submitted again, when the search is started again; and a budget in core-hours.
+
+* **The journal.** While a trial runs, its launcher may keep facts about it in the study
+  (trial_journal: a trial user attribute; the Slurm launcher keeps its job id the moment
+  the job is submitted).
+* **Collecting.** A search started again after its driver was killed finds the trials
+  left running that hold a submitted job (collect_submitted, before the interrupted ones
+  are failed): it waits for each job and reads its result (Objective.collect), and keeps
+  it as a measured trial of the study (a new trial with the same configuration and the
+  job's record; the old one is failed). The job is not submitted again, and no trial is
+  lost. A trial the objective cannot collect is left to be marked interrupted (and its
+  configuration proposed again).
+* **Core-hours.** `--budget-core-hours H`: every measured trial of the study costs its
+  cores (Objective.cores) x its wall seconds; before asking for a trial, the search stops
+  when what was spent, plus the longest trial so far for each trial running and for the
+  next one, would exceed H (core_budget_stop). The verdict's re-measures come after and
+  are counted in what the report says was spent.
+"""
+
+import threading
+from collections.abc import Callable, Iterable
+
+import optuna
+from optuna.trial import TrialState
+
+from iotuner.search._objectives import Objective
+from iotuner.search._result import TrialRecord
+from iotuner.search._slurm import SUBMITTED
+from iotuner.search._study import outcome_attrs
+
+__all__ = ["COLLECTED", "collect_submitted", "core_budget_stop", "core_seconds", "trial_journal"]
+
+COLLECTED = "iotuner:collected_from"
+"""Trial attribute: the number of the trial (left running by a search that died) whose
+submitted job this trial's outcome was collected from."""
+
+
+def trial_journal(study: optuna.Study, lock: threading.Lock) -> Callable[[str, str, object], None]:
+    """Objective.journal for `study`: (label, key, value) sets the user attribute `key` of
+    the running trial numbered `label`; a label that is no running trial's number (a
+    re-measure, the traced run of the default before it is recorded) is ignored."""
+
+    def note(label: str, key: str, value: object) -> None:
+        if not label.isdigit():
+            return
+        with lock:
+            # RATIONALE: Trial.set_user_attr needs the Trial object, which the loop keeps
+            # in another frame; the storage's own call sets the same attribute by id.
+            storage = study._storage
+            try:
+                trial_id = storage.get_trial_id_from_study_id_trial_number(
+                    study._study_id, int(label)
+                )
+                if storage.get_trial(trial_id).state == TrialState.RUNNING:
+                    storage.set_trial_user_attr(trial_id, key, value)
+            except (KeyError, RuntimeError):
+                return
+
+    return note
+
+
+def collect_submitted(study: optuna.Study, objective: Objective) -> list[str]:
+    """Collect the jobs of trials left running with a submitted job (module doc); what was
+    collected, one line each ("trial 3: Slurm job 12 COMPLETED")."""
+    lines = []
+    running = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+    for old in running:
+        submitted = old.user_attrs.get(SUBMITTED)
+        if not isinstance(submitted, dict):
+            continue
+        config = objective.space.validate(old.params)
+        outcome = objective.collect(config, str(old.number), submitted)
+        if outcome is None:
+            continue
+        study.enqueue_trial(dict(old.params))
+        trial = study.ask(dict(old.distributions))
+        for name, value in outcome_attrs(outcome).items():
+            trial.set_user_attr(name, value)
+        trial.set_user_attr(SUBMITTED, submitted)
+        trial.set_user_attr(COLLECTED, old.number)
+        if outcome.value is None:
+            study.tell(trial, state=TrialState.FAIL)
+        else:
+            study.tell(trial, outcome.value)
+        study.tell(old.number, state=TrialState.FAIL)
+        state = "failed: " + (outcome.reason or "") if outcome.failed else f"{outcome.value:.4g}"
+        lines.append(
+            f"trial {old.number}: job {submitted.get('job')} collected as trial "
+            f"{trial.number} ({state})"
+        )
+    return lines
+
+
+def core_seconds(records: Iterable[TrialRecord], cores: int) -> float:
+    """Core-seconds the measured trials took (cores x wall seconds each)."""
+    return sum(max(r.outcome.seconds, 0.0) for r in records) * cores
+
+
+def core_budget_stop(
+    records: Iterable[TrialRecord], cores: int, running: int, budget_hours: float
+) -> str | None:
+    """Why no further trial may start within `budget_hours` core-hours, or None."""
+    measured = list(records)
+    spent = core_seconds(measured, cores)
+    longest = max((r.outcome.seconds for r in measured), default=0.0) * cores
+    if spent + (running + 1) * longest <= budget_hours * 3600:
+        return None
+    return (
+        f"the core-hour budget: {spent / 3600:.3g} of {budget_hours:g} core-hours spent, and "
+        f"the next trial may take {longest / 3600:.3g} (the longest so far, {cores} cores)"
+    )
