@@ -244,3 +244,43 @@ def test_a_killed_driver_collects_its_job_when_started_again(
     assert record["spent"]["collected"] and first["JobId"] in record["spent"]["collected"][0]
     configs = [json.dumps(t["config"], sort_keys=True) for t in record["trials"]]
     assert len(set(configs)) == 3  # none run twice
+
+
+def test_an_interrupted_driver_cancels_its_job_and_the_next_runs_the_trial_again(
+    slurm: Cluster, tmp_path: Path
+) -> None:
+    (tmp_path / "space.toml").write_text(SPACE)
+    slow = ["sh", "-c", "sleep 4; exec " + " ".join(kernel(tmp_path))]
+    command = search(
+        tmp_path,
+        slurm,
+        "--launcher",
+        "slurm",
+        "--nprocs",
+        "2",
+        "--all-parameters",
+        "--objective",
+        "walltime",
+        "--budget",
+        "2",
+        command=slow,
+    )
+    driver = subprocess.Popen(
+        command, env=slurm.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    deadline = time.monotonic() + 60
+    while not jobs_of(tmp_path, slurm):
+        assert driver.poll() is None and time.monotonic() < deadline
+        time.sleep(0.2)
+    driver.send_signal(signal.SIGINT)  # ^C
+    driver.communicate(timeout=60)
+    (first,) = jobs_of(tmp_path, slurm)
+    assert first["JobState"] == "CANCELLED"
+
+    done = subprocess.run(command, env=slurm.env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert len(record["trials"]) == 2 and all(t["value"] for t in record["trials"])
+    assert record["recovered"] == 1 and not record["spent"]["collected"]
+    jobs = jobs_of(tmp_path, slurm)
+    assert sorted(j["JobState"] for j in jobs) == ["CANCELLED", "COMPLETED", "COMPLETED"]

@@ -9,8 +9,9 @@ not submitted again, when the search is started again; and a budget in core-hour
   are failed): it waits for each job and reads its result (Objective.collect), and keeps
   it as a measured trial of the study (a new trial with the same configuration and the
   job's record; the old one is failed). The job is not submitted again, and no trial is
-  lost. A trial the objective cannot collect is left to be marked interrupted (and its
-  configuration proposed again).
+  lost. A trial the objective cannot collect (its job was cancelled), or that its search
+  abandoned on an exception (^C, which cancels the job), is left to be marked interrupted
+  (its configuration proposed again).
 * **Core-hours.** `--budget-core-hours H`: every measured trial of the study costs its
   cores (Objective.cores) x its wall seconds; before asking for a trial, the search stops
   when what was spent, plus the longest trial so far for each trial running and for the
@@ -27,7 +28,7 @@ from optuna.trial import TrialState
 from iotuner.search._objectives import Objective
 from iotuner.search._result import TrialRecord
 from iotuner.search._slurm import SUBMITTED
-from iotuner.search._study import outcome_attrs
+from iotuner.search._study import ABANDONED, outcome_attrs
 
 __all__ = ["COLLECTED", "collect_submitted", "core_budget_stop", "core_seconds", "trial_journal"]
 
@@ -67,8 +68,8 @@ def collect_submitted(study: optuna.Study, objective: Objective) -> list[str]:
     running = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
     for old in running:
         submitted = old.user_attrs.get(SUBMITTED)
-        if not isinstance(submitted, dict):
-            continue
+        if not isinstance(submitted, dict) or old.user_attrs.get(ABANDONED):
+            continue  # ABANDONED: stopped by an exception (^C) in its search, job cancelled
         config = objective.space.validate(old.params)
         outcome = objective.collect(config, str(old.number), submitted)
         if outcome is None:

@@ -61,6 +61,8 @@ class Launched:
     seconds: float
     failure: str | None = None
     job: str | None = None
+    failure_local: bool = False
+    """Whether the failure is the search's own doing (its timeout stopped the run)."""
 
 
 def ranks_in(argv: Sequence[str]) -> tuple[list[str], int | None]:

@@ -33,7 +33,9 @@ to the ranks only for mpiexec). The log directory must be on a file system the n
 share (it holds the tables, the trace logs, the jobs' output).
 """
 
+import atexit
 import contextlib
+import dataclasses
 import math
 import os
 import re
@@ -327,9 +329,13 @@ class SlurmLauncher(Launcher):
         return self._wait(submitted, timeout)
 
     def collect(self, submitted: Mapping[str, object], timeout: float | None) -> Launched | None:
+        """The job's result; None when it measured nothing because it was cancelled (by
+        the search that submitted it, on an interrupt): the trial is then run again."""
         if not isinstance(submitted.get("job"), str) or not isinstance(submitted.get("stem"), str):
             return None
-        return self._wait(submitted, timeout)
+        launched = self._wait(submitted, timeout)
+        cancelled = (launched.job or "").endswith(" CANCELLED") and not launched.failure_local
+        return None if cancelled else launched
 
     def _wait(self, submitted: Mapping[str, object], timeout: float | None) -> Launched:
         """Poll the job until it ends; cancel it past `timeout` s of running, or on an
@@ -340,6 +346,7 @@ class SlurmLauncher(Launcher):
         info: dict[str, str] | None = None
         cancelled: str | None = None
         unknown = 0
+        _LIVE.add(job)
         try:
             while True:
                 info = job_state(job)
@@ -360,6 +367,8 @@ class SlurmLauncher(Launcher):
         except BaseException:
             scancel(job)
             raise
+        finally:
+            _LIVE.discard(job)
         return self._read(job, stem, submitted, info, cancelled)
 
     def _read(
@@ -406,7 +415,20 @@ class SlurmLauncher(Launcher):
             stdout=_read_text(Path(f"{stem}.out")),
             stderr=_read_text(Path(f"{stem}.err")),
         )
-        return Launched(result, seconds, failure, f"Slurm job {job} {state}")
+        launched = Launched(result, seconds, failure, f"Slurm job {job} {state}")
+        return dataclasses.replace(launched, failure_local=cancelled is not None)
+
+
+_LIVE: set[str] = set()
+"""The jobs this process waits for now."""
+
+
+@atexit.register
+def _cancel_live() -> None:
+    """On the way out after an exception (^C) the jobs still waited for (other --parallel
+    trials) are cancelled too; a search killed by a signal leaves them to be collected."""
+    for job in sorted(_LIVE):
+        scancel(job)
 
 
 def _read_text(path: Path) -> str:
