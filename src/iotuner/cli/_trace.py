@@ -2,6 +2,7 @@
 log2csv and logs clean, with the warning about truncated logs that ingest gives too."""
 
 import argparse
+import os
 import shlex
 import sys
 from collections.abc import Iterable
@@ -44,27 +45,86 @@ def add_run(subparsers: Subparsers) -> None:
         default="table",
         help="who wins when the table and the application set the same hint (default: table)",
     )
+    learn = parser.add_argument_group(
+        "online tuning",
+        "after the program has ended: its trace into the knowledge base, the model refitted, "
+        "the program's entries in --table rewritten only with evidence, a change that made "
+        "runs slower rolled back; decisions in TABLE.history.jsonl (README: online tuning)",
+    )
+    learn.add_argument(
+        "--learn",
+        action="store_true",
+        help="learn from this run (also IOTUNER_LEARN=1, a site-wide setting: then runs "
+        "given no --table are run as asked, with a warning); needs --table",
+    )
+    learn.add_argument(
+        "--refit-every",
+        type=int,
+        default=1,
+        metavar="N",
+        help="refit every N runs (default 1; 0: never)",
+    )
+    learn.add_argument("--db", help="knowledge base (default: $IOTUNER_DB, else the user's)")
+    learn.add_argument("--space", help="parameter space to choose in (name or TOML file)")
+    learn.add_argument("--model-kind", help="model to refit (default random_forest)")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="e.g. mpiexec -n 4 ./app")
     parser.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
+    mode = args.mode
+    learn = args.learn or os.environ.get("IOTUNER_LEARN", "") not in ("", "0")
+    if learn and args.table is None:
+        if args.learn:
+            print_error("--learn needs --table: the table it tunes (created when missing)")
+            return ERROR_STATUS
+        # The site-wide setting must not stop a run that names no table: it runs as asked.
+        print("iotuner: warning: IOTUNER_LEARN is set, no --table: not learning", file=sys.stderr)
+        learn = False
+    if learn:
+        # The table is tuned and the run traced; a table not there yet means defaults.
+        mode = "tune,trace" if args.table.exists() else "trace"
     result = run(
         command_after_dashes(args),
-        mode=args.mode,
+        mode=mode,
         table=args.table,
         log_dir=args.log_dir,
         policy=args.policy,
     )
     for log in result.logs:
         print(f"iotuner: trace log: {log}", file=sys.stderr)
-    if "trace" in args.mode.split(",") and not result.logs:
+    if "trace" in mode.split(",") and not result.logs:
         print(
             f"iotuner: warning: no trace log tagged {result.tag} in {result.log_dir} "
             "(did the program reach MPI_Finalize?)",
             file=sys.stderr,
         )
+    if learn and result.logs:
+        _learn(args, result.logs)
     return result.returncode
+
+
+def _learn(args: argparse.Namespace, logs: list[Path]) -> None:
+    """Online tuning after the run; any failure is one warning (never the exit status)."""
+    try:
+        from iotuner.online import learn_after_run
+
+        report = learn_after_run(
+            logs,
+            args.table,
+            args.db or os.environ.get("IOTUNER_DB") or None,
+            space=args.space,
+            model=args.model_kind,
+            refit_every=args.refit_every,
+        )
+        for line in report.lines():
+            print(f"iotuner: learn: {line}", file=sys.stderr)
+    except Exception as exc:
+        print(
+            f"iotuner: warning: learning from this run failed ({type(exc).__name__}: {exc}); "
+            "the run itself is unaffected",
+            file=sys.stderr,
+        )
 
 
 def add_log2csv(subparsers: Subparsers) -> None:
