@@ -9,9 +9,12 @@ not submitted again, when the search is started again; and a budget in core-hour
   are failed): it waits for each job and reads its result (Objective.collect), and keeps
   it as a measured trial of the study (a new trial with the same configuration and the
   job's record; the old one is failed). The job is not submitted again, and no trial is
-  lost. A trial the objective cannot collect (its job was cancelled), or that its search
-  abandoned on an exception (^C, which cancels the job), is left to be marked interrupted
-  (its configuration proposed again).
+  lost. With many workers on one study (heartbeats, _study) a trial is collected only once
+  its worker is dead: a search started again at once waits up to the grace period (12 s)
+  for that, then beats for the trial while it waits for its job, so that no other worker
+  fails it and runs it again. A trial the objective cannot collect (its job was
+  cancelled), or that its search abandoned on an exception (^C, which cancels the job), is
+  left to be marked interrupted (its configuration proposed again).
 * **Core-hours.** `--budget-core-hours H`: every measured trial of the study costs its
   cores (Objective.cores) x its wall seconds; before asking for a trial, the search stops
   when what was spent, plus the longest trial so far for each trial running and for the
@@ -20,15 +23,24 @@ not submitted again, when the search is started again; and a budget in core-hour
 """
 
 import threading
+import time
+import warnings
 from collections.abc import Callable, Iterable
+from typing import cast
 
 import optuna
-from optuna.trial import TrialState
+from optuna.trial import FrozenTrial, TrialState
 
 from iotuner.search._objectives import Objective
 from iotuner.search._result import TrialRecord
 from iotuner.search._slurm import SUBMITTED
-from iotuner.search._study import ABANDONED, outcome_attrs
+from iotuner.search._study import (
+    ABANDONED,
+    GRACE_SECONDS,
+    _heartbeat_interval,
+    heartbeat,
+    outcome_attrs,
+)
 
 __all__ = ["COLLECTED", "collect_submitted", "core_budget_stop", "core_seconds", "trial_journal"]
 
@@ -70,12 +82,17 @@ def collect_submitted(study: optuna.Study, objective: Objective) -> list[str]:
         submitted = old.user_attrs.get(SUBMITTED)
         if not isinstance(submitted, dict) or old.user_attrs.get(ABANDONED):
             continue  # ABANDONED: stopped by an exception (^C) in its search, job cancelled
+        if not _taken_over(study, old):
+            continue  # its worker is alive, or another one took it
         config = objective.space.validate(old.params)
-        outcome = objective.collect(config, str(old.number), submitted)
+        with heartbeat(study, cast(optuna.Trial, old)):
+            outcome = objective.collect(config, str(old.number), submitted)
         if outcome is None:
             continue
         study.enqueue_trial(dict(old.params))
-        trial = study.ask(dict(old.distributions))
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Heartbeat of storage")
+            trial = study.ask(dict(old.distributions))
         for name, value in outcome_attrs(outcome).items():
             trial.set_user_attr(name, value)
         trial.set_user_attr(SUBMITTED, submitted)
@@ -91,6 +108,28 @@ def collect_submitted(study: optuna.Study, objective: Objective) -> list[str]:
             f"{trial.number} ({state})"
         )
     return lines
+
+
+def _taken_over(study: optuna.Study, old: FrozenTrial) -> bool:
+    """Whether this search may collect `old`, a trial running in the study: always without
+    heartbeats (one search per study); with them (_study: many workers) once its worker is
+    dead (no heartbeat for the grace period, so waiting up to that long), and then this
+    search beats for it, so no other worker fails it and runs it again meanwhile."""
+    interval = _heartbeat_interval(study)
+    if interval is None:
+        return True
+    # RATIONALE: Optuna tells stale trials only by failing them (fail_stale_trials), which
+    # would queue the configuration again; its storage's own test is read instead.
+    storage = study._storage
+    deadline = time.monotonic() + GRACE_SECONDS + 4 * interval
+    while time.monotonic() < deadline:
+        if storage.get_trial(old._trial_id).state != TrialState.RUNNING:
+            return False  # its worker finished it, or another failed it
+        if old._trial_id in storage._get_stale_trial_ids(study._study_id):  # type: ignore[attr-defined]
+            storage.record_heartbeat(old._trial_id)  # type: ignore[attr-defined]
+            return storage.get_trial(old._trial_id).state == TrialState.RUNNING
+        time.sleep(1.0)
+    return False
 
 
 def core_seconds(records: Iterable[TrialRecord], cores: int) -> float:
