@@ -107,8 +107,15 @@ def read_history(table: Path) -> list[dict[str, Any]]:
 def _append(table: Path, event: dict[str, Any], report: OnlineReport) -> None:
     # One write per line with O_APPEND: concurrent runs of the program do not interleave.
     with history_path(table).open("a", encoding="utf-8") as out:
-        out.write(json.dumps(event, sort_keys=True) + "\n")
+        out.write(json.dumps(event, sort_keys=True, default=_plain) + "\n")
     report.events.append(event)
+
+
+def _plain(value: Any) -> Any:
+    """numpy's scalars (a frame's cells) as Python's, for JSON."""
+    if hasattr(value, "item"):
+        return value.item()
+    raise TypeError(f"not JSON: {value!r}")
 
 
 def _main_workload(logs: Sequence[Path]) -> tuple[str, int, Workload, float, str]:
@@ -303,9 +310,13 @@ def _refit(
         kind = f"the workload's measurements ({exc})"
     noise = measurement_noise(frame)
     names = {p.name for p in space.parameters}
-    in_force = space.validate({k: v for k, v in current.items() if k in names})
-    cur = keys.index(config_key(in_force))
-    banned = {config_key(space.validate(r)) for r in rejected if r}
+
+    def key_of(hints: dict[str, Any]) -> str:
+        # Keys outside the space are not the space's to choose: left out.
+        return config_key(space.validate({k: v for k, v in hints.items() if k in names}))
+
+    cur = keys.index(key_of(current))
+    banned = {key_of(r) for r in rejected}
     lows = np.minimum(low, median / (1 + noise))
     highs = np.maximum(high, median * (1 + noise))
     order = [i for i in np.argsort(-lows) if keys[i] not in banned and np.isfinite(lows[i])]
@@ -353,6 +364,7 @@ def _measured(
         if row.get(column) is not None and column in frame:
             same &= (frame[column] == row[column]).to_numpy()
     median, low, high = (np.full(len(keys), np.nan) for _ in range(3))
+    counts: dict[str, int] = {}
     for _, r in frame[same & (frame["n"] >= 2).to_numpy()].iterrows():
         # A run without an entry for a knob ran with its default ("default" in the frame).
         config = {p.name: r.get(f"cfg:{p.name}", "default") for p in space.parameters}
@@ -361,7 +373,10 @@ def _measured(
             key = config_key(space.validate(config))
         except SpaceError:
             continue  # a value outside the space
-        if key in keys:
+        # Runs without an entry and with the default named are one configuration: the
+        # row with more runs speaks for it.
+        if key in keys and not counts.get(key, 0) > r["n"]:
+            counts[key] = int(r["n"])
             i = keys.index(key)
             median[i], low[i], high[i] = r["bw_median"], r["bw_q1"], r["bw_q3"]
     return median, low, high

@@ -158,3 +158,27 @@ def test_the_site_wide_setting_learns_and_never_stops_a_run(
     completed = _run(folder)  # no table: run as asked, one warning
     assert completed.returncode == 0, completed.stderr
     assert "IOTUNER_LEARN is set, no --table: not learning" in completed.stderr
+
+
+def test_a_refit_with_enough_data_uses_the_model_and_the_evidence_rule() -> None:
+    """The refit on a knowledge base large enough for a model (a synthetic one whose best
+    is known: `disable` at a fifth of the bandwidth), without MPI."""
+    from iotuner.measurement import Workload
+    from iotuner.models import synthetic_summary_frame
+    from iotuner.online import _refit
+    from iotuner.space import parse_space
+
+    space = parse_space(SPACE, "test space")
+    frame = synthetic_summary_frame(space, effects={"romio_ds_write": {"disable": 0.2}})
+    workload = Workload.from_row(frame.iloc[0])
+    change = _refit(frame, space, workload, SLOW, [], None)
+    assert change["event"] == "change" and change["old"] == SLOW
+    assert change["new"].get("romio_ds_write", "automatic") != "disable"
+    assert change["model"] == "random_forest" and change["interval"][0] > 1
+    json.dumps(change, default=lambda v: v.item())  # numpy cells are written as numbers
+    kept = _refit(frame, space, workload, change["new"], [], None)
+    assert kept["event"] == "keep"
+    # A configuration rolled back is never chosen again.
+    banned = _refit(frame, space, workload, SLOW, [change["new"]], None)
+    assert banned["event"] in ("change", "keep")
+    assert banned.get("new") != change["new"]
