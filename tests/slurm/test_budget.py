@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from iotuner.cli import main
 from iotuner.search import RunObjective, SearchError, SearchSettings, run_search
 from iotuner.space import parse_space
 
@@ -56,17 +57,11 @@ def test_a_budget_that_is_no_positive_number_is_refused(hours: float) -> None:
     ],
 )
 def test_bad_budget_and_limit_options_are_refused(
-    tmp_path: Path, options: list[str], message: str
+    tmp_path: Path, options: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    done = subprocess.run(
-        [IOTUNER, "search", "--storage", str(tmp_path / "s.db"), *options, "--", "sleep", "0"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=tmp_path,
-    )
-    assert done.returncode != 0
-    assert message in done.stderr
+    args = ["search", "--storage", str(tmp_path / "s.db"), *options, "--", "sleep", "0"]
+    assert main(args) != 0
+    assert message in capsys.readouterr().err
 
 
 def test_the_trial_time_limit_stops_a_local_trial(tmp_path: Path) -> None:

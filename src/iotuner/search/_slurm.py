@@ -169,6 +169,7 @@ class SlurmLauncher(Launcher):
         self.options = list(options)
         self.via = via or ("srun" if inside else "sbatch")
         self.poll = poll
+        self._per_trial = nprocs or 1
 
     @classmethod
     def unavailable(cls) -> str | None:
@@ -206,14 +207,16 @@ class SlurmLauncher(Launcher):
         return ["srun", *mpi, "--exact", "-n", str(ranks), *limit, *options, *program]
 
     def cores(self, argv: Sequence[str]) -> int:
-        return self._ranks(argv)[1]
+        ranks = self._ranks(argv)[1]
+        self._per_trial = ranks  # for slots(): the search asks cores() first
+        return ranks
 
     def slots(self, requested: int) -> int:
         super().slots(requested)
         if self.via == "sbatch":
             return requested  # the queue decides when they run
         cpus = _allocation_cpus()
-        per_trial = self.nprocs or 1
+        per_trial = self.nprocs or self._per_trial
         return max(1, min(requested, cpus // per_trial if cpus else 1))
 
     def run(
