@@ -226,6 +226,8 @@ if __name__ == "__main__":
         sys.exit("usage: python -m tests.slurm.cluster DIR")
     running = Cluster(Path(sys.argv[1]).absolute()).start()
     print(f"export SLURM_CONF={running.conf}", flush=True)
+    # SIGTERM (e.g. from `timeout`) stops the daemons too, like ^C.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         signal.pause()
     except KeyboardInterrupt:
