@@ -42,6 +42,7 @@ from iotuner.search._study import (
     ENQUEUED,
     KIND,
     fail_stale,
+    first_beat,
     heartbeat,
     mark_interrupted,
     measured_trials,
@@ -121,16 +122,28 @@ class SearchLoop:
         return running
 
     def _yields(self, number: int, key: str) -> str | None:
-        """Why the trial just asked must not run: a lower-numbered trial of another worker
-        runs the same configuration, or fills the budget first (the lock is held)."""
-        ahead = [
-            t
-            for t in self.study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
-            if t.number < number and t.number not in self.mine
-        ]
+        """Why the trial just asked must not run: another worker measured the same
+        configuration, or runs it in a lower-numbered trial, or those trials fill the
+        budget first (the lock is held).
+
+        RATIONALE: one read of the study answers all three: a trial another worker
+        finished between _sync and here is seen finished, and one it still runs is seen
+        running; reading the cache and then the running trials could miss it between."""
+        done = 0
+        ahead = []
+        for t in self.study.get_trials(
+            deepcopy=False, states=(TrialState.RUNNING, TrialState.COMPLETE, TrialState.FAIL)
+        ):
+            if t.state != TrialState.RUNNING:
+                if t.user_attrs.get(KIND) == "run":
+                    done += 1
+                    if config_key(self.space.validate(t.params)) == key:
+                        return "measured elsewhere"
+            elif t.number < number and t.number not in self.mine:
+                ahead.append(t)
         if any(config_key(self.space.validate(t.params)) == key for t in ahead):
             return "running elsewhere"
-        if self.measured + self.inflight + len(ahead) >= self.budget:
+        if done + self.inflight + len(ahead) >= self.budget:
             return "the budget is filled by trials running elsewhere"
         return None
 
@@ -177,6 +190,19 @@ class SearchLoop:
             self.study.enqueue_trial(self._searched(config))
             trial = self._ask()
             self.proposals += 1
+            self._sync()
+            # Another worker may have taken the queued default (this trial is then some
+            # other proposal), or be recording its own: the run stays out of the study.
+            clash = (
+                "another worker took the queued configuration"
+                if config_key(self.space.validate(trial.params)) != key
+                else "measured elsewhere"
+                if key in self.cache
+                else self._yields(trial.number, key)
+            )
+            if clash is not None:
+                self._yield(trial, clash)
+                return
             self.cache[key] = _done(outcome)
             self._finish(trial, config, outcome)
 
@@ -220,11 +246,7 @@ class SearchLoop:
             self._sync()
             clash = self._yields(trial.number, key) if key not in self.cache else None
             if clash is not None:
-                # Not run here: proposable again (PoolSampler), and no budget used.
-                trial.set_user_attr(KIND, "yielded")
-                trial.set_user_attr(INTERRUPTED, True)
-                trial.set_user_attr("iotuner:reason", clash)
-                self.study.tell(trial, state=TrialState.PRUNED)
+                self._yield(trial, clash)
                 return True
             veto = self.strategy.veto(config) if self.strategy.veto else None
             if veto is not None:
@@ -271,12 +293,22 @@ class SearchLoop:
             self._finish(trial, config, outcome)
         return True
 
+    def _yield(self, trial: optuna.Trial, reason: str) -> None:
+        """End a trial this worker does not run (the lock is held): proposable again
+        (PoolSampler), and no budget used."""
+        trial.set_user_attr(KIND, "yielded")
+        trial.set_user_attr(INTERRUPTED, True)
+        trial.set_user_attr("iotuner:reason", reason)
+        self.study.tell(trial, state=TrialState.PRUNED)
+
     def _ask(self) -> optuna.Trial:
         with warnings.catch_warnings():
             # Optuna warns that heartbeats are meant for Study.optimize; the loop beats
             # itself (_study.heartbeat).
             warnings.filterwarnings("ignore", message="Heartbeat of storage")
-            return self.study.ask(self.distributions)
+            trial = self.study.ask(self.distributions)
+        first_beat(self.study, trial)
+        return trial
 
     def _finish(self, trial: optuna.Trial, config: Configuration, outcome: TrialOutcome) -> None:
         """Tell the study a run's outcome and keep it (the lock is held)."""

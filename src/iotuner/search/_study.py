@@ -148,9 +148,10 @@ def _rdb_storage(url: str | None) -> RDBStorage | None:
                     grace_period=GRACE_SECONDS,
                     **callback,
                 )
-            except sqlalchemy.exc.IntegrityError:
+            except (sqlalchemy.exc.IntegrityError, sqlalchemy.exc.ProgrammingError):
                 # Workers started at once on a new database race to make Optuna's tables
-                # (PostgreSQL: a duplicate type); the loser finds them made on a retry.
+                # (PostgreSQL: a duplicate type or table); the loser finds them made on a
+                # retry.
                 if attempt == SCHEMA_ATTEMPTS - 1:
                     raise
                 time.sleep(0.5 + random.random())
@@ -163,6 +164,14 @@ def _heartbeat_interval(study: optuna.Study) -> int | None:
     getter = getattr(study._storage, "get_heartbeat_interval", None)
     interval = getter() if getter is not None else None
     return interval if isinstance(interval, int) else None
+
+
+def first_beat(study: optuna.Study, trial: optuna.Trial) -> None:
+    """One beat at once for a trial just asked: a worker killed before its trial runs (or
+    is told) still leaves a beat to go stale, else others would wait for it for ever."""
+    if _heartbeat_interval(study) is not None:
+        with contextlib.suppress(Exception):
+            study._storage.record_heartbeat(trial._trial_id)  # type: ignore[attr-defined]
 
 
 @contextmanager

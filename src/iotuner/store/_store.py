@@ -37,6 +37,8 @@ __all__ = [
 
 SCHEMA_LOCK = 0x696F74756E6572
 """PostgreSQL advisory lock key ("iotuner") held while the schema is created or upgraded."""
+WRITE_LOCK = SCHEMA_LOCK + 1
+"""PostgreSQL advisory lock key held by a transaction that adds rows (module: _lock_writes)."""
 MEASUREMENT_COLUMNS = (
     "system",
     *WORKLOAD_COLUMNS,
@@ -243,7 +245,7 @@ class Store:
             if conn.dialect.name == "postgresql":
                 # Processes opening a new knowledge base at once (search workers) would race
                 # to create its tables (a duplicate type); one at a time, till commit.
-                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+                conn.execute(_ADVISORY_LOCK, {"key": SCHEMA_LOCK})
             schema.metadata.create_all(conn)
             found = conn.execute(sa.select(sa.func.max(schema.schema_version.c.version)))
             version = found.scalar()
@@ -288,6 +290,7 @@ class Store:
         meta_text = _json(dict(meta or {}), f"the meta of run {uid}")
         runs = schema.runs
         with self._connect() as conn:
+            _lock_writes(conn)
             found = conn.execute(sa.select(runs.c.id).where(runs.c.uid == uid)).scalar()
             if found is not None:
                 return int(found)
@@ -323,6 +326,7 @@ class Store:
         if not unique:
             return 0
         with self._connect() as conn:
+            _lock_writes(conn)
             if (
                 conn.execute(sa.select(schema.runs.c.id).where(schema.runs.c.id == run_id)).first()
                 is None
@@ -373,6 +377,7 @@ class Store:
             return 0
         table = schema.workloads
         with self._connect() as conn:
+            _lock_writes(conn)
             known: set[str] = set()
             uids = list(unique)
             for start in range(0, len(uids), _CHUNK):
@@ -618,3 +623,16 @@ def _json(value: Mapping[str, Any], what: str) -> str:
         return json.dumps(value, sort_keys=True)
     except (TypeError, ValueError) as exc:
         raise StoreError(f"{what} must be JSON-serialisable ({exc})") from None
+
+
+_ADVISORY_LOCK = sa.text("SELECT pg_advisory_xact_lock(:key)")
+
+
+def _lock_writes(conn: sa.Connection) -> None:
+    """On PostgreSQL, one writing transaction at a time, till it commits.
+
+    RATIONALE: adding rows looks a system, configuration or run up and inserts it when
+    missing; two processes ingesting at once (search workers) would both insert it and one
+    would fail on the unique key. Writes are short and rare; readers are not held."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(_ADVISORY_LOCK, {"key": WRITE_LOCK})
