@@ -59,7 +59,7 @@ def spread_boxes(spreads: Mapping[str, Sequence[float]], noise: float) -> Plot:
     labels = list(spreads)
     figure = Figure(figsize=(WIDTH, _height(len(labels))))
     axes = figure.add_subplot()
-    axes.boxplot([list(spreads[k]) for k in labels], vert=False, tick_labels=labels)
+    axes.boxplot([list(spreads[k]) for k in labels], orientation="horizontal", tick_labels=labels)
     axes.axvline(noise, color=PALETTE[3], linestyle="--", label=f"noise (median) {noise:.0%}")
     axes.set_xlabel("relative spread of the repeats: (upper - lower quartile) / median")
     axes.legend(loc="lower right")
@@ -90,7 +90,7 @@ def five_numbers(
     clusters = [cluster for *_, cluster in rows][::-1]
     figure = Figure(figsize=(WIDTH, _height(len(rows))))
     axes = figure.add_subplot()
-    boxes = axes.bxp(stats, vert=False, showfliers=False, patch_artist=True)
+    boxes = axes.bxp(stats, orientation="horizontal", showfliers=False, patch_artist=True)
     for box, cluster in zip(boxes["boxes"], clusters, strict=True):
         box.set_facecolor(PALETTE[(cluster - 1) % len(PALETTE)])
         box.set_alpha(0.6)
