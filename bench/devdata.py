@@ -16,7 +16,9 @@ workloads (and programs) they never saw:
               and read; 16 configurations of the shipped romio-ufs space per workload, 3
               repeats), and with --btio the NAS BT-IO kernel (third_party/btio, built with
               Debian's MPICH) run under the interposer with ROMIO hint configurations, its
-              traces ingested as measurements of program "btio".
+              traces ingested as measurements of program "btio", beside a sweep of the
+              kernel on BT-IO's system (ext4, Debian's MPICH, 1 and 4 ranks), so that a
+              whole program can be held out (leave-one-program-out).
 
     .venv/bin/python bench/devdata.py --public-db dev-public.sqlite \\
         --machine-db dev-machine.sqlite [--reuse] [--btio] [--work DIR]
@@ -208,13 +210,13 @@ class Sweep:
     name: str
     fs_type: str  # what the directory must be on
     directory: Path
+    nprocs: str = "1,2,4"
+    mpicc: str | None = None  # another MPI than the venv's: built into its own prefix
 
 
 SWEEP_ARGS = [
     "--space",
     "romio-ufs",
-    "--nprocs",
-    "1,2,4",
     "--patterns",
     "collective,independent",
     "--layouts",
@@ -229,9 +231,13 @@ SWEEP_ARGS = [
     "3",
     "--max-configs",
     "16",
-    # the seed (--seed) is per file system: see run_sweep
+    # the scales (--nprocs) are the sweep's; the seed (--seed) is per sweep: see run_sweep
 ]
-SWEEP_SEEDS = {"ext4": 1, "tmpfs": 2}
+SWEEP_SEEDS = {"ext4": 1, "tmpfs": 2, "ext4-debian-mpich": 3}
+LOPO_SWEEP = "ext4-debian-mpich"
+"""The kernel on BT-IO's system (ext4, Debian's MPICH 4.0.2) at BT-IO's scales (1 and 4
+ranks): with it, one knowledge base holds two programs on one system, so evaluate and
+bench/transfer.py can hold out a whole program (leave-one-program-out). It goes with --btio."""
 
 
 def fs_type(directory: Path) -> str:
@@ -239,7 +245,7 @@ def fs_type(directory: Path) -> str:
     return out.stdout.decode().strip() if out.returncode == 0 else "unknown"
 
 
-def run_sweep(sweep: Sweep, results: Path) -> None:
+def run_sweep(sweep: Sweep, results: Path, build: Path) -> None:
     sweep.directory.mkdir(parents=True, exist_ok=True)
     found = fs_type(sweep.directory)
     wanted = "ext2/ext3" if sweep.fs_type == "ext4" else sweep.fs_type  # stat's name
@@ -248,6 +254,14 @@ def run_sweep(sweep: Sweep, results: Path) -> None:
             f"{WHO}: the {sweep.name} sweep needs a directory on {sweep.fs_type}; "
             f"{sweep.directory} is on {found} (give --{sweep.name}-dir)"
         )
+    env: dict[str, str] = {}
+    if sweep.mpicc is not None:
+        # The kernel and the interposer built with that MPI into their own prefix, as
+        # README's "another MPI" says (IOTUNER_PREFIX), once; .venv stays as it is.
+        prefix = build / f"prefix-{sweep.name}"
+        env["IOTUNER_PREFIX"] = str(prefix)
+        if not (prefix / "share" / "iotuner" / "build.json").is_file():
+            run([str(REPO / "setup.sh")], env={**env, "IOTUNER_MPICC": sweep.mpicc}, quiet=True)
     print(f"machine: sweeping {sweep.name} in {sweep.directory} -> {results}")
     command = [
         str(IOTUNER),
@@ -257,6 +271,8 @@ def run_sweep(sweep: Sweep, results: Path) -> None:
         "--results",
         str(results),
         "--no-db",
+        "--nprocs",
+        sweep.nprocs,
         *SWEEP_ARGS,
         # RATIONALE: a bench measurement's uid is made from the plan (space, scales, sizes,
         # seed...) but not from the directory or the system, so the same sweep on ext4 and
@@ -265,7 +281,7 @@ def run_sweep(sweep: Sweep, results: Path) -> None:
         "--seed",
         str(SWEEP_SEEDS[sweep.name]),
     ]
-    run(command)
+    run(command, env=env)
 
 
 # --- BT-IO ---------------------------------------------------------------------------------
@@ -478,16 +494,21 @@ def main(argv: Sequence[str]) -> int:
         if args.machine_db is not None:
             args.work.mkdir(parents=True, exist_ok=True)
             results = []
-            for sweep in (
+            sweeps = [
                 Sweep("ext4", "ext4", args.ext4_dir),
                 Sweep("tmpfs", "tmpfs", args.tmpfs_dir),
-            ):
+            ]
+            if args.btio and (args.reuse or not btio_missing()):
+                sweeps.append(
+                    Sweep(LOPO_SWEEP, "ext4", args.ext4_dir, "1,4", "/usr/bin/mpicc.mpich")
+                )
+            for sweep in sweeps:
                 stored = DEVDATA / f"sweep-{sweep.name}.bench.jsonl"
                 if args.reuse:
                     results.append(stored)
                 else:
                     fresh = args.work / stored.name
-                    run_sweep(sweep, fresh)
+                    run_sweep(sweep, fresh, args.work / "build")
                     results.append(fresh)
             ingest(args.machine_db, results, "--kind", "bench")
             if args.btio:
