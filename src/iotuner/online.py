@@ -291,7 +291,7 @@ def _refit(
     every configuration predicted for the workload, tune's evidence rule against the
     configuration in force."""
     from iotuner.models import ModelError, fit_model
-    from iotuner.tune import _frame, measurement_noise
+    from iotuner.tune import measurement_noise, prediction_rows
 
     configs = list(space.configurations())
     keys = [config_key(c) for c in configs]
@@ -299,7 +299,7 @@ def _refit(
         trained = fit_model(frame, space, model or DEFAULT_MODEL)
         median, low, high = (
             np.asarray(a, dtype=float)
-            for a in trained.predict_interval(_frame([workload], configs))
+            for a in trained.predict_interval(prediction_rows([workload], configs))
         )
         kind = trained.name
     except ModelError as exc:

@@ -74,11 +74,14 @@ __all__ = [
     "ENUMERATION_LIMIT",
     "OPEN_ONLY_KEYS",
     "Choice",
+    "NoteFigures",
     "Predictor",
     "TuneResult",
     "choice_note",
     "measurement_noise",
+    "note_figures",
     "note_gain",
+    "prediction_rows",
     "render_choices",
     "tune",
     "tune_method",
@@ -179,7 +182,7 @@ class _CountingPredictor:
         for start in range(0, len(configs), per_batch):
             chunk = configs[start : start + per_batch]
             self.rows += len(chunk) * len(workloads)
-            predicted = self.predictor.predict_interval(_frame(workloads, chunk))
+            predicted = self.predictor.predict_interval(prediction_rows(workloads, chunk))
             logs = [
                 np.log(np.clip(np.asarray(a, dtype=float), 1e-9, None)).reshape(
                     len(workloads), len(chunk)
@@ -208,9 +211,12 @@ def _representative_bytes(group: int) -> int:
     return int(math.sqrt(first * end))
 
 
-def _frame(workloads: Sequence[Workload], configs: Sequence[Configuration]) -> pd.DataFrame:
-    """The rows to predict: every configuration for each workload, workload-major (built
-    by columns: tune asks for tens of thousands of rows)."""
+def prediction_rows(
+    workloads: Sequence[Workload], configs: Sequence[Configuration]
+) -> pd.DataFrame:
+    """The rows a model predicts: every configuration for each workload, workload-major
+    (built by columns: tune asks for tens of thousands of rows). Online tuning asks the
+    same question for one workload."""
     names = list(configs[0]) if configs else []
     settings = {f"{CONFIG_PREFIX}{name}": [c[name] for c in configs] for name in names}
     keys = [config_key(c) for c in configs]
@@ -765,33 +771,65 @@ def _choice(case: _Case, space: Space, index: int, reason: str) -> Choice:
 
 
 # The note of an access entry is a two-way contract: tune writes it with choice_note, and
-# whoever ranks a table's entries by predicted gain (iotuner export) reads it back with
-# note_gain. Change the two together; tests/unit/test_hintexport.py checks the round trip.
+# whoever reads a table's predictions back (iotuner export ranks entries by gain, the report
+# draws gains with their intervals) reads it with note_figures. Change the two together;
+# tests/unit/test_hintexport.py checks the round trip.
 _NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
-_NOTE_GAIN = re.compile(
-    rf"^predicted (?P<predicted>{_NUMBER}) MiB/s \[{_NUMBER}, {_NUMBER}\] "
-    rf"vs default (?P<default>{_NUMBER}); "
+_NOTE = re.compile(
+    rf"^predicted (?P<predicted>{_NUMBER}) MiB/s \[(?P<low>{_NUMBER}), (?P<high>{_NUMBER})\] "
+    rf"vs default (?P<default>{_NUMBER}); (?P<reason>.*)$",
+    re.DOTALL,
 )
+
+
+@dataclass(frozen=True)
+class NoteFigures:
+    """What a note by choice_note states: predicted bandwidth and interval (MiB/s), the
+    default's prediction, the gain (predicted / default) and why."""
+
+    predicted: float
+    low: float
+    high: float
+    default: float
+    gain: float
+    reason: str
 
 
 def choice_note(c: Choice) -> str:
     """The `note` of the table entry written for a choice: "predicted X MiB/s [low, high]
-    vs default Y; reason" (note_gain reads X / Y back)."""
+    vs default Y; reason" (note_figures reads it back)."""
     return (
         f"predicted {c.predicted:.1f} MiB/s [{c.low:.1f}, {c.high:.1f}] vs default "
         f"{c.default_predicted:.1f}; {c.reason}"
     )
 
 
-def note_gain(note: str | None) -> float | None:
-    """The predicted gain (predicted / default bandwidth) a note by choice_note states, or
-    None for any other note (hand-written tables, search winners, open and view entries,
-    whose notes state no single prediction) and for a default predicted at 0."""
-    found = _NOTE_GAIN.match(note or "")
+def note_figures(note: str | None) -> NoteFigures | None:
+    """The figures a note by choice_note states, or None for any other note (hand-written
+    tables, search winners, open and view entries, whose notes state no single prediction)
+    and for a default predicted at 0, which has no gain."""
+    found = _NOTE.match(note or "")
     if found is None:
         return None
     default = float(found.group("default"))
-    return float(found.group("predicted")) / default if default > 0 else None
+    if default <= 0:
+        return None
+    predicted = float(found.group("predicted"))
+    return NoteFigures(
+        predicted=predicted,
+        low=float(found.group("low")),
+        high=float(found.group("high")),
+        default=default,
+        gain=predicted / default,
+        reason=found.group("reason"),
+    )
+
+
+def note_gain(note: str | None) -> float | None:
+    """The predicted gain (predicted / default bandwidth) a note by choice_note states, or
+    None where note_figures gives None."""
+    figures = note_figures(note)
+    return None if figures is None else figures.gain
 
 
 def render_choices(result: TuneResult, console: Console, limit: int = 30) -> None:

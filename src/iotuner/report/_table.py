@@ -1,61 +1,21 @@
 """The tuning-table section: per case the choice, its predicted gain over the default with
 the model's interval, and whether the default was kept.
 
-The numbers come from each entry's note, as tune.choice_note writes it: "predicted X MiB/s
-[low, high] vs default Y; reason". tune.note_gain reads the gain X / Y back; the interval
-is read here with the same pattern, since note_gain gives the gain alone.
+The numbers come from each entry's note, as tune.choice_note writes it and
+tune.note_figures reads it back: "predicted X MiB/s [low, high] vs default Y; reason".
 """
 
-import re
-from dataclasses import dataclass
 from typing import Any
 
 from iotuner.formats import size_groups
 from iotuner.report import _plots
 from iotuner.table import TableCheck, TableEntry
-from iotuner.tune import note_gain
+from iotuner.tune import NoteFigures, note_figures
 
 __all__ = ["NoteFigures", "note_figures", "table_section"]
 
 SEARCH_NOTE = "iotuner search ("
 """How the note of a search winner's entries begins (search/_verdict.py: winner_entries)."""
-
-_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
-# The same pattern as tune._NOTE_GAIN, with the interval captured as well.
-_NOTE = re.compile(
-    rf"^predicted (?P<predicted>{_NUMBER}) MiB/s \[(?P<low>{_NUMBER}), (?P<high>{_NUMBER})\] "
-    rf"vs default (?P<default>{_NUMBER}); (?P<reason>.*)$",
-    re.DOTALL,
-)
-
-
-@dataclass(frozen=True)
-class NoteFigures:
-    """What a tune note states: predicted bandwidth and interval, the default's, why."""
-
-    predicted: float
-    low: float
-    high: float
-    default: float
-    gain: float
-    reason: str
-
-
-def note_figures(note: str | None) -> NoteFigures | None:
-    """The figures of a note written by tune.choice_note, None for any other note (and for
-    a default predicted at 0, which has no gain)."""
-    gain = note_gain(note)
-    found = _NOTE.match(note or "")
-    if gain is None or found is None:
-        return None
-    return NoteFigures(
-        predicted=float(found.group("predicted")),
-        low=float(found.group("low")),
-        high=float(found.group("high")),
-        default=float(found.group("default")),
-        gain=gain,
-        reason=found.group("reason"),
-    )
 
 
 def _group_text(number: int | None) -> str:
