@@ -11,7 +11,8 @@ model-free searches: the figures of issue 10 on one knowledge base or summary CS
    leave-one-program-out: median MdAPE, Spearman within a workload (median / mean),
    zero-trial pick (median / mean), trials to 95 % of the best when the model orders the
    search (WorkloadBelief, updated after each trial) and the share of workloads that
-   reach it within --budget trials. The models are fitted with seed 0.
+   reach it within --budget trials; leave-one-program-out also per held-out program. The
+   models are fitted with seed 0.
 3. On the same held-out workloads, with --seeds seeds each: random order (also exactly,
    by arithmetic) and Optuna's TPE over the parameters that vary in the workload's table
    (iotuner's search default of 10 random start-up trials; a proposal the table does not
@@ -59,6 +60,7 @@ from iotuner.models._evaluate import (
     Evaluation,
     Figures,
     evaluate_models,
+    figures_of,
     model_choices,
     usable_rows,
     workload_labels,
@@ -256,6 +258,26 @@ def seed_cells(result: dict[str, Any]) -> list[str]:
     ]
 
 
+def print_per_program(evaluation: Evaluation, header: list[str], budget: int) -> None:
+    """The leave-one-program-out figures of each held-out program apart: the question a
+    user asks (trained on the others, how well does it tune this one?)."""
+    programs = sorted(
+        {s.program or "(no program)" for r in evaluation.results for s in r.workloads}
+    )
+    for program in programs:
+        rows = []
+        for model in evaluation.models:
+            scores = [
+                s
+                for s in evaluation.result(model, "program").workloads
+                if (s.program or "(no program)") == program
+            ]
+            label = model + (" (previous)" if model == PREVIOUS else "")
+            rows.append([label, *figure_cells(figures_of(scores), budget)])
+        print(f"\nheld out: {program} ({len(scores)} workloads), trained on the other programs")
+        print_aligned(header, rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", help="knowledge base (SQLite file) or summary CSV")
@@ -344,6 +366,8 @@ def main() -> None:
         if ceiling is not None and scheme == "workload":
             rows.append(["one measurement (noise ceiling)", *figure_cells(ceiling, args.budget)])
         print_aligned(header, rows)
+        if scheme == "program":
+            print_per_program(evaluation, header, args.budget)
     print()
     print(
         f"models {model_seconds:.1f} s, searches {seconds - model_seconds:.1f} s; trials are "

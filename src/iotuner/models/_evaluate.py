@@ -352,7 +352,7 @@ def evaluate_models(
                     candidate.description,
                     scheme,
                     len(folds),
-                    _figures(scores),
+                    figures_of(scores),
                     scores,
                 )
             )
@@ -500,7 +500,8 @@ def _spearman(
     return rho if math.isfinite(rho) else None
 
 
-def _figures(scores: Sequence[WorkloadScore]) -> Figures:
+def figures_of(scores: Sequence[WorkloadScore]) -> Figures:
+    """The aggregates over some held-out workloads (all of a scheme, or one program's)."""
     rhos = [s.spearman for s in scores if s.spearman is not None]
     hits = [s.trials for s in scores if s.trials is not None]
     static = [s.static_trials for s in scores if s.static_trials is not None]
