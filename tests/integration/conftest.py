@@ -210,6 +210,30 @@ def mpi(mpiexec: str, tmp_path: Path) -> Mpi:
     return Mpi(mpiexec=mpiexec, workdir=tmp_path)
 
 
+SWEEP = ("--space", "demo-small", "--nprocs", "2", "--patterns", "collective,independent",
+         "--layouts", "contiguous,strided:4k:0.5", "--ops", "write", "--sizes", "64k,512k",
+         "--repeats", "2", "--open-size", "1m")  # fmt: skip
+"""The small real sweep of small_sweep (2 ranks, 8 workloads)."""
+
+
+@pytest.fixture(scope="session")
+def small_sweep(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`iotuner bench` of SWEEP, measured once for the session: its results
+    (results.bench.jsonl), knowledge base (kb.sqlite) and data folder (data, left empty).
+    test_learning checks the sweep itself and test_advise trains on it, which needed the
+    same sweep measured twice before; they read it and write elsewhere."""
+    folder = tmp_path_factory.mktemp("sweep")
+    (folder / "data").mkdir()
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "iotuner"), "bench", *SWEEP, "--dir",
+         str(folder / "data"), "--results", str(folder / "results.bench.jsonl"), "--db",
+         str(folder / "kb.sqlite")],
+        capture_output=True, text=True, timeout=TIMEOUT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    return folder
+
+
 def one_log(result: RunResult) -> TraceLog:
     """The single trace log a run wrote."""
     assert len(result.logs) == 1, f"expected one log, got {result.logs}\n{result.stderr}"

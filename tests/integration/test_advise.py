@@ -4,6 +4,7 @@
 
 import importlib.resources
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -17,18 +18,13 @@ from iotuner.tracelog import read_tracelog
 from .conftest import Mpi, write_table
 from .test_cli import iotuner
 
-SWEEP = ("--space", "demo-small", "--nprocs", "2", "--patterns", "collective,independent",
-         "--layouts", "contiguous,strided:4k:0.5", "--ops", "write", "--sizes", "64k,512k",
-         "--repeats", "2", "--open-size", "1m")  # fmt: skip
-
 
 @pytest.fixture(scope="module")
-def learned(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A small real sweep at 2 ranks and a model trained on it."""
+def learned(small_sweep: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A model trained on the session's small real sweep at 2 ranks (conftest.small_sweep),
+    beside a copy of its knowledge base."""
     folder = tmp_path_factory.mktemp("advise")
-    (folder / "data").mkdir()
-    iotuner("bench", *SWEEP, "--dir", str(folder / "data"), "--db", str(folder / "kb.sqlite"),
-            "--results", str(folder / "sweep.bench.jsonl"))  # fmt: skip
+    shutil.copy(small_sweep / "kb.sqlite", folder / "kb.sqlite")
     iotuner("train", "--db", str(folder / "kb.sqlite"), "--quick", "-o", str(folder / "model"))
     return folder
 

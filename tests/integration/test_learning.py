@@ -13,30 +13,19 @@ from iotuner.measurement import System, measurement_from_json
 from iotuner.store import open_store
 from iotuner.table import read_table
 
+from .conftest import SWEEP
 from .test_cli import IOTUNER, iotuner
 
-SWEEP = ("--space", "demo-small", "--nprocs", "2", "--patterns", "collective,independent",
-         "--layouts", "contiguous,strided:4k:0.5", "--ops", "write", "--sizes", "64k,512k",
-         "--repeats", "2", "--open-size", "1m")  # fmt: skip
-# demo-small has 18 configurations; only romio_ds_write (3 values) matters to independent
-# writes, so: 2 layouts x 2 sizes x (18 + 3) configurations x 2 repeats.
+# SWEEP (conftest.small_sweep): demo-small has 18 configurations; only romio_ds_write
+# (3 values) matters to independent writes, so: 2 layouts x 2 sizes x (18 + 3)
+# configurations x 2 repeats.
 EXPECTED = 2 * 2 * (18 + 3) * 2
 CALLS = {65536: 16, 524288: 2}
 """Calls per open at 1 MiB per rank per open (at least 2)."""
 
 
-@pytest.fixture(scope="module")
-def sweep(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One small sweep, measured once for the module's tests."""
-    folder = tmp_path_factory.mktemp("sweep")
-    (folder / "data").mkdir()
-    iotuner("bench", *SWEEP, "--dir", str(folder / "data"), "--results",
-            str(folder / "results.bench.jsonl"), "--db", str(folder / "kb.sqlite"))  # fmt: skip
-    return folder
-
-
-def test_bench_measures_every_configuration_and_cleans_up(sweep: Path) -> None:
-    lines = (sweep / "results.bench.jsonl").read_text().splitlines()
+def test_bench_measures_every_configuration_and_cleans_up(small_sweep: Path) -> None:
+    lines = (small_sweep / "results.bench.jsonl").read_text().splitlines()
     assert len(lines) == EXPECTED
     measurements = [measurement_from_json(line)[0] for line in lines]
     assert len({m.uid for m in measurements}) == EXPECTED
@@ -49,8 +38,8 @@ def test_bench_measures_every_configuration_and_cleans_up(sweep: Path) -> None:
         assert m.bandwidth > 0 and m.seconds > 0
         # The data calls' time is the measurement; open and close are kept apart.
         assert {"open_seconds", "close_seconds", "total_seconds"} <= set(m.provenance)
-    assert list((sweep / "data").iterdir()) == []  # the benchmark removed its files
-    store = open_store(sweep / "kb.sqlite")
+    assert list((small_sweep / "data").iterdir()) == []  # the benchmark removed its files
+    store = open_store(small_sweep / "kb.sqlite")
     assert store.counts()["measurements"] == EXPECTED
     summary = store.summary()
     assert len(summary) == EXPECTED // 2 and set(summary["n"]) == {2}
@@ -59,9 +48,9 @@ def test_bench_measures_every_configuration_and_cleans_up(sweep: Path) -> None:
     store.close()
 
 
-def test_bench_resumes_without_measuring_again(sweep: Path, tmp_path: Path) -> None:
+def test_bench_resumes_without_measuring_again(small_sweep: Path, tmp_path: Path) -> None:
     results = tmp_path / "partial.bench.jsonl"
-    kept = (sweep / "results.bench.jsonl").read_text().splitlines()[:30]
+    kept = (small_sweep / "results.bench.jsonl").read_text().splitlines()[:30]
     results.write_text("\n".join(kept) + "\n")  # as if interrupted after 30 measurements
     (tmp_path / "data").mkdir()
     said = iotuner("bench", *SWEEP, "--dir", str(tmp_path / "data"), "--results", str(results),
@@ -85,8 +74,8 @@ def test_bench_rejects_bad_options(tmp_path: Path) -> None:
         assert message in completed.stderr
 
 
-def test_train_tune_analyze(sweep: Path, tmp_path: Path) -> None:
-    db = str(sweep / "kb.sqlite")
+def test_train_tune_analyze(small_sweep: Path, tmp_path: Path) -> None:
+    db = str(small_sweep / "kb.sqlite")
     trained = iotuner("train", "--db", db, "--quick", "--target", "bw_median", "-o",
                       str(tmp_path / "model")).stdout  # fmt: skip
     assert "random_forest" in trained and "chosen" in trained
