@@ -269,13 +269,17 @@ def test_an_interrupted_driver_cancels_its_job_and_the_next_runs_the_trial_again
         command, env=slurm.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     deadline = time.monotonic() + 60
-    while not jobs_of(tmp_path, slurm):
+    # ^C once the job runs: the driver then waits for it (sbatch has answered with its id).
+    # A ^C while sbatch itself is still running cannot cancel a job whose id it never got.
+    while not any(j["JobState"] == "RUNNING" for j in jobs_of(tmp_path, slurm)):
         assert driver.poll() is None and time.monotonic() < deadline
         time.sleep(0.2)
     driver.send_signal(signal.SIGINT)  # ^C
-    driver.communicate(timeout=60)
-    (first,) = jobs_of(tmp_path, slurm)
-    assert first["JobState"] == "CANCELLED"
+    _, err = driver.communicate(timeout=60)
+    jobs = jobs_of(tmp_path, slurm)
+    said = f"jobs {[(j['JobId'], j['JobName'], j['JobState']) for j in jobs]}\n{err.decode()}"
+    assert len(jobs) == 1, said
+    assert jobs[0]["JobState"] == "CANCELLED", said
 
     done = subprocess.run(command, env=slurm.env(), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
