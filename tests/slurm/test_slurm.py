@@ -266,7 +266,14 @@ def test_an_interrupted_driver_cancels_its_job_and_the_next_runs_the_trial_again
         command=slow,
     )
     driver = subprocess.Popen(
-        command, env=slurm.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        command,
+        env=slurm.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        # A shell's background job (`.ci/run &`) starts with SIGINT ignored, and a Python
+        # started so never raises KeyboardInterrupt: the driver then ran both trials to the
+        # end. A ^C from a terminal always reaches it, so the test restores that.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 60
     # ^C once the job runs: the driver then waits for it (sbatch has answered with its id).
