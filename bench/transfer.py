@@ -261,20 +261,18 @@ def seed_cells(result: dict[str, Any]) -> list[str]:
 def print_per_program(evaluation: Evaluation, header: list[str], budget: int) -> None:
     """The leave-one-program-out figures of each held-out program apart: the question a
     user asks (trained on the others, how well does it tune this one?)."""
-    programs = sorted(
-        {s.program or "(no program)" for r in evaluation.results for s in r.workloads}
-    )
-    for program in programs:
+
+    def program(score: Any) -> str:
+        return str(score.program or "(no program)")
+
+    held_out = {model: evaluation.result(model, "program").workloads for model in evaluation.models}
+    for name in sorted({program(s) for scores in held_out.values() for s in scores}):
         rows = []
-        for model in evaluation.models:
-            scores = [
-                s
-                for s in evaluation.result(model, "program").workloads
-                if (s.program or "(no program)") == program
-            ]
+        for model, scores in held_out.items():
+            mine = [s for s in scores if program(s) == name]
             label = model + (" (previous)" if model == PREVIOUS else "")
-            rows.append([label, *figure_cells(figures_of(scores), budget)])
-        print(f"\nheld out: {program} ({len(scores)} workloads), trained on the other programs")
+            rows.append([label, *figure_cells(figures_of(mine), budget)])
+        print(f"\nheld out: {name} ({len(mine)} workloads), trained on the other programs")
         print_aligned(header, rows)
 
 

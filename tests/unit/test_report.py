@@ -12,8 +12,7 @@ import pytest
 from iotuner.cli import main
 from iotuner.errors import ConfigError, IotunerError
 from iotuner.report import SECTION_IDS, ReportInputs, build_report, write_report
-from iotuner.report._table import note_figures
-from iotuner.tune import Choice, choice_note
+from iotuner.tune import Choice, choice_note, note_figures
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 """Text from the inputs that would run as markup if it were not escaped."""

@@ -10,9 +10,9 @@ from typing import Any
 from iotuner.formats import size_groups
 from iotuner.report import _plots
 from iotuner.table import TableCheck, TableEntry
-from iotuner.tune import NoteFigures, note_figures
+from iotuner.tune import note_figures
 
-__all__ = ["NoteFigures", "note_figures", "table_section"]
+__all__ = ["table_section"]
 
 SEARCH_NOTE = "iotuner search ("
 """How the note of a search winner's entries begins (search/_verdict.py: winner_entries)."""
