@@ -35,6 +35,13 @@ root to drop it). IOR's own bandwidth figure is kept in --json as `own_mib_s`.
 Noise rule: tuned is "slower than default beyond noise" in a cell when every tuned run is
 slower than every default run (tuned max < default min); with one repeat that is a bare
 comparison. A benchmark: it prints the figures and asserts nothing.
+
+Learning (--learn-runs, default 5): after a cell's repeats, the program runs that many
+times more as `iotuner run --learn` runs it, each tuned by the cell's own copy of the table
+and traced, iotuner.online learning from its trace into the cell's own copy of the
+knowledge base (--db, or --build-table's) before the next run. Each run is printed beside
+the default, the tuned (zero-trial) median and the best, and marked when it is slower than
+every default run.
 """
 
 import argparse
@@ -339,13 +346,18 @@ def run_once(
     timed = [sys.executable, str(Path(__file__).resolve()), "--timed", str(seconds_file), *sync]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("IOTUNER_", "ROMIO_"))}
     env.pop("LD_PRELOAD", None)
-    if variant.name == "tuned":
+    if variant.name in ("tuned", "learn"):
         # What `iotuner run --mode tune --table T -- mpiexec ...` runs (the same environment
         # and launcher options: the interposer reaches the ranks, not mpiexec), without the
         # CLI's own start-up. Putting the timer between `iotuner run` and mpiexec instead
         # would hand the interposer to the launcher through LD_PRELOAD and charge its
         # loading of MPI (0.15-0.25 s) to the program.
-        env = interposer_env("tune", args.table, work / "logs", "table", "rp", base=env)
+        mode, table = (
+            ("tune", args.table)
+            if variant.name == "tuned"
+            else ("tune,trace", work / "learn.jsonl")
+        )
+        env = interposer_env(mode, table, work / "logs", "table", "rp", base=env)
         program, env = preload_ranks_only(program, env, None)
         command = [*timed, "--", *program]
     else:
@@ -394,6 +406,7 @@ class Cell:
     pattern: Pattern
     op: str
     variants: list[Variant]
+    learning: list[dict[str, Any]] = field(default_factory=list)  # runs 1.. under --learn
 
     @property
     def label(self) -> str:
@@ -418,6 +431,8 @@ def run_cell(cell: Cell, binaries: dict[str, Path], args: argparse.Namespace, to
                 variant.runs.append(record)
             print(f"  {cell.label} on {cell.directory}: repeat {repeat + 1}/{args.repeats} done",
                   file=sys.stderr, flush=True)  # fmt: skip
+        if args.learn_runs and args.db is not None:
+            learn_cell(cell, binary, target, work, args, tool)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -444,6 +459,10 @@ def summary(cell: Cell) -> dict[str, Any]:
         "tuned_over_best": med["tuned"] / med[best.name],
         "tuned_warnings": sorted({w for r in tuned.runs for w in r["iotuner_warnings"]}),
         "own_tuned_over_default": _own_ratio(tuned, default),
+        "learning": [r["mib_s"] for r in cell.learning],
+        "learning_slower_beyond_noise": [
+            r["mib_s"] < min(default.figures()) for r in cell.learning
+        ],
     }
 
 
@@ -468,6 +487,11 @@ def report(cells: list[Cell], args: argparse.Namespace) -> None:
         f"(noise rule: every tuned run slower than every default run; {args.repeats} repeat(s); "
         f"MiB/s = bytes / program wall time, median (min-max); table {args.table})"
     )
+    learning = [r for r in rows if r["learning"]]
+    if learning:
+        slow_runs = sum(sum(r["learning_slower_beyond_noise"]) for r in learning)
+        runs = sum(len(r["learning"]) for r in learning)
+        print(f"learning runs slower than every default run: {slow_runs} of {runs}")
     by_label = {(c.label, str(c.directory)): c for c in cells}
     width = max(len(r["cell"]) for r in rows)
     print(
@@ -485,6 +509,20 @@ def report(cells: list[Cell], args: argparse.Namespace) -> None:
             f"  {r['tuned_over_default']:5.2f} {r['tuned_over_best']:6.2f} {own:>9}"
             f"  {r['best_config']}{mark}"
         )
+    if learning:
+        print()
+        print(
+            f"{'cell':<{width}}  {'default':>8} {'tuned':>8}  "
+            + " ".join(f"{'run ' + str(i + 1):>8}" for i in range(len(learning[0]["learning"])))
+            + f"  {'best':>8}   (run --learn, one run each; * slower than every default run)"
+        )
+        for r in learning:
+            runs = " ".join(
+                f"{v:7.1f}{'*' if slow else ' '}"
+                for v, slow in zip(r["learning"], r["learning_slower_beyond_noise"], strict=True)
+            )
+            figures = f"{r['default']:8.1f} {r['tuned']:8.1f}  {runs}  {r['best']:8.1f}"
+            print(f"{r['cell']:<{width}}  {figures}")
     # The same table gives the same warnings in every cell: each is shown once.
     said = sorted({w for r in rows for w in r["tuned_warnings"]})
     for warning in said[:3]:
@@ -504,6 +542,7 @@ def report(cells: list[Cell], args: argparse.Namespace) -> None:
                 {
                     **r,
                     "what": by_label[(r["cell"], r["dir"])].pattern.what,
+                    "learning": by_label[(r["cell"], r["dir"])].learning,
                     "variants": [
                         {"name": v.name, "hints": v.hints, "runs": v.runs}
                         for v in by_label[(r["cell"], r["dir"])].variants
@@ -517,6 +556,30 @@ def report(cells: list[Cell], args: argparse.Namespace) -> None:
 
 
 # ---------------------------------------------------------------------------- table
+
+
+def learn_cell(
+    cell: Cell, binary: Path, target: Path, work: Path, args: argparse.Namespace, tool: dict
+) -> None:
+    """Runs 1..--learn-runs of the program as `iotuner run --learn` runs it: each run tuned
+    by the cell's own copy of the table and traced; after it, iotuner.online learns from
+    its trace into the cell's own copy of the knowledge base (the next run gets the table
+    that leaves). Timed as the tuned variant (the learning after the program is not the
+    program's time)."""
+    from iotuner.online import learn_after_run
+
+    table, db = work / "learn.jsonl", work / "learn.sqlite"
+    shutil.copy(args.table, table)
+    shutil.copy(args.db, db)
+    variant = Variant("learn")
+    for number in range(args.learn_runs):
+        logs = work / "logs"
+        shutil.rmtree(logs, ignore_errors=True)
+        record = run_once(variant, cell.pattern, cell.op, binary, target, work, args, tool)
+        report = learn_after_run(sorted(logs.glob("*.iotrace.jsonl")), table, str(db))
+        record.update(run=number + 1, learned=report.lines())
+        variant.runs.append(record)
+    cell.learning = variant.runs
 
 
 def build_table(tool: dict[str, str], data_dir: Path, keep: Path, extra: list[str]) -> Path:
@@ -576,6 +639,19 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--keep", type=Path, help="with --build-table: where to keep KB/table")
     parser.add_argument(
+        "--db",
+        type=Path,
+        help="knowledge base the table was made from, for the learning runs (--build-table: "
+        "its own)",
+    )
+    parser.add_argument(
+        "--learn-runs",
+        type=int,
+        default=5,
+        help="runs under `run --learn` per cell after the repeats (default 5; 0: none; "
+        "needs --db or --build-table)",
+    )
+    parser.add_argument(
         "--bench-arg",
         action="append",
         help="with --build-table: an argument added to `iotuner bench` (repeat it; default: "
@@ -592,6 +668,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         args.max_configs = args.max_configs or 2
         args.only = args.only or "ior/interleaved-4k-coll/write,pio_noncontig/*/read"
     args.max_configs = args.max_configs or 8
+    if args.learn_runs < 0:
+        parser.error("--learn-runs must be 0 or more")
+    if args.learn_runs and args.table is not None and args.db is None:
+        parser.error(
+            "the learning runs need the table's knowledge base: give --db (or --learn-runs 0)"
+        )
     if args.repeats < 1 or args.max_configs < 1:
         parser.error("--repeats and --max-configs must be at least 1")
     return args
@@ -640,6 +722,7 @@ def main(argv: list[str]) -> int:
         if args.build_table:
             keep = args.keep or Path(tempfile.mkdtemp(prefix="real-programs-kb-"))
             args.table = build_table(tool, bases[0], keep, args.bench_arg)
+            args.db = keep / "knowledge.sqlite"
             print(f"table: {args.table}", file=sys.stderr)
         args.table = args.table.absolute()
         space = None if args.configs else load_space(args.space)

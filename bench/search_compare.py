@@ -146,7 +146,9 @@ def compare(
         for seed in range(args.seeds):
             settings = SearchSettings(
                 name,
-                budget=args.budget,
+                # A budget beyond the table's configurations is refused (search measures
+                # each once): the whole table at most.
+                budget=min(args.budget, len(objective.table.measured)),
                 seed=seed,
                 target_fraction=args.fraction,
                 stop_at_target=True,

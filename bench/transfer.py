@@ -65,6 +65,8 @@ from iotuner.models._evaluate import (
     usable_rows,
     workload_labels,
 )
+from iotuner.models._train import _select_by_figures
+from iotuner.models._zoo import BASELINES
 from iotuner.search import StrategyOptions
 from iotuner.space import Space, load_space
 from iotuner.store import open_store
@@ -244,6 +246,22 @@ def figure_cells(figures: Figures, budget: int) -> list[str]:
     ]
 
 
+def extra_cells(result: Any) -> list[str]:
+    """The share of held-out workloads whose zero-trial pick reaches 0.95 of their best,
+    and the coverage of the calibrated 10-90 % interval (rows, pairs' gains, the worst
+    held-out workload: iotuner.models._calibrate.held_out_coverage)."""
+    picks = [w.pick for w in result.workloads]
+    share = _num(sum(p >= 0.95 for p in picks) / len(picks) if picks else None, "{:.0%}")
+    cover = result.coverage
+    if cover is None:
+        return [share, "-"]
+    return [
+        share,
+        f"{_num(cover['rows'], '{:.0%}')}/{_num(cover['gains'], '{:.0%}')}/"
+        f"{_num(cover['worst_workload'], '{:.0%}')}",
+    ]
+
+
 def seed_cells(result: dict[str, Any]) -> list[str]:
     trials = result["trials_range"]
     reached = result["reached_range"]
@@ -271,7 +289,9 @@ def print_per_program(evaluation: Evaluation, header: list[str], budget: int) ->
         for model, scores in held_out.items():
             mine = [s for s in scores if program(s) == name]
             label = model + (" (previous)" if model == PREVIOUS else "")
-            rows.append([label, *figure_cells(figures_of(mine), budget)])
+            picks = [s.pick for s in mine]
+            share = _num(sum(p >= 0.95 for p in picks) / len(picks) if picks else None, "{:.0%}")
+            rows.append([label, *figure_cells(figures_of(mine), budget), share, "-"])
         print(f"\nheld out: {name} ({len(mine)} workloads), trained on the other programs")
         print_aligned(header, rows)
 
@@ -282,7 +302,11 @@ def main() -> None:
     parser.add_argument("--system", help="fingerprint prefix, when the base holds several")
     parser.add_argument("--space", help="parameter space (default: the data's)")
     parser.add_argument("--kind", help="only measurements of this kind (bench, csv, ...)")
-    parser.add_argument("--models", default=",".join((PREVIOUS, *NEW)))
+    parser.add_argument(
+        "--models",
+        default="",
+        help="comma-separated models (default: every model train compares, baselines too)",
+    )
     parser.add_argument("--target", default="bw_min", choices=("bw_min", "bw_median"))
     parser.add_argument("--budget", type=int, default=10)
     parser.add_argument("--seeds", type=int, default=5, help="seeds of random and TPE")
@@ -298,7 +322,7 @@ def main() -> None:
         evaluation = evaluate_models(
             frame,
             space,
-            model_choices(names, quick=args.quick),
+            model_choices(names or None, quick=args.quick),
             target=args.target,
             budget=args.budget,
             max_folds=args.max_folds,
@@ -306,11 +330,15 @@ def main() -> None:
     except (BenchError, IotunerError) as exc:
         sys.exit(f"transfer: {exc}")
     model_seconds = time.perf_counter() - start
+    judged = [r for r in evaluation.results if r.scheme == "workload"]
+    selection = _select_by_figures(judged) if judged else None
     ceiling = repeat_ceiling(raw, frame, args.target, args.budget) if raw is not None else None
     report: dict[str, Any] = {
         "data": words,
         "evaluation": evaluation.to_dict(),
         "repeat_ceiling": dataclasses.asdict(ceiling) if ceiling else None,
+        "chosen": selection.chosen if selection else None,
+        "reason": selection.reason if selection else None,
         "searches": {},
     }
     for scheme in evaluation.schemes:
@@ -338,6 +366,8 @@ def main() -> None:
         return
     print(f"{words}; target {args.target}, budget {args.budget} trials, {args.seeds} seeds")
     print(f"trials: {evaluation.belief}")
+    if selection is not None:
+        print(f"train's choice on these held-out workloads: {selection.reason}")
     header = [
         "method",
         "MdAPE %",
@@ -346,7 +376,18 @@ def main() -> None:
         "trials",
         "reached",
         f"trials, unreached = {args.budget + 1}",
+        "pick >= 0.95",
+        "in 10-90 % rows/gains/worst",
     ]
+
+    def label(model: str) -> str:
+        marks = [
+            *(["train's choice"] if selection and model == selection.chosen else []),
+            *(["baseline"] if model in BASELINES else []),
+            *(["previous"] if model == PREVIOUS else []),
+        ]
+        return model + (f" ({', '.join(marks)})" if marks else "")
+
     for scheme in ("workload", "program"):
         print()
         print(evaluation.notes[scheme])
@@ -354,15 +395,20 @@ def main() -> None:
             continue
         rows = []
         for model in evaluation.models:
-            label = model + (" (previous)" if model == PREVIOUS else "")
-            figures = evaluation.result(model, scheme).figures
-            rows.append([label, *figure_cells(figures, args.budget)])
-        rows.append(["random order (exact)", *figure_cells(evaluation.random[scheme], args.budget)])
+            result = evaluation.result(model, scheme)
+            rows.append(
+                [label(model), *figure_cells(result.figures, args.budget), *extra_cells(result)]
+            )
+        random = figure_cells(evaluation.random[scheme], args.budget)
+        rows.append(["random order (exact)", *random, "-", "-"])
         searches = report["searches"][scheme]
-        rows.append([f"random search ({args.seeds} seeds)", *seed_cells(searches["random"])])
-        rows.append([f"TPE ({args.seeds} seeds)", *seed_cells(searches["tpe"])])
+        seeds = args.seeds
+        rows.append([f"random search ({seeds} seeds)", *seed_cells(searches["random"]), "-", "-"])
+        rows.append([f"TPE ({seeds} seeds)", *seed_cells(searches["tpe"]), "-", "-"])
         if ceiling is not None and scheme == "workload":
-            rows.append(["one measurement (noise ceiling)", *figure_cells(ceiling, args.budget)])
+            rows.append(
+                ["one measurement (noise ceiling)", *figure_cells(ceiling, args.budget), "-", "-"]
+            )
         print_aligned(header, rows)
         if scheme == "program":
             print_per_program(evaluation, header, args.budget)

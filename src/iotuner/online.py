@@ -19,14 +19,26 @@ What one run does (learn_after_run):
    are slower (their median below the lower quartile of the old ones, and an exact
    one-sided rank test at GUARD_P), the old entry is restored and the change is rolled
    back (`rollback`); a rolled-back configuration is not chosen again for the program;
-4. every `refit_every` runs: the model (`model`'s kind, default random_forest) is fitted
-   anew on the knowledge base and predicts every configuration of the space for the run's
-   main workload. The table changes only when the best configuration (highest lower bound)
-   beats the current entry's by tune's evidence rule: its lower bound above the current's
-   upper bound, both bands at least the training data's noise wide
-   (tune.measurement_noise). Then the program's entries are written (at open, view and
-   collective access, as search writes a winner) with write-then-rename (`change`),
-   otherwise `keep` says why.
+4. every `refit_every` runs, the next configuration for the run's main workload (every
+   run teaches: the one it tries is measured by the next run, and judged by that):
+   a. measured: a configuration whose runs on this workload have their lower quartile
+      above the upper quartile of the runs in force (two runs or more each) is taken, the
+      best by median;
+   b. calibrated: else the model (`model`'s kind, default random_forest) is fitted anew on
+      the knowledge base and calibrated on held-out workloads (iotuner.models._calibrate,
+      at most CALIBRATION_FOLDS folds); of the configurations this workload has not run
+      yet, the one with the best calibrated bound of its gain over the one in force is
+      tried, when held-out configurations predicted to gain as much gained in the median
+      and lost no more than the training data's noise (tune.measurement_noise) in nine of
+      ten. The calibration bounds gains over a workload's default; over the
+      configuration in force it is the same curve, read as the gain of one configuration
+      over another of the workload;
+   c. uncalibrated (one workload in the knowledge base): the best configuration (highest
+      lower bound) must beat the one in force by its lower bound above the current's
+      upper bound, both bands at least the noise wide;
+   then the program's entries are written (at open, view and collective access, as
+   search writes a winner) with write-then-rename (`change`), otherwise `keep` says why.
+   With too little data for a model, only (a) can change the entry.
 
 The history is JSON lines next to the table (TABLE.history.jsonl): one object per event
 with its time, program and scale, the hints before and after, the predicted gain and its
@@ -34,6 +46,7 @@ interval, the noise and the measurements a decision rests on.
 """
 
 import json
+import math
 import statistics
 import time
 from collections import Counter
@@ -58,6 +71,8 @@ GUARD_RUNS = 3
 GUARD_P = 0.05
 """The rank test's level: 3 slower runs out of 3 against 3 give exactly 0.05."""
 DEFAULT_MODEL = "random_forest"
+CALIBRATION_FOLDS = 12
+"""Workloads held out, one at a time, to calibrate the refitted model (a few seconds)."""
 ACCESSES = (
     ("write", "contiguous"),
     ("write", "strided"),
@@ -287,27 +302,14 @@ def _refit(
     rejected: list[dict[str, Any]],
     model: str | None,
 ) -> dict[str, Any]:
-    """The change (or keep) event of a refit: the model fitted anew on the knowledge base,
-    every configuration predicted for the workload, tune's evidence rule against the
-    configuration in force."""
+    """The change (or keep) event of a refit (module text, step 4): the workload's own
+    measurements first, then the model calibrated on held-out workloads, else the model's
+    bands against the configuration in force."""
     from iotuner.models import ModelError, fit_model
     from iotuner.tune import measurement_noise, prediction_rows
 
     configs = list(space.configurations())
     keys = [config_key(c) for c in configs]
-    try:
-        trained = fit_model(frame, space, model or DEFAULT_MODEL)
-        median, low, high = (
-            np.asarray(a, dtype=float)
-            for a in trained.predict_interval(prediction_rows([workload], configs))
-        )
-        kind = trained.name
-    except ModelError as exc:
-        # Too little data for a model (a program's first runs, no sweep): the workload's
-        # own measurements are the estimate, each measured configuration with its
-        # quartiles as its band; unmeasured ones cannot be chosen.
-        median, low, high = _measured(frame, space, workload, keys)
-        kind = f"the workload's measurements ({exc})"
     noise = measurement_noise(frame)
     names = {p.name for p in space.parameters}
 
@@ -317,24 +319,89 @@ def _refit(
 
     cur = keys.index(key_of(current))
     banned = {key_of(r) for r in rejected}
+    measured = _measured(frame, space, workload, keys)
+    rows = int(frame["n"].sum()) if "n" in frame else len(frame)
+    base = {"noise": noise, "measurements": rows, "workload": workload.as_row()}
+
+    def change(best: int, gain: float, interval: list[float], **why: Any) -> dict[str, Any]:
+        return {"event": "change", "old": dict(current), "new": dict(space.hints(configs[best])),
+                "gain": gain, "interval": interval, **base, **why}  # fmt: skip
+
+    # 1. Measured: a configuration whose runs on this workload beat the ones in force.
+    m_median, m_low, m_high = measured
+    beating = [
+        i for i in range(len(keys))
+        if keys[i] not in banned and np.isfinite(m_low[i]) and np.isfinite(m_high[cur])
+        and m_low[i] > m_high[cur]
+    ]  # fmt: skip
+    if beating:
+        best = max(beating, key=lambda i: m_median[i])
+        return change(
+            best,
+            float(m_median[best] / m_median[cur]),
+            [float(m_low[best] / m_high[cur]), float(m_high[best] / m_low[cur])],
+            model="the workload's measurements",
+            evidence="measured: the lower quartile of its runs above the upper quartile in force",
+        )
+    try:
+        trained = fit_model(frame, space, model or DEFAULT_MODEL)
+        median, low, high = (
+            np.asarray(a, dtype=float)
+            for a in trained.predict_interval(prediction_rows([workload], configs))
+        )
+        calibration = _calibration(frame, space, trained.name)
+        kind = trained.name
+    except ModelError as exc:
+        # Too little data for a model (a program's first runs, no sweep): the workload's
+        # own measurements are all there is, and they showed nothing better.
+        return {
+            "event": "keep",
+            "model": f"the workload's measurements ({exc})",
+            "reason": "no configuration's measured runs beat the ones in force",
+            **base,
+        }
+    tried = {i for i in range(len(keys)) if np.isfinite(m_median[i])}
+    if calibration is not None and calibration.gain_curve:
+        # 2. Calibrated: try the untried configuration with the best calibrated bound of
+        # its gain over the one in force, when held-out configurations predicted alike
+        # gained in the median and lost no more than the noise in nine of ten.
+        gains = np.log(np.clip(median, 1e-9, None) / max(float(median[cur]), 1e-9))
+        bounds = [calibration.gain_bounds(float(g)) for g in gains]
+        admissible = [
+            i for i in range(len(keys))
+            if i != cur and i not in tried and keys[i] not in banned and bounds[i] is not None
+            and bounds[i][1] > 0 and math.exp(bounds[i][0]) >= 1 / (1 + noise)
+        ]  # fmt: skip
+        evidence = {"model": kind, "calibrated": True}
+        if admissible:
+            best = max(admissible, key=lambda i: (bounds[i][0], gains[i]))
+            low_b, mid_b, high_b = bounds[best]
+            return change(
+                best,
+                float(math.exp(mid_b)),
+                [float(math.exp(low_b)), float(math.exp(high_b))],
+                predicted=float(math.exp(gains[best])),
+                evidence="calibrated: held-out configurations predicted alike gained in the "
+                "median and lost no more than the noise in nine of ten",
+                **evidence,
+            )
+        return {"event": "keep", "reason": (
+            "no untried configuration's calibrated gain over the one in force clears the "
+            f"noise ({noise:.0%}), and no measured one beats it"), **base, **evidence}  # fmt: skip
+    # 3. Uncalibrated (one workload in the knowledge base): the model's bands.
     lows = np.minimum(low, median / (1 + noise))
     highs = np.maximum(high, median * (1 + noise))
     order = [i for i in np.argsort(-lows) if keys[i] not in banned and np.isfinite(lows[i])]
     best = int(order[0]) if order else cur
-    rows = int(frame["n"].sum()) if "n" in frame else len(frame)
     evidence = {
-        "noise": noise,
-        "measurements": rows,
-        "workload": workload.as_row(),
         "model": kind,
         "predicted": {
             keys[i]: [float(median[i]), float(lows[i]), float(highs[i])] for i in {best, cur}
         },
     }
-    old = dict(current)
-    new: dict[str, str | int] = dict(space.hints(configs[best]))
     if best == cur:
-        return {"event": "keep", "reason": "the entry in force is predicted best", **evidence}
+        return {"event": "keep", "reason": "the entry in force is predicted best", **base,
+                **evidence}  # fmt: skip
     gain = float(median[best] / median[cur])
     interval = [float(lows[best] / highs[cur]), float(highs[best] / lows[cur])]
     if not lows[best] > highs[cur]:
@@ -344,13 +411,23 @@ def _refit(
                 f"{config_key(configs[best])} predicted x{gain:.2f}, within the noise "
                 f"({noise:.0%}): its lower bound does not beat the upper bound in force"
             ),
-            "candidate": new,
+            "candidate": dict(space.hints(configs[best])),
             "gain": gain,
             "interval": interval,
+            **base,
             **evidence,
         }
-    return {"event": "change", "old": old, "new": new, "gain": gain, "interval": interval,
-            **evidence}  # fmt: skip
+    return change(best, gain, interval, **evidence)
+
+
+def _calibration(frame: Any, space: Space, name: str) -> Any:
+    """The model's calibration on held-out workloads (a quick one: at most
+    CALIBRATION_FOLDS folds), or None with fewer than two workloads."""
+    from iotuner.models._calibrate import calibrate
+    from iotuner.models._evaluate import model_choices
+
+    (candidate,) = [c for c in model_choices([name], quick=True) if c.name == name]
+    return calibrate(frame, space, candidate, max_folds=CALIBRATION_FOLDS)
 
 
 def _measured(

@@ -42,6 +42,7 @@ log only with step 1, so a log range with a step maps to IntDistribution(low // 
 high // step, log=True) times step (low is then a multiple of step: see _range()).
 """
 
+import dataclasses
 import itertools
 import math
 import tomllib
@@ -66,7 +67,9 @@ __all__ = [
     "SpaceError",
     "config_key",
     "load_space",
+    "parse_space",
     "shipped_spaces",
+    "space_from_dict",
 ]
 
 Value = str | int
@@ -298,6 +301,18 @@ class Space:
                 return p
         raise SpaceError(f"space {self.name!r} has no parameter {name!r}")
 
+    def to_dict(self) -> dict[str, Any]:
+        """The space as the tables of its TOML file, plus `order`, the parameters in the
+        space's order (a JSON writer may sort the tables' keys); JSON-ready. space_from_dict
+        reads it back (a saved model keeps its space so, iotuner.models._saved)."""
+        data: dict[str, Any] = {"name": self.name, "description": self.description}
+        for kind, section in (("hint", "hints"), ("app", "app")):
+            table = {p.name: _parameter_dict(p) for p in self.parameters if p.kind == kind}
+            if table:
+                data[section] = table
+        data["order"] = [p.name for p in self.parameters]
+        return data
+
     def default(self) -> Configuration:
         return {p.name: p.default for p in self.parameters}
 
@@ -504,12 +519,51 @@ def _check_vocabulary(name: str, passed: list[Any], with_keys: dict[str, Any], w
                 raise SpaceError(f"{where}: hints.{name}: {problem}")
 
 
+def _parameter_dict(p: Parameter) -> dict[str, Any]:
+    """One parameter as its TOML table (see _parameter)."""
+    table: dict[str, Any] = {"values": list(p.values), "default": p.default}
+    if p.range is not None:
+        table["range"] = {
+            "low": p.range.low,
+            "high": p.range.high,
+            "step": p.range.step,
+            "log": p.range.log,
+        }
+    if p.with_keys:
+        table["with"] = dict(p.with_keys)
+    if p.env is not None:
+        table["env"] = p.env
+    return table
+
+
 def parse_space(text: str, where: str, source: Path | None = None) -> Space:
     """A space from TOML text; `where` names it in messages."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpaceError(f"{where}: not valid TOML ({exc})") from None
+    return _space_from_tables(data, where, source)
+
+
+def space_from_dict(data: Any, where: str) -> Space:
+    """A space from Space.to_dict's form (the tables of its TOML file and the parameters'
+    order), checked as parse_space checks a file; `where` names it in messages."""
+    if not isinstance(data, Mapping):
+        raise SpaceError(f"{where}: a space must be a table, got {type(data).__name__}")
+    tables = {k: v for k, v in data.items() if k != "order"}
+    space = _space_from_tables(tables, where, None)
+    order = data.get("order")
+    if order is None:
+        return space
+    names = [p.name for p in space.parameters]
+    if not isinstance(order, list) or sorted(map(str, order)) != sorted(names):
+        raise SpaceError(f"{where}: 'order' must list the parameters {names!r}, got {order!r}")
+    return dataclasses.replace(
+        space, parameters=tuple(space.parameter(str(name)) for name in order)
+    )
+
+
+def _space_from_tables(data: Mapping[str, Any], where: str, source: Path | None) -> Space:
     unknown = set(data) - {"name", "description", "hints", "app"}
     if unknown:
         raise SpaceError(

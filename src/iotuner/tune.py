@@ -2,12 +2,25 @@
 
 For every case the table can tell apart at run time (scale, size group, pattern, read or
 write, contiguous or strided), the model predicts every configuration of the space. An entry
-changes what MPI does only with evidence: the chosen configuration's lower bound must beat
-the default's upper bound, both bands at least as wide as the noise of the training data's
-own repeats (the median relative spread between their quartiles), so a gain the model
-cannot tell from noise keeps the default. Among configurations the one with the highest
-lower bound is chosen, not the highest point estimate: a configuration that is best on
-average but sometimes poor is the wrong thing to apply blindly.
+changes what MPI does only with evidence that the chosen configuration beats the default:
+
+* measured: where the training data measured the case, the measurements decide. A
+  configuration beats the default when its worst repeat beats the default's best in every
+  shape measured, and among those the one with the highest measured gain is chosen; where
+  the repeats overlap there is no evidence, whatever the model says. A size group the
+  sweep did not measure, between two that it did, gets their choice when both measured
+  the same configuration beating the default and the model does not predict it slower
+  there.
+* calibrated: elsewhere, with a model calibrated on held-out workloads
+  (iotuner.models._calibrate), the held-out configurations predicted to gain about as
+  much over another configuration of their workload must have gained in the median, and
+  nine in ten of them lost no more than the noise of the training data's own repeats
+  (the median relative spread between their quartiles).
+* uncalibrated (models from before calibration): the chosen configuration's lower bound
+  must beat the default's upper bound, both bands at least as wide as that noise.
+
+Among configurations with evidence the one with the highest prediction is chosen, so a
+gain the data cannot tell from noise keeps the default.
 
 Every entry written is reachable by a decision point of the interposer (formats/README.md):
 
@@ -26,8 +39,10 @@ Every entry written is reachable by a decision point of the interposer (formats/
 
 Only size groups inside the range the model was trained on get entries from their own
 predictions. Beyond it, up to EXTRAPOLATE_FACTOR times larger or smaller, a collective case
-gets the nearest trained group's choice only when that choice still passes the evidence
-rule there, with the model's band there and a noise band widened for every doubling;
+gets the nearest trained group's choice only when that choice was measured there beating
+the default and the model predicts a gain and nothing slower beyond the noise here, or,
+when it was chosen by the model, it still passes the evidence rule here with a noise band
+widened for every doubling;
 elsewhere no entry is written and the interposer's trace names the size group it had
 nothing for (a `no_entry` record). A strided case is predicted for every strided shape
 (block size, fill level) seen in training and the predictions are averaged in log space,
@@ -148,6 +163,7 @@ class TuneResult:
     method: str = "enumerated"  # or "optimised"
     method_reason: str = ""
     predicted_rows: int = 0  # rows the model was asked to predict
+    evidence_rule: str = ""  # what an entry needs, in words
 
 
 def tune_method(space: Space) -> tuple[str, str]:
@@ -171,6 +187,17 @@ class _CountingPredictor:
     def __init__(self, predictor: Predictor) -> None:
         self.predictor = predictor
         self.rows = 0
+        # A calibrated model bounds the measured gain of one configuration over another
+        # by the predicted gain (iotuner.models._calibrate); None for predictors without
+        # (the evidence rule then compares the two bandwidths' intervals).
+        bounds = getattr(predictor, "gain_bounds", None)
+        # A model whose training data never measured the default configuration predicts
+        # the default by extrapolation: no gain over it is known (None: not said).
+        calibration = getattr(predictor, "calibration", None)
+        self.default_unmeasured = getattr(calibration, "default_rows", None) == 0
+        self.gain_bounds: GainBounds | None = (
+            bounds if callable(bounds) and bounds(0.0) is not None else None
+        )
 
     def predict(
         self, workloads: Sequence[Workload], configs: Sequence[Configuration]
@@ -201,6 +228,33 @@ def measurement_noise(summary: pd.DataFrame) -> float:
     spread = (summary["bw_q3"] - summary["bw_q1"]) / summary["bw_median"].clip(lower=1e-9)
     spread = spread[summary["n"] > 1]
     return float(spread.median()) if len(spread) else 0.1
+
+
+def _measured(
+    summary: pd.DataFrame, case: "_Case"
+) -> dict[str, list[tuple[float, float, float] | None]]:
+    """What `summary` measured of the case: per configuration key, per shape of the case
+    (its workloads, in order) the worst, median and best repeat (see _Case.measured)."""
+    first = case.first
+    rows = summary[
+        (summary["nprocs"] == first.nprocs)
+        & (summary["pattern"] == first.pattern)
+        & (summary["op"] == first.op)
+        & (summary["layout"] == first.layout)
+        & (summary["group"] == case.group)
+    ]
+    found: dict[str, list[tuple[float, float, float] | None]] = {}
+    for number, workload in enumerate(case.workloads):
+        shape = rows
+        if workload.layout == "strided":
+            shape = rows[(rows["block"] == workload.block) & (rows["fill"] == workload.fill)]
+        for key, worst, middle, best in shape[
+            ["config", "bw_min", "bw_median", "bw_max"]
+        ].itertuples(index=False, name=None):
+            if min(worst, middle, best) > 0:
+                slots = found.setdefault(str(key), [None] * len(case.workloads))
+                slots[number] = (float(worst), float(middle), float(best))
+    return found
 
 
 def _representative_bytes(group: int) -> int:
@@ -241,6 +295,26 @@ OpenKeys = tuple[tuple[str, str], ...]
 
 EVIDENCE = "lower bound beats the default's upper bound"
 
+GAIN_EVIDENCE = (
+    "calibrated gain: held-out configurations predicted to gain as much gained in the "
+    "median, and lost no more than the noise in nine of ten"
+)
+
+NO_EVIDENCE = "no evidence"
+
+DEFAULT_UNMEASURED = (
+    "gain unknown: the training data never measured the default configuration, so the "
+    "model's prediction of it is an extrapolation"
+)
+
+MEASURED_EVIDENCE = (
+    "measured in this case: its worst repeat beat the default's best in every shape measured"
+)
+
+GainBounds = Callable[[float], tuple[float, float, float] | None]
+"""The calibrated 10 %, 50 % and 90 % quantiles (log) of the measured gain of one
+configuration over another by the predicted log gain (TrainedModel.gain_bounds)."""
+
 
 @dataclass
 class _Case:
@@ -254,6 +328,46 @@ class _Case:
     low: np.ndarray
     high: np.ndarray
     open_keys: list[OpenKeys] = field(default_factory=list)  # per configuration
+    # The calibrated bounds (log) of the measured gain by the predicted one, None: none.
+    gain_bounds: GainBounds | None = None
+    default_unmeasured: bool = False  # the training data never measured the default
+    # What the training data measured of this case: per configuration key, per shape
+    # (workload) its (worst, median, best) repeat in MiB/s, None where not measured.
+    measured: dict[str, list[tuple[float, float, float] | None]] = field(default_factory=dict)
+
+    def measured_verdict(self, index: int, versus: int = 0) -> bool | None:
+        """Whether the measurements say `index` beats `versus`: in every shape where both
+        were measured, its worst repeat above the other's best; None where no shape has
+        both (the model decides then). Measured beats predicted: an overlap of the
+        repeats is no evidence, whatever the model says."""
+        mine = self.measured.get(config_key(self.configs[index]))
+        theirs = self.measured.get(config_key(self.configs[versus]))
+        if not mine or not theirs:
+            return None
+        both = [(a, b) for a, b in zip(mine, theirs, strict=True) if a and b]
+        if not both:
+            return None
+        return all(a[0] > b[2] for a, b in both)
+
+    def measured_gain(self, index: int, versus: int = 0) -> float | None:
+        """The measured median of `index` over that of `versus`, geometric mean over the
+        shapes where both were measured; None where none was."""
+        mine = self.measured.get(config_key(self.configs[index])) or []
+        theirs = self.measured.get(config_key(self.configs[versus])) or []
+        ratios = [math.log(a[1] / b[1]) for a, b in zip(mine, theirs, strict=False) if a and b]
+        return math.exp(sum(ratios) / len(ratios)) if ratios else None
+
+    def calibrated_gain(self, index: int, versus: int = 0) -> tuple[float, float] | None:
+        """The calibrated 10 % bound and median of the gain of `index` over `versus` (ratios:
+        what held-out configurations predicted to gain as much over another of their workload
+        measured); None without a calibration."""
+        if self.gain_bounds is None:
+            return None
+        predicted = math.log(max(self.median[index], 1e-9) / max(self.median[versus], 1e-9))
+        bounds = self.gain_bounds(predicted)
+        if bounds is None:
+            return None
+        return math.exp(bounds[0]), math.exp(bounds[1])
 
     @property
     def first(self) -> Workload:
@@ -271,15 +385,34 @@ def _case(
     distance: int,
     configs: list[Configuration],
     predictions: tuple[np.ndarray, np.ndarray, np.ndarray],
+    predictor: "_CountingPredictor | None" = None,
 ) -> _Case:
     median, low, high = predictions
     keys = [_open_keys(space, c) for c in configs]
-    return _Case(workloads, group, distance, configs, median, low, high, keys)
+    case = _Case(workloads, group, distance, configs, median, low, high, keys)
+    if predictor is not None:
+        case.gain_bounds = predictor.gain_bounds
+        case.default_unmeasured = predictor.default_unmeasured
+    return case
 
 
 def _evidence(case: _Case, index: int, noise: float, versus: int = 0) -> bool:
-    """The configuration's lower bound beats the upper bound of `versus` (the default),
-    both bands at least the training noise wide (wider beyond the trained range)."""
+    """The configuration beats `versus` (the default): where the training data measured
+    both in this case, by the measurements (_Case.measured_verdict); else, with a
+    calibrated model, the
+    held-out configurations predicted to gain as much gained in the median (above 1) and
+    nine in ten of them lost no more than the noise (10 % bound at least 1 / (1 + noise),
+    the noise widened per doubling beyond the trained sizes); without one, its lower bound beats the
+    upper bound of `versus`, both bands at least the training noise wide (wider beyond
+    the trained range)."""
+    verdict = case.measured_verdict(index, versus)
+    if verdict is not None:
+        return verdict
+    calibrated = case.calibrated_gain(index, versus)
+    if calibrated is not None:
+        low, middle = calibrated
+        allowed = noise * (1 + WIDEN_PER_DOUBLING * case.distance)
+        return middle > 1.0 and low >= 1.0 / (1.0 + allowed)
     band = noise * (1 + WIDEN_PER_DOUBLING * case.distance)
     low = min(case.low[index], case.median[index] / (1 + band))
     other_high = max(case.high[versus], case.median[versus] * (1 + band))
@@ -382,10 +515,18 @@ def tune(
                     advance()
             else:
                 cases = _optimise_scale(counted, space, pending, rng, advance)
+            for case in cases:
+                case.measured = _measured(summary, case)
             scale_entries, scale_choices = _tune_scale(cases, space, noise, trained)
             entries += scale_entries
             choices += scale_choices
-    return TuneResult(entries, choices, noise, chosen, why, counted.rows)
+    rule = (
+        "an entry needs held-out configurations predicted to gain as much to have gained in "
+        "the median and lost no more than the noise in nine of ten"
+        if counted.gain_bounds is not None
+        else "an entry needs its lower bound above the default's upper bound"
+    )
+    return TuneResult(entries, choices, noise, chosen, why, counted.rows, rule)
 
 
 @contextmanager
@@ -421,7 +562,15 @@ def _predict(
     distance: int,
 ) -> _Case:
     configs = configurations_for(space, workloads[0])
-    return _case(space, workloads, group, distance, configs, predictor.predict(workloads, configs))
+    return _case(
+        space,
+        workloads,
+        group,
+        distance,
+        configs,
+        predictor.predict(workloads, configs),
+        predictor,
+    )
 
 
 def _relevant_only(space: Space, workload: Workload, config: Configuration) -> Configuration:
@@ -518,7 +667,15 @@ def _optimise_scale(
         listed = [configs.pop(config_key(_relevant_only(space, workloads[0], default)))]
         listed += sorted(configs.values(), key=lambda c: _enumeration_order(space, c))
         cases.append(
-            _case(space, workloads, group, distance, listed, predictor.predict(workloads, listed))
+            _case(
+                space,
+                workloads,
+                group,
+                distance,
+                listed,
+                predictor.predict(workloads, listed),
+                predictor,
+            )
         )
     return cases
 
@@ -551,21 +708,89 @@ def _decide_case(case: _Case, space: Space, keys: OpenKeys, noise: float) -> tup
     inside = _within(case, space, keys)
     if not inside:
         return None
-    best = max(inside, key=lambda i: case.low[i])
-    if best != 0 and _evidence(case, best, noise):
+    if case.default_unmeasured:
+        fallback = _access_default(case, space, keys)
+        return None if fallback is None else (fallback, DEFAULT_UNMEASURED)
+    best = _best_evidenced(case, inside, noise)
+    measured = None if best is None else case.measured_gain(best)
+    if best is not None and measured is not None:
+        return best, (
+            f"{MEASURED_EVIDENCE}: measured gain {measured - 1:+.0%} (predicted "
+            f"{case.median[best] / max(case.median[0], 1e-9) - 1:+.0%})"
+        )
+    if best is not None:
         gain = case.median[best] / max(case.median[0], 1e-9) - 1
-        return best, f"{EVIDENCE}: predicted gain {gain:+.0%}"
+        calibrated = case.calibrated_gain(best)
+        if calibrated is None:
+            return best, f"{EVIDENCE}: predicted gain {gain:+.0%}"
+        return best, (
+            f"{GAIN_EVIDENCE}: predicted gain {gain:+.0%}, calibrated median "
+            f"{calibrated[1] - 1:+.0%}, 10 % bound {calibrated[0] - 1:+.0%}"
+        )
     fallback = _access_default(case, space, keys)
     if fallback is None or not _not_slower(case, fallback, noise):
         return None
     top = int(np.argmax(case.low))
+    if case.measured_verdict(top) is not None:
+        return fallback, (
+            "measured in this case: no configuration's worst repeat beat the default's best"
+        )
     if top == 0:
         return fallback, "the default has the best lower bound"
     gain = case.median[top] / max(case.median[0], 1e-9) - 1
+    calibrated = case.calibrated_gain(top)
+    if calibrated is not None:
+        return fallback, (
+            f"{NO_EVIDENCE}: best predicted gain {gain:+.0%}; held-out configurations "
+            f"predicted alike gained {calibrated[1] - 1:+.0%} in the median and "
+            f"{calibrated[0] - 1:+.0%} at the 10 % bound (noise {noise:.0%})"
+        )
     return fallback, (
-        f"no evidence beyond the noise ({noise:.0%}): best predicted gain {gain:+.0%}, "
+        f"{NO_EVIDENCE} beyond the noise ({noise:.0%}): best predicted gain {gain:+.0%}, "
         "whose lower bound does not beat the default's upper bound"
     )
+
+
+def _best_evidenced(case: _Case, inside: list[int], noise: float) -> int | None:
+    """The configuration to run instead of the default: among those the measurements of
+    this case show beating it, the one with the highest measured gain; else, with a
+    calibrated model, the one with the highest prediction among those with evidence;
+    without, the one with the highest lower bound if it has evidence. None: keep the
+    default."""
+    measured = [i for i in inside if i != 0 and case.measured_verdict(i) is True]
+    if measured:
+        return max(measured, key=lambda i: case.measured_gain(i) or 0.0)
+    if case.gain_bounds is not None:
+        evidenced = [i for i in inside if i != 0 and _evidence(case, i, noise)]
+        return max(evidenced, key=lambda i: case.median[i], default=None)
+    best = max(inside, key=lambda i: case.low[i])
+    return best if best != 0 and _evidence(case, best, noise) else None
+
+
+def _aggregators(keys: OpenKeys, workload: Workload) -> tuple[int, tuple[tuple[str, str], ...]]:
+    """What open keys make ROMIO do at a scale: the number of aggregators (cb_nodes, by
+    default one per host, capped by cb_config_list's ranks per host: `*:1` by default,
+    `*:*` all of them, and by the ranks), and every other open key as given."""
+    given = dict(keys)
+    hosts = max(1, int(workload.nodes or 1))
+    ranks = max(1, int(workload.nprocs))
+    per_host = max(1, ranks // hosts)
+    listed = given.get("cb_config_list", "*:1")
+    cap = per_host if listed == "*:*" else int(listed[2:]) if listed[2:].isdigit() else None
+    wanted = given.get("cb_nodes", "default")
+    count = hosts if wanted in ("default", "automatic") or not wanted.isdigit() else int(wanted)
+    if cap is not None:
+        count = min(count, hosts * cap)
+    rest = tuple((k, v) for k, v in keys if k not in ("cb_nodes", "cb_config_list"))
+    return min(count, ranks), rest
+
+
+def _same_as_default(keys: OpenKeys, default_keys: OpenKeys, workload: Workload) -> bool:
+    """The open keys act as the default's at the workload's scale (formats/hints.def:
+    cb_nodes and cb_config_list only set how many ranks aggregate)."""
+    if any(k == "cb_config_list" and not (v == "*:*" or v.startswith("*:")) for k, v in keys):
+        return False  # a host list: not ours to reason about
+    return _aggregators(keys, workload) == _aggregators(default_keys, workload)
 
 
 def _tune_scale(
@@ -573,7 +798,17 @@ def _tune_scale(
 ) -> tuple[list[TableEntry], list[Choice]]:
     inside = [c for c in cases if c.distance == 0]
     default_keys = _open_keys(space, space.default())
-    candidates = sorted({k for c in inside for k in c.open_keys})
+    first = (inside or cases)[0].first
+    # An assignment that gives this scale the default's aggregators and nothing else is
+    # the default here: neither written nor credited (a gain the model gives it is noise).
+    candidates = sorted(
+        {
+            k
+            for c in inside
+            for k in c.open_keys
+            if k == default_keys or not _same_as_default(k, default_keys, first)
+        }
+    )
 
     baseline = {id(case): _decide_case(case, space, default_keys, noise) for case in inside}
 
@@ -616,6 +851,11 @@ def _tune_scale(
             if case.distance == 0
             else _extrapolate(case, cases, space, keys, noise, trained)
         )
+        kept = decided is None or _rest(space, case.configs[decided[0]]) == _rest(
+            space, case.configs[0]
+        )
+        if not case.measured and kept:
+            decided = _between_measured(case, cases, space, keys, noise) or decided
         if decided is None:
             continue
         choice = _choice(case, space, *decided)
@@ -663,6 +903,42 @@ def _rest(space: Space, config: Configuration) -> dict[str, str | int]:
     return {k: v for k, v in space.hints(config).items() if k not in OPEN_ONLY_KEYS}
 
 
+def _between_measured(
+    case: _Case, cases: list[_Case], space: Space, keys: OpenKeys, noise: float
+) -> tuple[int, str] | None:
+    """For a size the training data did not measure, between two sizes it did: the
+    configuration the measurements of both neighbouring size groups (same pattern, op and
+    layout) show beating the default, when both chose the same one and the model does not
+    predict it slower than the default here beyond the noise; else None."""
+    twins = [
+        c
+        for c in cases
+        if c.measured
+        and c.distance == 0
+        and (c.first.pattern, c.first.op, c.first.layout)
+        == (case.first.pattern, case.first.op, case.first.layout)
+    ]
+    below = max((c for c in twins if c.group < case.group), key=lambda c: c.group, default=None)
+    above = min((c for c in twins if c.group > case.group), key=lambda c: c.group, default=None)
+    if below is None or above is None:
+        return None
+    chosen = []
+    for twin in (below, above):
+        decided = _decide_case(twin, space, keys, noise)
+        if decided is None or twin.measured_verdict(decided[0]) is not True:
+            return None
+        chosen.append(config_key(twin.configs[decided[0]]))
+    if chosen[0] != chosen[1]:
+        return None
+    index = next((i for i, c in enumerate(case.configs) if config_key(c) == chosen[0]), None)
+    if index is None or index == 0 or not _not_slower(case, index, noise):
+        return None
+    return index, (
+        f"between size groups {below.group} and {above.group}, whose measurements both show "
+        "it beating the default; the model does not predict it slower here"
+    )
+
+
 def _extrapolate(
     case: _Case,
     cases: list[_Case],
@@ -686,11 +962,24 @@ def _extrapolate(
         None,
     )
     decided = None if twin is None else _decide_case(twin, space, keys, noise)
-    if decided is None or decided[0] == 0:
+    if twin is None or decided is None or decided[0] == 0:
         return None
-    config = twin.configs[decided[0]] if twin else None
+    config = twin.configs[decided[0]]
     index = next((i for i, c in enumerate(case.configs) if c == config), None)
-    if index is None or not _evidence(case, index, noise):
+    if index is None:
+        return None
+    if twin.measured_verdict(decided[0]) is True:
+        # Measured at the nearest size: it carries over while the model, here, predicts
+        # a gain and nothing slower than the default beyond the noise.
+        calibrated = case.calibrated_gain(index)
+        gain = calibrated[1] if calibrated is not None else case.median[index] / case.median[0]
+        if gain > 1.0 and _not_slower(case, index, noise):
+            return index, (
+                f"group {nearest}'s measured choice, {case.distance} doublings beyond the "
+                f"trained sizes: the model predicts {gain - 1:+.0%} here"
+            )
+        return None
+    if not _evidence(case, index, noise):
         return None
     return index, (
         f"group {nearest}'s choice, {case.distance} doublings beyond the trained sizes: still "

@@ -3,6 +3,9 @@ programs/steps, which places each collective access, independent access, set_vie
 set_info where a test wants it; the trace's op records say which hints were in force at
 every collective call."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -218,3 +221,43 @@ def test_every_decision_point_writes_the_same_bytes(
     offsets = np.arange(reference.stat().st_size, dtype=np.uint64)
     expected = ((offsets * np.uint64(131) + np.uint64(7)) ^ (offsets >> np.uint64(9))) & 0xFF
     assert np.array_equal(np.frombuffer(produced.read_bytes(), dtype=np.uint8), expected)
+
+
+def test_show_says_which_entry_applied_and_why_the_defaults_stayed(
+    mpi: Mpi, tmp_path: Path
+) -> None:
+    """`iotuner show` on a tuned run: per file and size group, the entry that applied with
+    its note, the entry that kept the defaults with its reason, and a case with no entry."""
+    from iotuner.decisions import table_decisions
+
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {
+            "group": size_group(SMALL),
+            "hints": {"romio_cb_write": "disable"},
+            "note": "measured gain +80%",
+        },
+        {"group": size_group(LARGE), "hints": {}, "note": "no evidence beyond the noise"},
+    )
+    # A set_view starts the decision schedule again: each size is decided at its first call.
+    steps = [f"coll={SMALL}x2", "view=contiguous", f"coll={LARGE}x2", "view=contiguous"]
+    steps.append(f"coll={1 << 20}x2")
+    result = mpi.run(2, "steps", str(tmp_path / "data"), *steps, mode="tune,trace", table=table)
+    decisions, note = table_decisions(one_log(result))
+    assert note == f"table {table}"
+    by_group = {d.group: d for d in decisions if d.at == "access"}
+    small, large, huge = (by_group[size_group(s)] for s in (SMALL, LARGE, 1 << 20))
+    assert small.applied == {"romio_cb_write": "disable"} and small.why == "measured gain +80%"
+    assert large.applied == {} and large.why.startswith("the entry keeps the defaults")
+    assert "no evidence beyond the noise" in large.why
+    assert huge.entry is None and huge.why.startswith("no entry for this case")
+    shown = subprocess.run(
+        [str(Path(sys.executable).parent / "iotuner"), "show", str(result.logs[0])],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "200"},
+    ).stdout
+    assert "what the table decided" in shown
+    assert f"group {size_group(SMALL)}, collective, write" in shown
+    assert "applied romio_cb_write=disable; measured gain +80%" in shown

@@ -163,23 +163,35 @@ def test_the_site_wide_setting_learns_and_never_stops_a_run(
 
 def test_a_refit_with_enough_data_uses_the_model_and_the_evidence_rule() -> None:
     """The refit on a knowledge base large enough for a model (a synthetic one whose best
-    is known: `disable` at a fifth of the bandwidth), without MPI."""
+    is known: `disable` at a fifth of the bandwidth), without MPI: the workload's own
+    measurements decide where it has them; where it has run only the slow setting, the
+    calibrated model picks an untried configuration to try next."""
     from iotuner.measurement import Workload
     from iotuner.models import synthetic_summary_frame
     from iotuner.online import _refit
-    from iotuner.space import parse_space
+    from iotuner.space import config_key, parse_space
 
     space = parse_space(SPACE, "test space")
     frame = synthetic_summary_frame(space, effects={"romio_ds_write": {"disable": 0.2}})
     workload = Workload.from_row(frame.iloc[0])
-    change = _refit(frame, space, workload, SLOW, [], None)
-    assert change["event"] == "change" and change["old"] == SLOW
-    assert change["new"].get("romio_ds_write", "automatic") != "disable"
-    assert change["model"] == "random_forest" and change["interval"][0] > 1
-    json.dumps(change, default=lambda v: v.item())  # numpy cells are written as numbers
-    kept = _refit(frame, space, workload, change["new"], [], None)
+    measured = _refit(frame, space, workload, SLOW, [], None)
+    assert measured["event"] == "change" and measured["old"] == SLOW
+    assert measured["model"] == "the workload's measurements" and measured["interval"][0] > 1
+    assert measured["new"].get("romio_ds_write", "automatic") != "disable"
+    json.dumps(measured, default=lambda v: v.item())  # numpy cells are written as numbers
+    kept = _refit(frame, space, workload, measured["new"], [], None)
     assert kept["event"] == "keep"
+    # The workload ran only with sieving off: the model, calibrated on the other
+    # workloads, says which untried setting to try.
+    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
+    same &= frame["bytes_per_rank"] == workload.bytes_per_rank
+    first = frame[~same | (frame["config"] == config_key(space.validate(SLOW)))]
+    tried = _refit(first, space, workload, SLOW, [], None)
+    assert tried["event"] == "change" and tried["calibrated"] is True
+    assert tried["model"] == "random_forest"
+    assert tried["new"].get("romio_ds_write", "automatic") != "disable"
+    assert tried["interval"][0] >= 1 / (1 + tried["noise"])
     # A configuration rolled back is never chosen again.
-    banned = _refit(frame, space, workload, SLOW, [change["new"]], None)
+    banned = _refit(first, space, workload, SLOW, [tried["new"]], None)
     assert banned["event"] in ("change", "keep")
-    assert banned.get("new") != change["new"]
+    assert banned.get("new") != tried["new"]

@@ -14,10 +14,15 @@ from iotuner.models._evaluate import (
     random_order_figures,
     workload_keys,
 )
-from iotuner.models._ranking import RelativeTargetRegressor, configure, ranking_candidates
+from iotuner.models._ranking import (
+    AverageBestRegressor,
+    RelativeTargetRegressor,
+    configure,
+    ranking_candidates,
+)
 from iotuner.space import Space
 
-from .conftest import GOOD
+from .conftest import BAD, GOOD
 
 
 def _programs(frame: pd.DataFrame) -> pd.DataFrame:
@@ -172,3 +177,58 @@ def test_relative_target_predicts_bandwidth_and_orders_by_the_configuration(
     one &= summary["pattern"] == "collective"
     rows = summary[one]
     assert rows["config"].iloc[int(np.argmax(model.predict(X[one.to_numpy()])))] == GOOD
+
+
+def test_average_best_orders_every_workload_alike(summary: pd.DataFrame, space: Space) -> None:
+    """The baseline "best configuration on average": each configuration's mean log bandwidth
+    relative to its training workloads' medians, the same order for every workload."""
+    X, schema = build_features(summary, space)
+    y = np.log(summary["bw_min"].to_numpy())
+    model = ranking_candidates(quick=True)["average_best"].make(0)
+    with pytest.raises(ValueError, match="configure"):
+        model.fit(X, y)
+    train = (summary["nprocs"] != 4).to_numpy()
+    configure(model, schema).fit(X[train], y[train])
+    assert isinstance(model, AverageBestRegressor)
+    # The score is the plain mean of (log bandwidth - the workload's median) over the
+    # training rows of the configuration.
+    _, keys = workload_keys(summary)
+    workloads = [k for k, t in zip(keys, train, strict=True) if t]
+    seen = summary[train].assign(y=y[train], workload=workloads)
+    seen["relative"] = seen["y"] - seen.groupby("workload")["y"].transform("median")
+    expected = seen.groupby("config")["relative"].mean()
+    held = summary[~train].assign(relative=model.relative(X[~train]))
+    assert np.allclose(held["relative"], expected.loc[held["config"]].to_numpy())
+    # Workload-independent: one score per configuration whatever the held-out workload,
+    # so GOOD is first and BAD last in every one of them.
+    assert held.groupby("config")["relative"].nunique().eq(1).all()
+    predicted = model.predict(X[~train])
+    assert np.all(np.isfinite(predicted))
+    for _, rows in held.assign(p=predicted).groupby(["pattern", "bytes_per_rank"]):
+        assert rows["config"].iloc[int(np.argmax(rows["p"]))] == GOOD
+        assert rows["config"].iloc[int(np.argmin(rows["p"]))] == BAD
+    # The bandwidth is level + score, in the right range (the level forest's job).
+    assert np.median(np.abs(np.exp(predicted) / np.exp(y[~train]) - 1)) < 1.0
+    # A configuration never measured in training sits at the workload's median (0).
+    without = train & (summary["config"] != GOOD).to_numpy()
+    other = configure(ranking_candidates(quick=True)["average_best"].make(0), schema)
+    other.fit(X[without], y[without])
+    good = (summary["config"] == GOOD).to_numpy()
+    assert np.all(other.relative(X[good]) == 0.0)
+
+
+def test_every_model_is_judged_on_the_same_held_out_workloads(
+    summary: pd.DataFrame, space: Space
+) -> None:
+    """What lets train compare a candidate with the baselines workload by workload."""
+    models = model_choices(["decision_tree", "average_best"], quick=True)
+    assert [m.name for m in models] == ["random_forest", "decision_tree", "average_best"]
+    assert "average_best" in model_names() and "average_best" in [
+        m.name for m in model_choices(quick=True)
+    ]
+    result = evaluate_models(summary, space, models, schemes=["workload"], max_folds=5)
+    held = {m: [w.workload for w in result.result(m, "workload").workloads] for m in result.models}
+    assert len(held["random_forest"]) == 5
+    assert held["decision_tree"] == held["random_forest"] == held["average_best"]
+    # On this frame one configuration is the best of every workload: the baseline finds it.
+    assert result.result("average_best", "workload").figures.pick_mean > 0.95

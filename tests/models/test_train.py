@@ -1,5 +1,6 @@
 """iotuner.models training: the zoo, the evaluation schemes, the selection rule, saving."""
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -7,24 +8,28 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from rich.console import Console
 
 from iotuner.models import (
     BASELINE,
+    BASELINES,
     CANDIDATE_NAMES,
     Metrics,
     ModelError,
     ModelScore,
     build_features,
     candidates,
+    choose_model,
     compare_models,
     fit_model,
     load_model,
+    render_train_report,
     save_model,
     select_model,
     train_command,
 )
 from iotuner.models._evaluate import Evaluation, Figures, SchemeResult, WorkloadScore, model_names
-from iotuner.space import Space
+from iotuner.space import Space, space_from_dict
 
 
 def test_every_candidate_fits_and_predicts(summary: pd.DataFrame, space: Space) -> None:
@@ -57,11 +62,13 @@ def test_candidate_options() -> None:
 
 def test_split_and_group_folds_over_scales(summary: pd.DataFrame, space: Space) -> None:
     result = compare_models(summary, space, seeds=3, quick=True, models=["decision_tree"])
-    assert [s.model for s in result.scores] == ["random_forest", "decision_tree"]
+    # Both baselines are always compared, whatever `models` names.
+    assert [s.model for s in result.scores] == ["random_forest", "decision_tree", "average_best"]
+    assert [s.baseline for s in result.scores] == [True, False, True]
     assert result.group_by == "nprocs" and result.groups_held_out == [1, 2, 4]
     split = [f for f in result.folds if f.scheme == "split"]
     group = [f for f in result.folds if f.scheme == "group"]
-    assert len(split) == 3 * 2 and len(group) == 3 * 2
+    assert len(split) == 3 * 3 and len(group) == 3 * 3
     assert {f.fold for f in split} == {"seed=0", "seed=1", "seed=2"}
     assert {f.fold for f in group} == {"nprocs=1", "nprocs=2", "nprocs=4"}
     assert all(f.n_test == 195 and f.n_train == 453 for f in split)
@@ -70,7 +77,7 @@ def test_split_and_group_folds_over_scales(summary: pd.DataFrame, space: Space) 
     score = result.score("decision_tree")
     assert score.group_mean is not None and score.split_mean.mape > 0
     rows = result.table()
-    assert len(rows) == 4 and {"model", "scheme", "mape_mean", "mape_std"} <= set(rows[0])
+    assert len(rows) == 6 and {"model", "scheme", "mape_mean", "mape_std"} <= set(rows[0])
 
 
 def test_group_folds_over_sizes_when_there_is_one_scale(
@@ -85,7 +92,7 @@ def test_group_folds_over_sizes_when_there_is_one_scale(
     groups = sorted(one_scale["group"].unique())
     assert capped.groups_held_out[0] == groups[0] and capped.groups_held_out[-1] == groups[-1]
     assert len(capped.groups_held_out) == 4
-    assert len([f for f in capped.folds if f.scheme == "group"]) == 4 * 2
+    assert len([f for f in capped.folds if f.scheme == "group"]) == 4 * 3
     single = one_scale[one_scale["bytes_per_rank"] == 65536]
     none = compare_models(single, space, seeds=2, quick=True, models=["decision_tree"])
     assert none.group_by is None and "no leave-one-group-out" in none.group_note
@@ -120,7 +127,7 @@ def _score(
     return ModelScore(
         name,
         name,
-        name == BASELINE,
+        name in BASELINES,
         metrics(split[0]),
         metrics(split[1]),
         metrics(group[0]) if group else None,
@@ -220,6 +227,9 @@ def test_train_command_saves_the_chosen_model(
     saved = json.loads((tmp_path / "model" / "model.json").read_text())
     assert saved["model"] == report.chosen
     assert saved["space"] == "demo-small" and saved["systems"] == ["synthetic"]
+    # The space itself, so a model trained on a space file needs no file to predict.
+    kept = space_from_dict(saved["space_definition"], "saved")
+    assert kept == dataclasses.replace(space, source=None)
     assert saved["training_rows"] == 648 and saved["target"] == "bw_min"
     assert saved["evaluation"]["group_by"] == "nprocs"
     assert saved["evaluation"]["figures"]["results"][0]["model"] == BASELINE
@@ -269,14 +279,16 @@ def test_selection_by_the_figures_of_held_out_workloads() -> None:
     assert chosen == "b" and "best mean zero-trial pick (0.993; a 0.800; c 0.550)" in reason
     assert "tie" not in reason
     assert select_model(scores)[0] == "a"  # without figures, the error decides
-    # Picks within one standard error: the higher Spearman, then the lower MdAPE wins.
+    # Picks within one standard error (b's, 0.015): the higher worst pick (a's 0.90 is more
+    # than that below c's 0.95), then the higher Spearman, then the lower MdAPE wins.
     evaluation = _evaluation(
         _judged("a", [0.9, 1.0, 0.95, 1.0], [0.6, 0.7, 0.6, 0.7], 5.0),
-        _judged("b", [1.0, 0.9, 1.0, 0.96], [0.9, 0.8, 0.9, 0.8], 30.0),
+        _judged("b", [1.0, 0.94, 1.0, 0.96], [0.9, 0.8, 0.9, 0.8], 30.0),
         _judged("c", [0.95, 0.95, 1.0, 0.95], [0.9, 0.8, 0.8, 0.9], 10.0),
     )
     chosen, reason = select_model(scores, evaluation)
     assert chosen == "c" and "3 models tie on mean zero-trial pick" in reason
+    assert "2 models tie on worst held-out pick" in reason and "(c 0.950, b 0.940)" in reason
     assert "2 models tie on mean Spearman" in reason and "(b 0.85, c 0.85)" in reason
     assert "MdAPE" in reason
     # A single model judged is said to be alone, not to tie with itself.
@@ -291,3 +303,101 @@ def test_a_small_table_trains_every_model(summary: pd.DataFrame, space: Space) -
     result = compare_models(small, space, seeds=2, quick=True, models=["mlp"])
     assert {s.model for s in result.scores} >= {"mlp", BASELINE}
     assert all(math.isfinite(s.split_mean.mape) for s in result.scores)
+
+
+def test_a_candidate_that_picks_worse_than_a_baseline_is_never_shipped() -> None:
+    scores = [
+        _score(name, (10.0, 1.0), (6.0, 0.1))
+        for name in ("random_forest", "svr", "mlp", "average_best")
+    ]
+    # svr's mean pick (0.945) is within average_best's standard error (0.029) of it and svr
+    # orders far better (Spearman 0.9 against 0.1): the earlier rule (a tie on the pick,
+    # then Spearman) shipped svr, which picks worse than the baseline.
+    forest = _judged("random_forest", [0.9, 0.8, 0.85, 0.85], [0.5] * 4, 20.0)
+    svr = _judged("svr", [0.98, 0.9, 0.95, 0.95], [0.9] * 4, 10.0)
+    average = _judged("average_best", [1.0, 0.9, 1.0, 0.9], [0.1] * 4, 50.0)
+    selection = choose_model(scores, _evaluation(forest, svr, average))
+    assert selection.chosen == "average_best"
+    assert (selection.baseline_shipped, selection.candidates_lost) == (True, True)
+    assert selection.baselines == ("random_forest", "average_best")
+    assert selection.left_out == ("svr",)
+    reason = selection.reason
+    assert reason.startswith("average_best (baseline): ")
+    assert (
+        "baselines' mean pick on the same 4 held-out workloads: random_forest 0.850, "
+        "average_best 0.950" in reason
+    )
+    assert "no candidate reached them (best svr 0.945), so a baseline is shipped" in reason
+    assert select_model(scores, _evaluation(forest, svr, average)) == ("average_best", reason)
+    text = selection.compared_text()
+    assert "1 candidate and the baselines on the same 4 held-out workloads" in text
+    assert "random_forest 0.850, average_best 0.950" in text
+    assert "so the baseline is shipped" in text
+    plain = selection.to_dict()
+    assert plain["baselines"]["average_best"] == pytest.approx(
+        {"mean": 0.95, "worst": 0.9, "std": 0.0577}, abs=1e-4
+    )
+    assert plain["candidates_lost"] is True and plain["left_out"] == ["svr"]
+    # A candidate that reaches both baselines is shipped; svr is still left out.
+    mlp = _judged("mlp", [1.0, 0.95, 1.0, 0.95], [0.6] * 4, 30.0)
+    selection = choose_model(scores, _evaluation(forest, svr, mlp, average))
+    assert selection.chosen == "mlp" and not selection.baseline_shipped
+    assert not selection.candidates_lost and selection.left_out == ("svr",)
+    assert "below them, never shipped: svr 0.945" in selection.reason
+    assert selection.to_dict()["chosen_pick"]["mean"] == pytest.approx(0.975)
+
+
+def test_among_tied_picks_the_model_that_never_fails_badly_wins() -> None:
+    """The report of issue 23: a model whose pick was 0.057 on one held-out workload."""
+    scores = [_score(name, (10.0, 1.0), (6.0, 0.1)) for name in ("a", "b", BASELINE)]
+    # a leads on the mean pick (0.906) with b (0.9) within its standard error (0.094),
+    # and a orders better: the earlier rule shipped a. b never drops below 0.9: b.
+    unstable = _judged("a", [1.0] * 9 + [0.057], [0.9] * 10, 5.0)
+    stable = _judged("b", [0.9] * 10, [0.5] * 10, 5.0)
+    forest = _judged(BASELINE, [0.8] * 10, [0.5] * 10, 5.0)
+    chosen, reason = select_model(scores, _evaluation(unstable, stable, forest))
+    assert chosen == "b"
+    assert "2 models tie on mean zero-trial pick" in reason
+    assert "best worst held-out pick (0.900; a 0.057)" in reason
+    assert "Spearman" not in reason.split("(pick")[0]  # the worst pick decided, not Spearman
+
+
+def test_train_compares_both_baselines_and_says_so(
+    summary: pd.DataFrame, space: Space, tmp_path: Path
+) -> None:
+    """--models names one candidate: the forest and average_best are judged too, on the
+    same held-out workloads, and the output gives their picks beside the chosen model's."""
+    report = train_command(
+        summary, space, tmp_path / "model", seeds=1, quick=True, models=["decision_tree"]
+    )
+    assert {s.model for s in report.comparison.scores} == {
+        "random_forest",
+        "decision_tree",
+        "average_best",
+    }
+    evaluation = report.evaluation
+    assert evaluation is not None
+    assert evaluation.models == ["random_forest", "decision_tree", "average_best"]
+    held = [[w.workload for w in r.workloads] for r in evaluation.results]
+    assert held[0] == held[1] == held[2] and len(held[0]) == 8
+    selection = report.selection
+    assert selection.chosen == report.chosen and selection.reason == report.reason
+    picks = {m: evaluation.result(m, "workload").figures.pick_mean for m in evaluation.models}
+    assert picks[report.chosen] >= max(picks["random_forest"], picks["average_best"])
+    assert f"random_forest {picks['random_forest']:.3f}" in report.reason
+    assert f"average_best {picks['average_best']:.3f}" in report.reason
+    data = report.to_dict()
+    assert data["baselines"] == ["random_forest", "average_best"]
+    assert data["selection"]["baselines"]["average_best"]["mean"] == pytest.approx(
+        picks["average_best"]
+    )
+    assert data["selection"]["chosen"] == report.chosen
+    assert json.loads(json.dumps(data, allow_nan=False)) == data
+    console = Console(record=True, width=300)
+    render_train_report(report, console)
+    lines = console.export_text().splitlines()
+    compared = next(line for line in lines if line.startswith("compared "))
+    assert "1 candidate and the baselines on the same 8 held-out workloads" in compared
+    assert f"chosen {report.chosen} {picks[report.chosen]:.3f}" in compared
+    saved = json.loads((tmp_path / "model" / "model.json").read_text())
+    assert "average_best" in saved["selection"]["reason"]

@@ -170,7 +170,10 @@ def test_a_model_that_ranks_the_best_eleventh_reaches_it_in_six(
     overrated_table: Path, tmp_path: Path, seed: int
 ) -> None:
     storage = storage_url(str(tmp_path / "model.db"))
-    settings = SearchSettings("model", budget=6, seed=seed, storage=storage, repeats=0)
+    # A veto at half the best measured: the runs go on past the best to the budget.
+    settings = SearchSettings(
+        "model", budget=6, seed=seed, storage=storage, repeats=0, model_threshold=0.5
+    )
     objective = OfflineObjective(OfflineTable(overrated_table))
     result = run_search(objective, settings, predictor=OverratingPredictor(), workload=WORKLOAD)
     assert result.best is not None and result.best.value is not None
@@ -194,15 +197,23 @@ def test_a_model_that_ranks_the_best_eleventh_reaches_it_in_six(
     assert record["recommendation"]["config"] == {"a": 4, "b": 4}
     assert record["recommendation"]["gain"] == pytest.approx(pick.recommendation().gain)
     assert record["recommendation"]["gain_low"] < record["recommendation"]["gain"]
+    # The default veto, at the best measured itself: once the best is measured, what is
+    # left cannot beat it by the updated model, and the search ends before the budget.
+    settings = SearchSettings("model", budget=6, seed=seed, repeats=0)
+    until = run_search(objective, settings, predictor=OverratingPredictor(), workload=WORKLOAD)
+    assert [t.config for t in until.trials[:2]] == [{"a": 4, "b": 4}, {"a": 7, "b": 6}]
+    assert len(until.trials) < 6 and "nothing new to try" in until.stopped
+    assert until.skipped and all(config_key(s.config) != "a=7,b=6" for s in until.skipped)
 
 
 def test_the_veto_follows_the_updated_belief(overrated_table: Path) -> None:
-    """A best configuration the model first vetoes is run once the measurements show the
-    model overrated the others (a veto on the prediction alone never ran it)."""
+    """A model that overrates a region it has not measured does not veto the best on its
+    prediction alone (the old rule, against the best predicted median, did, until the
+    measurements showed the overrating); the best is run by the third trial."""
     predictor = OverratingPredictor(amplitude=2.0, spread=0.1)
     objective = OfflineObjective(OfflineTable(overrated_table))
     guide = ModelGuide(predictor, WORKLOAD, objective.space, objective.candidates(), threshold=0.7)
-    assert guide.veto({"a": 7, "b": 6}) is not None
+    assert guide.veto({"a": 7, "b": 6}) is None  # no incumbent yet: nothing is skipped
     settings = SearchSettings("model", budget=6, seed=0, repeats=0, model_threshold=0.7)
     result = run_search(objective, settings, predictor=predictor, workload=WORKLOAD)
     assert result.best is not None and result.best.config == {"a": 7, "b": 6}
@@ -375,3 +386,50 @@ def test_a_space_of_ranges_is_searched_from_a_sample() -> None:
     assert result.best is not None and result.best.value is not None
     assert result.best.value >= 0.9 * 1000.0
     assert any("drawn at random" in note for note in result.notes)
+
+
+def test_the_veto_skips_only_below_the_incumbent(overrated_table: Path) -> None:
+    """A candidate is skipped only when its upper bound (the belief's 90th percentile: the
+    model's interval, updated by the trials) is below `threshold` of the incumbent (the
+    best value measured so far), and then always. The old rule compared the upper bound
+    with `threshold` of the best predicted median: a model that overrates a region it has
+    not measured yet skipped the true best before any trial, and after the first trial
+    three candidates whose upper bound was above the measured incumbent."""
+    predictor = OverratingPredictor(amplitude=2.0, spread=0.1)
+    objective = OfflineObjective(OfflineTable(overrated_table))
+    threshold = 0.7
+    guide = ModelGuide(
+        predictor, WORKLOAD, objective.space, objective.candidates(), threshold=threshold
+    )
+    # No trial, no incumbent: nothing is skipped (the true best used to be).
+    assert all(guide.veto(c) is None for c in guide.candidates)
+    tried: set[int] = set()
+    incumbent = 0.0
+    skipped = 0
+    for _ in range(5):
+        index = guide.propose(tried)
+        assert index is not None
+        config = guide.candidates[index]
+        value = objective.evaluate(config, str(index)).value
+        assert value is not None
+        guide.observe(config, value, minimise=False)
+        tried.add(index)
+        incumbent = max(incumbent, value)
+        for i, candidate in enumerate(guide.candidates):
+            if i in tried:
+                continue
+            _, high = guide.posterior(i)
+            reason = guide.veto(candidate)
+            if high >= incumbent:
+                assert reason is None, f"{config_key(candidate)}: {high:.4g} >= {incumbent:.4g}"
+            assert (reason is not None) == (high < threshold * incumbent)
+            skipped += reason is not None
+    assert skipped > 0  # the rule does skip
+    result = run_search(
+        objective,
+        SearchSettings("model", budget=6, seed=0, repeats=0, model_threshold=threshold),
+        predictor=predictor,
+        workload=WORKLOAD,
+    )
+    assert result.best is not None and result.best.config == {"a": 7, "b": 6}
+    assert all(s.config != {"a": 7, "b": 6} for s in result.skipped)

@@ -163,7 +163,9 @@ def test_walltime_search_measures_the_program_untraced_over_what_it_does(tmp_pat
         if line.startswith("info ")
     )
     for key, value in space.hints(tried.config).items():
-        assert info[key] == value, (key, info)
+        # ROMIO takes at most one aggregator per rank: more cb_nodes read back as 2.
+        expected = str(min(int(value), 2)) if key == "cb_nodes" else value
+        assert info[key] == expected, (key, info)
 
 
 def test_a_resumed_search_fixes_the_same_parameters_without_tracing_again(tmp_path: Path) -> None:

@@ -172,17 +172,12 @@ def test_unmeasured_configurations_are_answered_by_the_nearest(sampled_table: Pa
     nearest = table.measured[outcome.answered_by].config
     assert nearest["buffer"] == measured["buffer"] or outcome.failed
 
-    # GA proposes from the whole product: some trials are answered by a neighbour, counted.
-    result = run_search(objective, SearchSettings("ga", budget=40, seed=1))
-    assert result.offline is not None
-    assert 0 < result.offline.nearest_answers <= len(result.trials)
-    assert result.offline.nearest_answers == sum(
-        1 for t in result.trials if t.outcome.answered_by is not None
-    )
+    # A search never makes a trial of it (test_offline_trials_are_only_configurations...):
     # random, grid and gp choose among the measured configurations only.
     for strategy in ("random", "gp"):
         chosen = run_search(objective, SearchSettings(strategy, budget=20, seed=1))
         assert chosen.offline is not None and chosen.offline.nearest_answers == 0
+        assert chosen.replaced == 0
 
 
 def test_trials_to_target_counts_measured_trials(sampled_table: Path) -> None:
@@ -305,3 +300,123 @@ def test_the_ga_ends_after_its_generations(hill_table: Path, tmp_path: Path) -> 
     assert len(study.trials) <= 100
     assert 0 < len(result.trials) <= 100
     assert "generations are done" in result.stopped or len(result.trials) == 100
+
+
+@pytest.fixture
+def benchmark_outputs_table(tmp_path: Path) -> Path:
+    """Two settings (a stripe size and collective buffering, 6 configurations, each run 3
+    times) and, beside the bandwidth, what each run measured: times in seconds (`*_s`,
+    rounded to tenths, so they repeat), volumes (`*_GB`, the same whole number in every
+    row; `bytes`) and a second bandwidth figure. Their cells do not look measured (few
+    distinct values, or integers); their names say what they are."""
+    rows: list[list[object]] = []
+    for i, (stripe, cb) in enumerate(itertools.product((1, 4, 16), ("enable", "disable"))):
+        for repeat in range(3):
+            bandwidth = 100.0 * stripe + (40 if cb == "enable" else 0) + repeat
+            write_s = round(0.2 + 0.1 * (i % 2), 1)
+            rows.append([stripe, cb, write_s, 4, 0.1, 0.1, 4, 0.3, 4 << 30, 512, bandwidth])
+    header = ["stripe", "cb", "write_s", "read_GB", "open_s", "close_s", "write_GB", "read_s"]
+    header += ["bytes", "read_MBps", "bandwidth"]
+    return write_csv(tmp_path / "bench-outputs.csv", header, rows)
+
+
+def test_measured_outputs_are_no_parameters_by_their_names(
+    benchmark_outputs_table: Path,
+) -> None:
+    table = OfflineTable(benchmark_outputs_table)
+    assert table.param_columns == ["stripe", "cb"]
+    assert len(table.measured) == 6
+    assert table.columns_note.startswith("parameters: the columns stripe, cb;")
+    outputs = ["write_s", "read_GB", "open_s", "close_s", "write_GB", "read_s", "bytes"]
+    for column in [*outputs, "read_MBps"]:
+        assert column in table.columns_note
+    assert "--param-columns" in table.columns_note
+    # Named with --param-columns, an output column is a parameter all the same.
+    chosen = OfflineTable(benchmark_outputs_table, param_columns=["stripe", "write_GB"])
+    assert chosen.param_columns == ["stripe", "write_GB"]
+    result = run_search(OfflineObjective(table), SearchSettings("grid"))
+    assert len(result.trials) == 6
+    assert all(set(t.config) == {"stripe", "cb"} for t in result.trials)
+
+
+def _order(path: Path, seed: int, filters: dict[str, str] | None = None) -> list[int]:
+    """The random strategy's trials over the whole table, as indices of the table's
+    measured configurations in canonical order."""
+    offline = OfflineTable(path, filters=filters)
+    settings = SearchSettings("random", budget=len(offline.measured), seed=seed)
+    result = run_search(OfflineObjective(offline), settings)
+    keys = [config_key(c) for c in offline.configurations]
+    order = [keys.index(config_key(t.config)) for t in result.trials]
+    assert sorted(order) == list(range(len(keys)))
+    return order
+
+
+def test_the_random_order_depends_on_the_seed_and_the_problem(tmp_path: Path) -> None:
+    """Two tables of 12 configurations each: one seed gives each its own order (it gave
+    both the same sequence of indices); the same table and seed the same order, wherever
+    the file lies; two problems of one file (filters) with the same configurations, their
+    own orders."""
+    first = write_csv(
+        tmp_path / "first.csv",
+        ["a", "b", "bandwidth"],
+        [[a, b, 10 * a + len(b)] for a in (1, 2, 3, 4) for b in ("x", "yy", "zzz")],
+    )
+    second = write_csv(
+        tmp_path / "second.csv",
+        ["stripe", "cb", "bandwidth"],
+        [[s, cb, s / 7 + (cb == "on")] for s in (1, 2, 4, 8, 16, 32) for cb in ("on", "off")],
+    )
+    (tmp_path / "elsewhere").mkdir()
+    copy = tmp_path / "elsewhere" / "first.csv"
+    copy.write_bytes(first.read_bytes())
+    assert _order(first, 3) != _order(second, 3)
+    assert _order(first, 3) == _order(first, 3) == _order(copy, 3)
+    assert _order(first, 3) != _order(first, 4)
+    problems = write_csv(
+        tmp_path / "problems.csv",
+        ["problem", "a", "b", "bandwidth"],
+        [[p, a, b, p * a + len(b)] for p in (1, 2) for a in (1, 2, 3, 4) for b in ("x", "yy")],
+    )
+    one = _order(problems, 3, filters={"problem": "1"})
+    assert one != _order(problems, 3, filters={"problem": "2"})
+    assert one == _order(problems, 3, filters={"problem": "1"})
+
+
+@pytest.mark.parametrize("strategy", ["ga", "tpe"])
+def test_offline_trials_are_only_configurations_the_table_measured(
+    sampled_table: Path, strategy: str
+) -> None:
+    """ga and tpe propose from the whole product of the table's values; a proposal the
+    table never measured is no trial: the nearest measured configuration not tried yet is
+    measured instead, and the budget is spent on measured configurations only."""
+    table = OfflineTable(sampled_table, value_column="bw", filters={"problem": "large"})
+    objective = OfflineObjective(table)
+    assert table.space.size > 2 * len(table.measured)  # a sample, not a grid
+    result = run_search(objective, SearchSettings(strategy, budget=20, seed=1))
+    keys = [config_key(t.config) for t in result.trials]
+    assert all(key in table.measured for key in keys)
+    assert all(t.outcome.answered_by is None for t in result.trials)
+    assert len(keys) == len(set(keys))
+    assert result.offline is not None and result.offline.nearest_answers == 0
+    if strategy == "ga":  # it ends after its generations, repeats answered from the cache
+        assert len(keys) == 20 or "generations are done" in result.stopped
+    else:
+        assert len(keys) == 20 and result.stopped == "budget reached"
+    assert result.replaced > 0  # the proposals of unmeasured ones, no trials
+    assert result.proposals >= len(keys)
+
+
+def test_an_offline_budget_of_every_measured_configuration_measures_them_all(
+    sampled_table: Path,
+) -> None:
+    table = OfflineTable(sampled_table, value_column="bw", filters={"problem": "large"})
+    objective = OfflineObjective(table)
+    size = len(table.measured)
+    result = run_search(objective, SearchSettings("tpe", budget=size, seed=2))
+    assert {config_key(t.config) for t in result.trials} == set(table.measured)
+    assert len(result.trials) == size
+    with pytest.raises(
+        SearchError,
+        match=rf"--budget {size + 1} .*the {size} configurations the objective measures",
+    ):
+        run_search(objective, SearchSettings("tpe", budget=size + 1, seed=2))

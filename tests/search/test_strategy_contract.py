@@ -20,6 +20,7 @@ from iotuner.search import (
     ModelGuide,
     OfflineObjective,
     OfflineTable,
+    SearchError,
     SearchResult,
     SearchSettings,
     make_strategy,
@@ -117,19 +118,25 @@ def test_proposals_are_configurations_of_the_space(name: str, failing_table: Pat
 
 
 @pytest.mark.parametrize("name", STRATEGIES)
-def test_a_strategy_that_chooses_from_a_list_keeps_to_it(name: str, sparse_table: Path) -> None:
+def test_a_strategy_keeps_to_the_configurations_a_table_measured(
+    name: str, sparse_table: Path
+) -> None:
+    """Offline every trial is a configuration the table measured: a strategy that chooses
+    from a list is given them, one that proposes from the whole product (ga, tpe) has a
+    proposal the table did not measure replaced by the nearest one it did. A budget of
+    every measured configuration is spent on them; a larger one is refused."""
     table = OfflineTable(sparse_table)
     objective = OfflineObjective(table)
+    size = len(table.measured)
     strategy = _strategy(name, table.space, 3, objective.candidates())
-    result = _search(objective, name, budget=60, seed=3)
-    assert result.offline is not None
-    if strategy.pool_size is not None:
-        assert strategy.pool_size == len(table.measured)
-        assert result.budget == len(table.measured)  # capped by the list, not the space
-        assert result.offline.nearest_answers == 0
-        assert {config_key(t.config) for t in result.trials} <= set(table.measured)
-    else:
-        assert result.budget == min(60, table.space.size)
+    assert strategy.pool_size is None or strategy.pool_size == size
+    result = _search(objective, name, budget=size, seed=3)
+    assert result.offline is not None and result.offline.nearest_answers == 0
+    assert result.budget == size
+    assert {config_key(t.config) for t in result.trials} <= set(table.measured)
+    assert len(result.trials) == size or _ended_on_its_own(name, result)
+    with pytest.raises(SearchError, match=f"--budget 60 is more than the {size} configurations"):
+        _search(objective, name, budget=60, seed=3)
 
 
 def _ended_on_its_own(name: str, result: SearchResult) -> bool:

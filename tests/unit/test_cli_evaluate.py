@@ -9,7 +9,7 @@ import pytest
 
 from iotuner.cli import main
 from iotuner.models import synthetic_summary_frame
-from iotuner.space import load_space
+from iotuner.space import load_space, shipped_spaces
 
 from ..models.conftest import EFFECTS, GOOD
 
@@ -121,3 +121,42 @@ def test_train_json_then_predict(
     assert "1 configuration(s) predicted" in lines[0] and len(lines) == 2
     assert main([*argv[:-1], "romio_cb_write=sometimes"]) == 2
     assert "romio_cb_write" in capsys.readouterr().err
+
+
+def test_predict_finds_the_space_of_a_model_trained_on_a_space_file(
+    knowledge: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """train --space FILE: the model keeps the space itself, so predict needs neither
+    --space nor the file (it once looked the space's name up among the shipped ones)."""
+    text = shipped_spaces()["demo-small"].read_text(encoding="utf-8")
+    text = text.replace('name = "demo-small"', 'name = "my-demo"')
+    assert 'name = "my-demo"' in text
+    space_file = tmp_path / "spaces" / "my-demo.toml"
+    space_file.parent.mkdir()
+    space_file.write_text(text, encoding="utf-8")
+    model = tmp_path / "model"
+    argv = ["train", "--db", str(knowledge), "--space", str(space_file), "--quick"]
+    assert main([*argv, "--no-rules", "-o", str(model), "--json"]) == 0
+    capsys.readouterr()
+    metadata_file = model / "model.json"
+    metadata = json.loads(metadata_file.read_text())
+    assert metadata["space"] == "my-demo" and metadata["space_definition"]["name"] == "my-demo"
+    space_file.unlink()  # gone: the model does not need it
+
+    workload = "nprocs=2,pattern=collective,op=write,layout=contiguous,size=1m"
+    predict = ["predict", "--model", str(model), "--workload", workload, "--json"]
+    assert main(predict) == 0
+    predicted = json.loads(capsys.readouterr().out)
+    assert predicted["space"] == "my-demo" and predicted["configurations"] == 18
+    assert predicted["predictions"][0]["key"] == GOOD
+
+    # A model saved before kept only the name: a clear error that says what to do.
+    del metadata["space_definition"]
+    metadata_file.write_text(json.dumps(metadata))
+    assert main(predict) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "trained on space 'my-demo' and keeps only its name" in err
+    assert "--space FILE" in err
+    space_file.write_text(text, encoding="utf-8")
+    assert main([*predict, "--space", str(space_file)]) == 0
+    assert json.loads(capsys.readouterr().out)["space"] == "my-demo"

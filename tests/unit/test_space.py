@@ -1,8 +1,18 @@
 """Parameter spaces: the shipped ones, and clear errors for bad files."""
 
+import dataclasses
+import json
+
 import pytest
 
-from iotuner.space import SpaceError, config_key, load_space, parse_space, shipped_spaces
+from iotuner.space import (
+    SpaceError,
+    config_key,
+    load_space,
+    parse_space,
+    shipped_spaces,
+    space_from_dict,
+)
 
 GOOD = """
 name = "t"
@@ -106,3 +116,27 @@ def test_a_space_may_only_pass_what_the_hint_vocabulary_allows(spec: str, messag
 def test_the_shipped_spaces_keep_to_the_hint_vocabulary() -> None:
     for name in shipped_spaces():
         load_space(name)  # raises SpaceError for any value hints.def forbids
+
+
+def test_a_space_survives_its_dict_form() -> None:
+    """A saved model keeps its space as Space.to_dict (JSON); space_from_dict gives the same
+    space back, ranges, companions (with) and environment variables included."""
+    spaces = [load_space(name) for name in shipped_spaces()] + [parse_space(GOOD, "good")]
+    for space in spaces:
+        # sort_keys, as a model's metadata is written: the order survives in `order`.
+        data = json.loads(json.dumps(space.to_dict(), sort_keys=True))
+        assert space_from_dict(data, "saved") == dataclasses.replace(space, source=None)
+    assert any(p.range is not None for s in spaces for p in s.parameters)
+    assert load_space("demo-small").to_dict()["hints"]["cb_buffer_size"] == {
+        "values": [1048576, 16777216],
+        "default": 16777216,
+    }
+    with pytest.raises(SpaceError, match="saved: 'name' must be"):
+        space_from_dict({"hints": {}}, "saved")
+    with pytest.raises(SpaceError, match="must be a table"):
+        space_from_dict(["name"], "saved")
+    data = load_space("demo-small").to_dict()
+    with pytest.raises(SpaceError, match="'order' must list the parameters"):
+        space_from_dict({**data, "order": ["romio_ds_write"]}, "saved")
+    with pytest.raises(SpaceError, match="unknown key"):  # a file has no order key
+        parse_space('name = "x"\norder = []\n[hints.cb_nodes]\nvalues = [1]\ndefault = 1', "f")

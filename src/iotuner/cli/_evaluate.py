@@ -15,7 +15,8 @@ from iotuner.errors import ConfigError
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from iotuner.models._evaluate import Evaluation, Figures
+    from iotuner.models._evaluate import Evaluation, Figures, SchemeResult
+    from iotuner.space import Space
 
 __all__ = ["add_evaluate", "add_predict", "print_evaluation"]
 
@@ -119,16 +120,19 @@ def print_evaluation(result: "Evaluation", console: "Console", chosen: str | Non
             "pick\nmed/mean",
             f"trials\nto {result.target_fraction:.0%}",
             f"reached\nin {result.budget}",
+            "pick\n≥ 0.95",
+            "in 10-90 %\nrows/gains/worst",
             title=escape(result.notes[scheme]),
             title_justify="left",
         )
         for model in result.models:
-            figures = result.result(model, scheme).figures
+            scored = result.result(model, scheme)
             name = escape(model)
             if model == chosen:
                 name = f"[bold green]★ {name}[/]"
-            table.add_row(name, *map(whole, _cells(figures)))
-        table.add_row("random order", *map(whole, _cells(result.random[scheme])), style="dim")
+            table.add_row(name, *map(whole, _cells(scored.figures) + _extra_cells(scored)))
+        random = [*_cells(result.random[scheme]), "-", "-"]
+        table.add_row("random order", *map(whole, random), style="dim")
         print_table(console, [(table, None)])
     console.print(
         f"target {result.target}; trials: {escape(result.belief)}; trials counted over the "
@@ -143,6 +147,22 @@ def _cells(figures: "Figures") -> list[str]:
         f"{_number(figures.pick_median, '{:.2f}')}/{_number(figures.pick_mean, '{:.2f}')}",
         _number(figures.trials_mean, "{:.2f}"),
         _number(figures.reached, "{:.0%}"),
+    ]
+
+
+def _extra_cells(scored: "SchemeResult") -> list[str]:
+    """The share of held-out workloads whose zero-trial pick reaches 0.95 of their best,
+    and the coverage of the calibrated 10-90 % interval (rows, pairs' gains, the worst
+    held-out workload)."""
+    picks = [w.pick for w in scored.workloads]
+    share = _number(sum(p >= 0.95 for p in picks) / len(picks) if picks else None, "{:.0%}")
+    cover = scored.coverage
+    if cover is None:
+        return [share, "-"]
+    return [
+        share,
+        f"{_number(cover['rows'], '{:.0%}')}/{_number(cover['gains'], '{:.0%}')}/"
+        f"{_number(cover['worst_workload'], '{:.0%}')}",
     ]
 
 
@@ -187,15 +207,12 @@ def _predict(args: argparse.Namespace) -> int:
     from iotuner.measurement import CONFIG_PREFIX
     from iotuner.models import load_model
     from iotuner.search import parse_workload
-    from iotuner.space import config_key, load_space
+    from iotuner.space import config_key
 
     if args.top < 1:
         raise ConfigError(f"--top must be an int >= 1, got {args.top}")
     model = load_model(args.model)
-    space_name = args.space or model.metadata.get("space")
-    if not space_name:
-        raise ConfigError(f"{args.model}: the model names no space; give one with --space")
-    space = load_space(space_name)
+    space = _model_space(args.model, model.metadata, args.space)
     workload = parse_workload(args.workload)
     note = ""
     if args.config is not None:
@@ -221,6 +238,20 @@ def _predict(args: argparse.Namespace) -> int:
     keys = [config_key(c) for c in configs]
     default_key = config_key(default)
     default_bw = next((float(point[i]) for i, k in enumerate(keys) if k == default_key), None)
+    # A gain rests on the default's prediction; where the training data never measured the
+    # default configuration, that prediction is an extrapolation and the gain is unknown.
+    calibration = model.calibration
+    unmeasured = calibration is not None and calibration.default_rows == 0
+    if unmeasured:
+        default_bw = None
+    far = model.far_from_data(frame)
+
+    def calibrated(i: int) -> list[float] | None:
+        if default_bw is None or calibration is None:
+            return None
+        found = calibration.gain_bounds(math.log(float(point[i]) / default_bw))
+        return None if found is None else [math.exp(v) for v in found]
+
     ranked = [
         {
             "rank": rank,
@@ -230,6 +261,8 @@ def _predict(args: argparse.Namespace) -> int:
             "low": float(bounds[i, 0]),
             "high": float(bounds[i, 1]),
             "gain_over_default": float(point[i] / default_bw) if default_bw else None,
+            "calibrated_gain": calibrated(i),
+            "far_from_data": far[i] or None,
         }
         for rank, i in enumerate(order, start=1)
     ]
@@ -241,7 +274,15 @@ def _predict(args: argparse.Namespace) -> int:
         "workload": workload.as_row(),
         "configurations": len(configs),
         "note": note,
-        "default": {"key": default_key, "predicted": default_bw},
+        "default": {
+            "key": default_key,
+            "predicted": default_bw,
+            "gain": (
+                "unknown: the training data never measured the default configuration"
+                if unmeasured
+                else "over the default's prediction for this workload"
+            ),
+        },
         "predictions": shown,
     }
     if args.json:
@@ -251,15 +292,51 @@ def _predict(args: argparse.Namespace) -> int:
         f"model {model.name} ({model.target}, MiB/s), space {space.name}: "
         f"{len(configs)} configuration(s) predicted" + (f" ({note})" if note else "")
     )
+    if unmeasured:
+        print(
+            "  gain over the default: unknown (the training data never measured the "
+            f"default configuration {default_key}, so its prediction is an extrapolation)"
+        )
+    if any(far):
+        print(f"  far from the data ({next(f for f in far if f)}): intervals widened")
     for entry in shown:
-        gain = entry["gain_over_default"]
+        gain, alike = entry["gain_over_default"], entry["calibrated_gain"]
         print(
             f"  {entry['rank']:>4}  {entry['predicted']:10.1f}  "
             f"[{entry['low']:.1f} .. {entry['high']:.1f}]"
-            + (f"  x{gain:.2f} of default" if gain is not None else "")
+            + (f"  x{gain:.2f} of default (predicted)" if gain is not None else "")
+            + (
+                f", held-out alike x{alike[1]:.2f} [x{alike[0]:.2f} .. x{alike[2]:.2f}]"
+                if alike is not None
+                else ""
+            )
             + f"  {entry['key']}"
         )
     return 0
+
+
+def _model_space(path: Path, metadata: dict[str, Any], given: str | None) -> "Space":
+    """The space to predict over: `given` (--space), else the one the model was trained on,
+    from its own definition in the metadata (so a space from a file needs no file), else
+    from its name (a model saved before it kept the definition)."""
+    from iotuner.space import SpaceError, load_space, space_from_dict
+
+    if given:
+        return load_space(given)
+    definition = metadata.get("space_definition")
+    if definition is not None:
+        return space_from_dict(definition, f"{path}: the model's space")
+    name = metadata.get("space")
+    if not name:
+        raise ConfigError(f"{path}: the model names no space; give one with --space")
+    try:
+        return load_space(str(name))
+    except SpaceError as exc:
+        raise ConfigError(
+            f"{path}: the model was trained on space {name!r} and keeps only its name, which "
+            f"is no shipped space or file here ({exc}); give the space with --space FILE, or "
+            "train the model again (a model trained now keeps its space)"
+        ) from None
 
 
 def _config_items(text: str) -> dict[str, Any]:

@@ -134,7 +134,10 @@ def add_train(subparsers: Subparsers) -> None:
             "Compare a random forest (the thesis' baseline), a decision tree, SVR, an MLP and "
             "gradient boosting (and models trained on bandwidth relative to the workload) over "
             "70/30 splits and leave-one-group-out, judge them on held-out workloads (iotuner "
-            "evaluate's figures), save the one with the best zero-trial pick, and print "
+            "evaluate's figures) beside two baselines (the forest and the best configuration "
+            "on average), save the one with the best zero-trial pick that picks at least as "
+            "well as both (the better baseline when none does), preferring the stable one, "
+            "and print "
             "Kunkel et al.'s decision trees and how their choice compares with the default "
             "and the best."
         ),
@@ -255,8 +258,8 @@ def _tune(args: argparse.Namespace) -> int:
     say(
         f"{args.output}: {len(result.entries)} entries ({at['open']} at open, {at['view']} at "
         f"view, {at['access']} at access); {len(changed)} of {len(result.choices)} cases differ "
-        f"from the default (noise {result.noise:.0%}; an entry needs its lower bound above "
-        f"the default's upper bound); {result.predicted_rows:,} rows predicted"
+        f"from the default (noise {result.noise:.0%}; {result.evidence_rule}); "
+        f"{result.predicted_rows:,} rows predicted"
     )
     render_choices(result, Console())
     return 0

@@ -63,7 +63,10 @@ def add_search(subparsers: Subparsers) -> None:
         help="ga (the dissertation's GA, default), random, grid, tpe, gp, model",
     )
     parser.add_argument(
-        "--budget", type=int, help="trials to measure (default: ga 300, grid all, others 50)"
+        "--budget",
+        type=int,
+        help="trials to measure, at most the configurations there are (each is measured "
+        "once; default: ga 300, grid all, others 50, capped at the configurations)",
     )
     parser.add_argument(
         "--repeats",
@@ -104,8 +107,9 @@ def add_search(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--param-columns",
         help="offline: configuration columns, comma-separated (default: the columns --space "
-        "names; without --space every column but the value, the filters and the columns "
-        "that look like measured outputs: the report says which were taken)",
+        "names; without --space every column but the value, the filters and the measured "
+        "outputs, by their names (times *_s, volumes *_GB, *_MB, *_bytes, bandwidths) or "
+        "cells: the report says which were taken)",
     )
     parser.add_argument(
         "--filter",

@@ -156,7 +156,9 @@ def add_show(subparsers: Subparsers) -> None:
         "show",
         help="summarize a trace log",
         description="Summarize a trace log: the job, per file its bytes, access pattern, "
-        "operations and hints (requested and effective), and the log's warnings.",
+        "operations and hints (requested and effective), and the log's warnings; for a "
+        "tuned run, per file and size group, which table entry applied or why the "
+        "defaults stayed.",
     )
     parser.add_argument("log", type=Path, help="trace log (.iotrace.jsonl)")
     parser.set_defaults(handler=_show)
@@ -165,12 +167,26 @@ def add_show(subparsers: Subparsers) -> None:
 def _show(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from iotuner.decisions import table_decisions
     from iotuner.render import print_summary
     from iotuner.summary import summarize
     from iotuner.tracelog import read_tracelog
 
     warn_about_leftovers([args.log])
-    print_summary(summarize(read_tracelog(args.log)), Console())
+    log = read_tracelog(args.log)
+    console = Console()
+    print_summary(summarize(log), console)
+    decisions, note = table_decisions(log)
+    if decisions:
+        console.print(f"what the table decided ({note}), per file and size group:", markup=False)
+    for decision in decisions:
+        hints = ", ".join(f"{k}={v}" for k, v in decision.applied.items())
+        console.print(
+            f"  {decision.file}, {decision.case}: "
+            + (f"applied {hints}; " if hints else "defaults kept; ")
+            + decision.why,
+            markup=False,
+        )
     return 0
 
 

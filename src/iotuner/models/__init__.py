@@ -2,7 +2,8 @@
 
 * Features: FeatureSchema, build_features, infer_schema, log_target.
 * `iotuner train`: compare_models (a zoo of scikit-learn regressors, 70/30 split over
-  seeds and leave-one-group-out), select_model (SELECTION_RULE), fit_model, save_model,
+  seeds and leave-one-group-out), select_model and choose_model (SELECTION_RULE: never a
+  candidate that picks worse than the BASELINES), fit_model, save_model,
   load_model (TrainedModel.predict and predict_quantiles, in MiB/s), train_command.
 * `iotuner evaluate`: evaluate_models (leave-one-workload-out and leave-one-program-out:
   MdAPE, Spearman within a workload, zero-trial pick, trials to 95 % of the best), with
@@ -57,17 +58,20 @@ from iotuner.models._train import (
     Comparison,
     FoldScore,
     ModelScore,
+    Selection,
     TrainReport,
+    choose_model,
     compare_models,
     fit_model,
     select_model,
     train_command,
 )
-from iotuner.models._zoo import BASELINE, CANDIDATE_NAMES, Candidate, candidates
+from iotuner.models._zoo import BASELINE, BASELINES, CANDIDATE_NAMES, Candidate, candidates
 
 __all__ = [
     "BANDWIDTH_STATS",
     "BASELINE",
+    "BASELINES",
     "CANDIDATE_NAMES",
     "METRICS",
     "MODEL_FORMAT",
@@ -89,6 +93,7 @@ __all__ = [
     "ModelError",
     "ModelScore",
     "SchemeResult",
+    "Selection",
     "TrainReport",
     "TrainedModel",
     "TreeRules",
@@ -97,6 +102,7 @@ __all__ = [
     "analyze",
     "build_features",
     "candidates",
+    "choose_model",
     "compare_models",
     "evaluate_models",
     "fit_model",

@@ -28,6 +28,11 @@ For each held-out workload, with bandwidth the frame's `target` statistic:
   the belief names the next trial. Capped at `budget` trials; None when not reached.
   `static_trials` is the same count for the plain model order without updates.
 
+Coverage (per model and scheme): the share of held-out rows inside the 10-90 % interval a
+calibration from the *other* held-out workloads gives (iotuner.models._calibrate, what
+`train` ships), over all rows, over pairs of configurations of one workload (the gain
+interval) and per held-out workload; 80 % is calibrated.
+
 Aggregates over the held-out workloads (Figures): median MdAPE, median and mean Spearman,
 median and mean pick, mean trials of the workloads that reach the target and the fraction
 that reach it within the budget. Random order is the baseline on the same workloads,
@@ -66,7 +71,7 @@ from iotuner.models._common import (
 from iotuner.models._features import infer_schema
 from iotuner.models._online import WorkloadBelief
 from iotuner.models._ranking import RANKING_NAMES, configure, ranking_candidates
-from iotuner.models._zoo import CANDIDATE_NAMES, Candidate, candidates
+from iotuner.models._zoo import AVERAGE_BEST, CANDIDATE_NAMES, Candidate, candidates
 from iotuner.space import Space
 
 __all__ = [
@@ -154,6 +159,7 @@ class SchemeResult:
     folds: int
     figures: Figures
     workloads: list[WorkloadScore] = field(repr=False)
+    coverage: dict[str, Any] | None = None  # Coverage.to_dict() of the 10-90 % interval
 
 
 @dataclass(frozen=True)
@@ -208,10 +214,10 @@ def model_choices(
     rf_criterion: str = "squared_error",
 ) -> list[Candidate]:
     """The candidates named (default: the zoo and DEFAULT_RANKING, or QUICK_RANKING with
-    quick), the baseline always first. ModelError for an unknown name or a ranking model
-    whose library is missing."""
+    quick, and the average_best baseline), the forest baseline always first. ModelError for
+    an unknown name or a ranking model whose library is missing."""
     ranking = ranking_candidates(quick)
-    default = [*CANDIDATE_NAMES, *(QUICK_RANKING if quick else DEFAULT_RANKING)]
+    default = [*CANDIDATE_NAMES, *(QUICK_RANKING if quick else DEFAULT_RANKING), AVERAGE_BEST]
     wanted = default if names is None else list(dict.fromkeys(names))
     unknown = [n for n in wanted if n not in model_names()]
     if unknown:
@@ -285,6 +291,9 @@ def evaluate_models(
     frame with several systems. A scheme the frame cannot give (one workload; no program
     column or one program) is left out and `notes` says why.
     """
+    # The calibration reads evaluate's folds and helpers: imported here, not at the top.
+    from iotuner.models._calibrate import held_out_coverage
+
     unknown = sorted(set(schemes) - set(SCHEMES))
     if unknown or not schemes:
         raise ModelError(f"schemes must be some of {', '.join(SCHEMES)}, got {list(schemes)!r}")
@@ -323,6 +332,8 @@ def evaluate_models(
         )
         for candidate in models:
             scores: list[WorkloadScore] = []
+            residuals: list[npt.NDArray[np.float64]] = []
+            residual_names: list[str] = []
             for number, fold in enumerate(folds, start=1):
                 if progress is not None:
                     progress(f"{candidate.name}, {scheme} {number}/{len(folds)}", done, total)
@@ -333,6 +344,9 @@ def evaluate_models(
                 fallback = _within_workload_std(y[~test], workload_of[~test])
                 for w in fold:
                     rows = np.flatnonzero(workload_of == w)
+                    with threadpool_limits(limits=1):
+                        residuals.append(y[rows] - np.asarray(estimator.predict(X[rows]), float))
+                    residual_names.append(labels[w])
                     scores.append(
                         _score_workload(
                             estimator,
@@ -346,6 +360,7 @@ def evaluate_models(
                             belief=belief,
                         )
                     )
+            coverage = held_out_coverage(residuals, residual_names, seed=seed)
             results.append(
                 SchemeResult(
                     candidate.name,
@@ -354,6 +369,7 @@ def evaluate_models(
                     len(folds),
                     figures_of(scores),
                     scores,
+                    coverage.to_dict() if coverage is not None else None,
                 )
             )
     return Evaluation(

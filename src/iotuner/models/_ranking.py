@@ -23,6 +23,12 @@ the order. These candidates separate the two:
   configuration's bandwidth over its workload's best), its score mapped to relative log
   bandwidth by isotonic regression on the training rows, plus the level forest. Offered
   only where lightgbm is installed (it is not a dependency of iotuner).
+* average_best: best configuration on average, a baseline (iotuner.models._zoo.BASELINES)
+  rather than a model of its own: each configuration's mean log bandwidth relative to the
+  median of the training workloads it was measured in, one order of the configurations for
+  every workload; plus the level forest, so its bandwidths are in MiB/s. A configuration
+  never measured in training is put at the workload's median (relative 0). `train` ships a
+  candidate only if it picks at least as well as this on held-out workloads.
 
 An estimator here reads its workload from the first `workload_features` columns of X
 (the schema's workload encodings come before the configuration's); call
@@ -43,6 +49,7 @@ from iotuner.models._zoo import Candidate
 
 __all__ = [
     "RANKING_NAMES",
+    "AverageBestRegressor",
     "LambdaRankRegressor",
     "RelativeTargetRegressor",
     "configure",
@@ -50,7 +57,7 @@ __all__ = [
     "ranking_candidates",
 ]
 
-RANKING_NAMES = ("relative_forest", "relative_boosting", "lambdarank")
+RANKING_NAMES = ("relative_forest", "relative_boosting", "lambdarank", "average_best")
 
 
 def lightgbm_available() -> bool:
@@ -63,7 +70,7 @@ def lightgbm_available() -> bool:
 
 def configure(estimator: Any, schema: FeatureSchema) -> Any:
     """Tell an estimator of this module which columns of X describe the workload."""
-    if isinstance(estimator, RelativeTargetRegressor | LambdaRankRegressor):
+    if isinstance(estimator, RelativeTargetRegressor | LambdaRankRegressor | AverageBestRegressor):
         estimator.workload_features = len(schema.workload_only().feature_names)
     return estimator
 
@@ -198,6 +205,45 @@ class LambdaRankRegressor(_LevelMixin, RegressorMixin, BaseEstimator):
         return log_bw
 
 
+class AverageBestRegressor(_LevelMixin, RegressorMixin, BaseEstimator):
+    """Best configuration on average: log bandwidth = level(workload) + the configuration's
+    mean log bandwidth relative to its training workloads' medians (the same for every
+    workload, so the order of the configurations never depends on the workload)."""
+
+    def __init__(self, level: Any, workload_features: int = 0) -> None:
+        self.level = level
+        self.workload_features = workload_features
+
+    def fit(self, X: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> Any:
+        X, y = self._known(X, fitting=True), np.asarray(y, dtype=float)
+        relative = self._fit_level(X, y)
+        configurations, index = np.unique(self._configuration(X), axis=0, return_inverse=True)
+        index = np.asarray(index, dtype=np.intp).reshape(-1)
+        means = np.bincount(index, weights=relative) / np.bincount(index)
+        self.configurations_ = configurations
+        self.relative_ = means
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def predict(self, X: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        X = self._known(X)
+        log_bw: npt.NDArray[np.float64] = self._level(X) + self.relative(X)
+        return log_bw
+
+    def relative(self, X: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """Each row's configuration score (mean relative log bandwidth; 0 if never seen)."""
+        index = {row.tobytes(): i for i, row in enumerate(self.configurations_)}
+        found = [index.get(row.tobytes()) for row in self._configuration(self._known(X))]
+        return np.array([0.0 if i is None else self.relative_[i] for i in found])
+
+    def _configuration(self, X: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """The configuration's columns of X (after the workload's), NaN as one value."""
+        if self.workload_features < 1:
+            raise ValueError("workload_features is not set: call configure(estimator, schema)")
+        part = np.asarray(X[:, self.workload_features :], dtype=float)
+        return np.ascontiguousarray(np.nan_to_num(part, nan=-1e300) + 0.0)
+
+
 def ranking_candidates(quick: bool = False) -> dict[str, Candidate]:
     """The candidates of this module by name (lambdarank only with lightgbm installed)."""
     trees = 30 if quick else 100
@@ -230,4 +276,10 @@ def ranking_candidates(quick: bool = False) -> dict[str, Candidate]:
                 forest(seed), n_estimators=100 if quick else 200, seed=seed
             ),
         )
+    makers["average_best"] = (
+        "best configuration on average (baseline): each configuration's mean log "
+        "bandwidth relative to its training workloads' medians, one order for every "
+        "workload, plus a forest for the workload's level",
+        lambda seed: AverageBestRegressor(level(seed)),
+    )
     return {name: Candidate(name, text, make) for name, (text, make) in makers.items()}

@@ -59,9 +59,30 @@ def render_comparison(comparison: Comparison, console: Console, chosen: str | No
 
 
 def render_train_report(report: TrainReport, console: Console) -> None:
-    """The comparison tables, the choice and its reason, and where the model was saved."""
+    """The comparison tables, the choice and its reason, what the choice compared (the
+    baselines' mean pick beside the chosen model's), and where the model was saved."""
     render_comparison(report.comparison, console, chosen=report.chosen)
     console.print(f"[bold]chosen[/] {escape(report.reason)}")
+    selection = report.selection
+    console.print(f"[bold]compared[/] {escape(selection.compared_text())}")
+    if selection.candidates_lost:
+        console.print(
+            f"[yellow]⚠ no candidate picked as well as the baselines: {escape(selection.chosen)}"
+            " (a baseline) is shipped[/]"
+        )
+    calibration = report.metadata.get("calibration")
+    if isinstance(calibration, dict):
+        coverage = calibration.get("coverage") or {}
+        figures = (
+            f"; 10-90 % interval held {coverage['rows']:.0%} of held-out rows and "
+            f"{coverage['gains']:.0%} of held-out gains (worst workload "
+            f"{coverage['worst_workload']:.0%})"
+            if coverage.get("rows") is not None and coverage.get("gains") is not None
+            else ""
+        )
+        console.print(
+            f"[bold]calibrated[/] on {calibration['workloads']} held-out workloads{figures}"
+        )
     console.print(f"[bold]saved[/] {escape(str(report.path))}")
 
 

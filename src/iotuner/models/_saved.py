@@ -33,6 +33,7 @@ from sklearn.ensemble import ExtraTreesRegressor, RandomForestRegressor
 from iotuner import __version__
 from iotuner._fileio import atomic_write_text
 from iotuner._safejson import loads_json
+from iotuner.models._calibrate import Calibration
 from iotuner.models._common import ModelError
 from iotuner.models._features import FeatureSchema
 
@@ -60,15 +61,19 @@ class TrainedModel:
     """A fitted estimator with the schema that encodes its rows and its metadata.
 
     The estimator predicts the natural logarithm of the target statistic; `predict` returns
-    MiB/s. `metadata["uncertainty"]` says how `predict_quantiles` works: "trees" (a forest:
-    the spread of its trees' predictions) or "residuals" (the held-out relative errors of
-    the model's own evaluation, applied around its prediction).
+    MiB/s. With `metadata["calibration"]` (iotuner.models._calibrate: what `train` adds),
+    `predict_quantiles` adds the residual quantiles of held-out workloads to the prediction,
+    and `gain_shifts` bounds the ratio of two configurations of one workload. Without it
+    (models from before), `metadata["uncertainty"]` says how quantiles are made: "trees" (a
+    forest: the spread of its trees' predictions) or "residuals" (the held-out relative
+    errors of the model's own 70/30 evaluation, applied around its prediction).
     """
 
     def __init__(self, estimator: Any, schema: FeatureSchema, metadata: Mapping[str, Any]) -> None:
         self.estimator = estimator
         self.schema = schema
         self.metadata = dict(metadata)
+        self._calibration: tuple[Mapping[str, Any], Calibration] | None = None
 
     @property
     def name(self) -> str:
@@ -77,6 +82,40 @@ class TrainedModel:
     @property
     def target(self) -> str:
         return str(self.metadata["target"])
+
+    @property
+    def calibration(self) -> Calibration | None:
+        """The calibration on held-out workloads, or None for a model trained without."""
+        data = self.metadata.get("calibration")
+        if not isinstance(data, Mapping):
+            return None
+        if self._calibration is None or self._calibration[0] is not data:
+            self._calibration = (data, Calibration.from_dict(data))
+        return self._calibration[1]
+
+    def gain_shifts(self, low: float = 0.1, high: float = 0.9) -> tuple[float, float] | None:
+        """The `low` and `high` quantiles (log scale) of the error of a predicted gain, the
+        ratio of two configurations of one workload: the true log gain lies between the
+        predicted one plus these. None without a calibration of gains."""
+        calibration = self.calibration
+        if calibration is None or calibration.gain is None:
+            return None
+        lower, upper = calibration.shifts((low, high), "gain")
+        return float(lower), float(upper)
+
+    def gain_bounds(self, predicted: float) -> tuple[float, float, float] | None:
+        """The 10 %, 50 % and 90 % quantiles (log) of the measured gain of a configuration
+        predicted to gain `predicted` (log) over another of the same workload (the default,
+        or the one in force), as held-out workloads showed (Calibration.gain_bounds); None
+        without a calibration."""
+        calibration = self.calibration
+        return None if calibration is None else calibration.gain_bounds(predicted)
+
+    def far_from_data(self, frame: pd.DataFrame) -> list[str]:
+        """Per row, why it lies beyond the scales and sizes the model was calibrated on
+        ("" inside, and for every row of a model without a calibration)."""
+        calibration = self.calibration
+        return [""] * len(frame) if calibration is None else calibration.far_from_data(frame)
 
     def predict(self, frame: pd.DataFrame) -> npt.NDArray[np.float64]:
         """The predicted target statistic (MiB/s) for each row of `frame`.
@@ -93,15 +132,20 @@ class TrainedModel:
     ) -> npt.NDArray[np.float64]:
         """Quantiles of the prediction (MiB/s), shape (rows, len(quantiles)).
 
-        For a forest, the quantiles of its trees' predictions (a measure of how much the
-        trees disagree, not a calibrated interval); for other models, the prediction times
-        the quantiles of the held-out ratio actual/predicted. A tuner can prefer the
-        configuration with the highest lower quantile.
+        Calibrated (see the class text): the prediction plus the held-out workloads'
+        residual quantiles; a row beyond the calibrated scales and sizes gets the wider of
+        those and the extrapolation folds' quantiles, or, with no such folds, the interval
+        widened by its own width per doubling beyond the range. Uncalibrated: for a forest,
+        the quantiles of its trees' predictions (how much the trees disagree); for other
+        models, the prediction times the quantiles of the 70/30 ratio actual/predicted.
         """
         q = np.asarray(quantiles, dtype=float)
         if q.ndim != 1 or q.size == 0 or np.any((q < 0) | (q > 1)):
             raise ModelError(f"quantiles must be numbers in [0, 1], got {list(quantiles)!r}")
         X = self.schema.transform(frame)
+        calibration = self.calibration
+        if calibration is not None:
+            return _calibrated(self.estimator, X, frame, calibration, q)
         kind = self.metadata["uncertainty"]["kind"]
         if kind == "trees":
             per_tree: npt.NDArray[np.float64] = np.stack(
@@ -129,6 +173,29 @@ class TrainedModel:
         return q[:, 0], q[:, 1], q[:, 2]
 
 
+def _calibrated(
+    estimator: Any,
+    X: npt.NDArray[np.float64],
+    frame: pd.DataFrame,
+    calibration: Calibration,
+    q: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]:
+    center = np.asarray(estimator.predict(X), dtype=float)
+    shift = calibration.shifts(q)
+    shifts = np.tile(shift, (len(center), 1))
+    doublings = calibration.doublings(frame)
+    far = doublings > 0
+    if np.any(far):
+        if calibration.beyond is not None:
+            beyond = calibration.shifts(q, "beyond")
+            wider = np.where(np.abs(beyond) > np.abs(shift), beyond, shift)
+            shifts[far] = wider
+        else:
+            shifts[far] = shift[None, :] * (1.0 + doublings[far][:, None])
+    calibrated: npt.NDArray[np.float64] = np.exp(center[:, None] + shifts)
+    return calibrated
+
+
 def new_metadata(
     *,
     estimator: Any,
@@ -140,8 +207,13 @@ def new_metadata(
     systems: Sequence[str],
     training_rows: int,
     residuals: Sequence[float] | None,
+    space_definition: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The metadata of a freshly fitted model (evaluation and selection are added later)."""
+    """The metadata of a freshly fitted model (evaluation and selection are added later).
+
+    `space_definition` is the space itself (iotuner.space.Space.to_dict), so a model trained
+    on a space from a file finds it again without the file (iotuner.space.space_from_dict).
+    """
     is_forest = isinstance(estimator, RandomForestRegressor | ExtraTreesRegressor)
     grid = (
         [float(v) for v in np.quantile(np.asarray(residuals, dtype=float), _RESIDUAL_GRID)]
@@ -157,6 +229,7 @@ def new_metadata(
         "target": target,
         "target_transform": "natural log: the estimator predicts log(MiB/s)",
         "space": space,
+        "space_definition": dict(space_definition) if space_definition is not None else None,
         "systems": list(systems),
         "training_rows": int(training_rows),
         "schema": schema.to_dict(),

@@ -4,8 +4,9 @@ it on all the rows and save it.
 Evaluation
 ----------
 Only rows whose target is a positive bandwidth are used (the others are counted). Every
-candidate (iotuner.models._zoo) is scored with the dissertation's metrics (R, MAPE, RMSPE,
-MAE, RMSE in MiB/s, build and test time) under two schemes:
+candidate (iotuner.models._zoo, _ranking) and both baselines (below) are scored with the
+dissertation's metrics (R, MAPE, RMSPE, MAE, RMSE in MiB/s, build and test time) under two
+schemes:
 
 * split: a random 70/30 train/test split of the rows, repeated with seeds 0 .. seeds-1
   (the dissertation used one 70/30 split); mean and standard deviation over the seeds.
@@ -21,24 +22,38 @@ Selection rule (SELECTION_RULE)
 -------------------------------
 A model is chosen by what a tuner does with it: order the configurations of a workload it
 has not measured (iotuner.models._evaluate, leave-one-workload-out, at most
-`max_workload_folds` workloads held out):
+`max_workload_folds` workloads held out). Every model is judged on the same held-out
+workloads, beside two baselines (iotuner.models._zoo.BASELINES) that are always judged,
+whatever `models` names: the random forest on log bandwidth (the dissertation's model, and
+iotuner's default until the ranking candidates of iotuner.models._ranking) and
+average_best, the best configuration on average (one order of the configurations for
+every workload: their mean log bandwidth relative to each training workload's median).
 
-1. The highest mean zero-trial pick (measured bandwidth of the model's first choice over
-   the workload's best) leads; every model whose mean pick is at least the leader's minus
-   the leader's standard error (over the held-out workloads) is tied with it.
-2. Among the tied, the highest mean Spearman correlation within a workload leads, again
-   with those within its standard error tied.
-3. Among those, the lowest median MdAPE wins.
+1. Admissible: a model whose mean zero-trial pick (measured bandwidth of the model's first
+   choice over the workload's best) is at least each baseline's. A candidate that picks
+   worse than a baseline is never shipped; when every candidate does, the best baseline is
+   (it is always admissible).
+2. Among the admissible, the highest mean pick leads; every one whose mean pick is at least
+   the leader's minus the leader's standard error (over the held-out workloads) is tied
+   with it.
+3. Stability: among the tied, the highest worst held-out pick (the pick on the workload
+   where the model did worst) leads, and those within the same standard error tie.
+4. Among those, the highest mean Spearman correlation within a workload leads, again with
+   those within its standard error tied.
+5. Among those, the lowest median MdAPE wins.
 
-The pick comes first because it is the recommendation a user gets with no trial at all;
-the order (Spearman) decides how soon a search the model guides gets there; the error of
-the bandwidth itself matters least, since a tuner compares configurations of one
-workload. With one workload there is no such scheme and the earlier rule decides: the
-lowest mean leave-one-group-out MAPE (within one standard deviation), then the lowest
-mean 70/30 MAPE (within one standard deviation), then the lowest mean test time. The
-random forest on log bandwidth (the dissertation's model, and iotuner's default until
-the ranking candidates of iotuner.models._ranking) is always evaluated and reported as the
-baseline. The MAPE tables of both schemes above are still computed and reported.
+The pick comes first because it is the recommendation a user gets with no trial at all; a
+model that is as good on average but fails badly on one workload is the one a user meets
+on that workload, so the worst pick comes next; the order (Spearman) decides how soon a
+search the model guides gets there; the error of the bandwidth itself matters least,
+since a tuner compares configurations of one workload. The reason (and `train`'s output,
+`--json` too) gives the baselines' mean pick beside the chosen model's, the candidates
+left out below them, and whether a baseline was shipped because every candidate lost to
+it (Selection). With one workload there is no such scheme and the earlier rule decides
+among all models, baselines included: the lowest mean leave-one-group-out MAPE (within
+one standard deviation), then the lowest mean 70/30 MAPE (within one standard
+deviation), then the lowest mean test time. The MAPE tables of both schemes above are
+still computed and reported, for the baselines too.
 """
 
 import math
@@ -57,6 +72,7 @@ from threadpoolctl import threadpool_limits
 
 from iotuner._progress import Steps
 from iotuner._quiet import converging
+from iotuner.models._calibrate import calibrate
 from iotuner.models._common import (
     BANDWIDTH_STATS,
     ModelError,
@@ -70,7 +86,7 @@ from iotuner.models._features import FeatureSchema, infer_schema
 from iotuner.models._metrics import Metrics, regression_metrics
 from iotuner.models._ranking import configure
 from iotuner.models._saved import TrainedModel, new_metadata, save_model
-from iotuner.models._zoo import BASELINE, Candidate
+from iotuner.models._zoo import AVERAGE_BEST, BASELINE, BASELINES, Candidate
 from iotuner.space import Space
 
 __all__ = [
@@ -78,7 +94,10 @@ __all__ = [
     "Comparison",
     "FoldScore",
     "ModelScore",
+    "PickFigures",
+    "Selection",
     "TrainReport",
+    "choose_model",
     "compare_models",
     "fit_model",
     "select_model",
@@ -86,11 +105,13 @@ __all__ = [
 ]
 
 SELECTION_RULE = (
-    "highest mean zero-trial pick under leave-one-workload-out; models within one standard "
-    "error of it are tied and decided by the highest mean Spearman within a workload (again "
-    "within one standard error), then by the lowest median MdAPE; with one workload: the "
-    "lowest leave-one-group-out MAPE, then 70/30 MAPE (within one standard deviation), then "
-    "the lowest test time"
+    "only a model whose mean zero-trial pick under leave-one-workload-out is at least both "
+    "baselines' (random_forest and average_best, on the same held-out workloads; else the "
+    "best baseline is shipped); of those, the highest mean pick, models within one standard "
+    "error of it tied; then the highest worst held-out pick (within the same standard "
+    "error); then the highest mean Spearman within a workload (within one standard error); "
+    "then the lowest median MdAPE; with one workload: the lowest leave-one-group-out MAPE, "
+    "then 70/30 MAPE (within one standard deviation), then the lowest test time"
 )
 
 FALLBACK_RULE = "lowest group MAPE, then 70/30 MAPE, then test time"
@@ -176,6 +197,91 @@ class Comparison:
 
 
 @dataclass(frozen=True)
+class PickFigures:
+    """One model's zero-trial pick over the held-out workloads: mean, worst (lowest) and
+    standard deviation."""
+
+    mean: float
+    worst: float
+    std: float
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What choose_model decided and what it compared.
+
+    `by` is "figures" (leave-one-workload-out, SELECTION_RULE) or "error" (one workload:
+    the MAPE of the comparison). `workloads` held out, the same for every model judged;
+    `compared` every model judged, `baselines` those of them that are baselines
+    (iotuner.models._zoo.BASELINES); `picks` every model's PickFigures (empty by error);
+    `left_out` the candidates whose mean pick is below a baseline's (never shipped);
+    `candidates_lost` when every candidate is, so a baseline is shipped.
+    """
+
+    chosen: str
+    reason: str
+    by: str
+    workloads: int
+    compared: tuple[str, ...]
+    baselines: tuple[str, ...]
+    picks: dict[str, PickFigures]
+    left_out: tuple[str, ...]
+    baseline_shipped: bool
+    candidates_lost: bool
+
+    def compared_text(self) -> str:
+        """What was compared, in one sentence: the baselines' mean pick beside the chosen
+        model's, and whether a baseline was shipped because the candidates lost to it."""
+        others = len([m for m in self.compared if m not in self.baselines])
+        models = f"{others} candidate{'s' if others != 1 else ''}"
+        if self.by != "figures":
+            return (
+                f"{models} and the baselines {', '.join(self.baselines) or 'none'} by their "
+                "MAPE (one workload: no held-out workloads to compare zero-trial picks on)"
+            )
+        chosen = self.picks[self.chosen]
+        text = (
+            f"{models} and the baselines on the same {self.workloads} held-out workloads; "
+            f"mean zero-trial pick: "
+            + ", ".join(f"{b} {self.picks[b].mean:.3f}" for b in self.baselines)
+            + f"; chosen {self.chosen} {chosen.mean:.3f} (worst {chosen.worst:.3f})"
+        )
+        if self.candidates_lost:
+            text += "; every candidate picked worse than a baseline, so the baseline is shipped"
+        elif self.baseline_shipped:
+            text += "; a baseline is shipped: no candidate did better than it by the rule"
+        if self.left_out and not self.candidates_lost:
+            text += f"; {len(self.left_out)} below a baseline, never shipped"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "chosen": self.chosen,
+            "by": self.by,
+            "workloads": self.workloads,
+            "compared": list(self.compared),
+            "baselines": {
+                b: (_pick_dict(self.picks[b]) if b in self.picks else None) for b in self.baselines
+            },
+            "chosen_pick": (
+                _pick_dict(self.picks[self.chosen]) if self.chosen in self.picks else None
+            ),
+            "picks": {m: _pick_dict(f) for m, f in self.picks.items()},
+            "left_out": list(self.left_out),
+            "baseline_shipped": self.baseline_shipped,
+            "candidates_lost": self.candidates_lost,
+            "text": self.compared_text(),
+        }
+
+
+def _pick_dict(figures: PickFigures) -> dict[str, float | None]:
+    return {
+        name: (value if math.isfinite(value) else None)
+        for name, value in (("mean", figures.mean), ("worst", figures.worst), ("std", figures.std))
+    }
+
+
+@dataclass(frozen=True)
 class TrainReport:
     """What train_command did: the comparison, the model chosen and why, where it went."""
 
@@ -186,14 +292,22 @@ class TrainReport:
     metadata: dict[str, Any]
     evaluation: Evaluation | None = None
 
+    @property
+    def selection(self) -> Selection:
+        """What the choice compared (choose_model on the report's own figures)."""
+        return choose_model(self.comparison.scores, self.evaluation)
+
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for `train --json`: the choice, the rule, the MAPE table of both
-        schemes and the figures of the evaluation (see iotuner.models._evaluate)."""
+        """Plain data for `train --json`: the choice, the rule, what the choice compared
+        (Selection.to_dict), the MAPE table of both schemes and the figures of the
+        evaluation (see iotuner.models._evaluate)."""
         return {
             "chosen": self.chosen,
             "reason": self.reason,
             "rule": SELECTION_RULE,
             "baseline": BASELINE,
+            "baselines": list(BASELINES),
+            "selection": self.selection.to_dict(),
             "path": str(self.path),
             "target": self.comparison.target,
             "rows": self.comparison.rows,
@@ -217,14 +331,17 @@ def compare_models(
     max_group_folds: int | None = None,
     progress: Steps | None = None,
 ) -> Comparison:
-    """Score the zoo (or `models`, plus the baseline) on a summary frame of one system.
+    """Score the zoo (or `models`, plus both baselines: BASELINES) on a summary frame of
+    one system.
 
     ModelError for a bad target, seeds < 1, too few rows, or a frame with several systems.
     """
     data, dropped = _usable_rows(frame, target)
     if seeds < 1:
         raise ModelError(f"seeds must be an int >= 1, got {seeds!r}")
-    zoo = model_choices(models, quick=quick, rf_max_depth=rf_max_depth, rf_criterion=rf_criterion)
+    zoo = model_choices(
+        _with_baselines(models), quick=quick, rf_max_depth=rf_max_depth, rf_criterion=rf_criterion
+    )
     schema = infer_schema(data, space)
     X = schema.transform(data)
     y = np.log(data[target].to_numpy(dtype=float))
@@ -275,8 +392,16 @@ def select_model(
     """The name of the model SELECTION_RULE picks, and the reason in one sentence.
 
     With an evaluation that has a leave-one-workload-out scheme the figures decide among
-    the models of `scores`; without one the MAPE of the comparison does.
+    the models of `scores`; without one the MAPE of the comparison does. See choose_model
+    for what was compared.
     """
+    selection = choose_model(scores, evaluation)
+    return selection.chosen, selection.reason
+
+
+def choose_model(scores: Sequence[ModelScore], evaluation: Evaluation | None = None) -> Selection:
+    """SELECTION_RULE's choice among the models of `scores`, with what it compared: the
+    baselines' mean zero-trial pick beside the chosen model's (see Selection)."""
     if not scores:
         raise ModelError("no model scores to choose from")
     if evaluation is not None:
@@ -284,66 +409,156 @@ def select_model(
         results = [r for r in evaluation.results if r.scheme == "workload" and r.model in names]
         if results:
             return _select_by_figures(results)
-    return _select_by_error(scores)
+    chosen, reason = _select_by_error(scores)
+    return Selection(
+        chosen=chosen,
+        reason=reason,
+        by="error",
+        workloads=0,
+        compared=tuple(s.model for s in scores),
+        baselines=tuple(s.model for s in scores if s.model in BASELINES),
+        picks={},
+        left_out=(),
+        baseline_shipped=chosen in BASELINES,
+        candidates_lost=False,
+    )
 
 
-def _select_by_figures(results: Sequence[SchemeResult]) -> tuple[str, str]:
-    # The rule: the best mean zero-trial pick, where models within the best's standard
-    # error count as equal; among those, the best mean Spearman the same way; then the
-    # lowest median MdAPE. The sentence names a tie only when two or more models tie.
-    def pick(r: SchemeResult) -> list[float]:
-        return [s.pick for s in r.workloads]
+def _pick_values(r: SchemeResult) -> list[float]:
+    return [s.pick for s in r.workloads]
 
+
+def _pick_figures(r: SchemeResult) -> PickFigures:
+    picks = _pick_values(r)
+    if not picks:
+        return PickFigures(math.nan, math.nan, math.nan)
+    return PickFigures(
+        float(np.mean(picks)),
+        float(np.min(picks)),
+        float(np.std(picks, ddof=1)) if len(picks) > 1 else 0.0,
+    )
+
+
+def _select_by_figures(results: Sequence[SchemeResult]) -> Selection:
+    # The rule (SELECTION_RULE): only a model whose mean pick reaches every baseline's may
+    # be chosen (the best baseline always does); among those, the best mean pick where
+    # models within the leader's standard error count as equal; among those, the highest
+    # worst held-out pick (within the same standard error); then the best mean Spearman
+    # (within its standard error); then the lowest median MdAPE. The sentence names a tie
+    # only when two or more models tie.
     def spearman(r: SchemeResult) -> list[float]:
         return [s.spearman for s in r.workloads if s.spearman is not None]
 
-    tied = _within_error(results, pick)
-    steps = [_step("mean zero-trial pick", results, tied, pick, ".3f")]
+    figures = {r.model: _pick_figures(r) for r in results}
+
+    def mean_pick(r: SchemeResult) -> float:
+        return _finite_low(figures[r.model].mean)
+
+    def worst_pick(r: SchemeResult) -> float:
+        return _finite_low(figures[r.model].worst)
+
+    baselines = [r for r in results if r.model in BASELINES]
+    bar = max((mean_pick(r) for r in baselines), default=-math.inf)
+    admissible = [r for r in results if mean_pick(r) >= bar]
+    left_out = [r for r in results if mean_pick(r) < bar and r.model not in BASELINES]
+    leader = max(results, key=lambda r: (mean_pick(r), r.model))  # admissible: >= bar
+    error = _standard_error(_pick_values(leader))
+    tied = [r for r in admissible if mean_pick(r) >= mean_pick(leader) - error]
+    steps = [_step("mean zero-trial pick", results, tied, mean_pick, ".3f")]
+    if len(tied) > 1:
+        before = tied
+        best = max(worst_pick(r) for r in tied)
+        tied = [r for r in tied if worst_pick(r) >= best - error]
+        within = "the pick's standard error"
+        steps.append(_step("worst held-out pick", before, tied, worst_pick, ".3f", within))
     if len(tied) > 1:
         before = tied
         tied = _within_error(tied, spearman)
-        steps.append(_step("mean Spearman", before, tied, spearman, ".2f"))
+        steps.append(_step("mean Spearman", before, tied, _mean_of(spearman), ".2f"))
     chosen = min(
         tied,
         key=lambda r: (_finite(_or_nan(r.figures.mdape_median)), r.model),
     )
     if len(tied) > 1:
         steps.append("the lowest median MdAPE of them")
-    figures = chosen.figures
-    return chosen.model, (
-        f"{chosen.model}: " + "; ".join(steps) + f" (pick {figures.pick_mean:.3f}, Spearman "
-        f"{_or_nan(figures.spearman_mean):.2f}, MdAPE {_or_nan(figures.mdape_median):.1f} %)"
+    candidates = [r for r in results if r.model not in BASELINES]
+    lost = bool(candidates) and all(mean_pick(r) < bar for r in candidates)
+    own = figures[chosen.model]
+    label = chosen.model + (" (baseline)" if chosen.model in BASELINES else "")
+    reason = (
+        f"{label}: "
+        + "; ".join(steps)
+        + f" (pick {own.mean:.3f}, worst {own.worst:.3f}, std {own.std:.3f}, Spearman "
+        f"{_or_nan(chosen.figures.spearman_mean):.2f}, MdAPE "
+        f"{_or_nan(chosen.figures.mdape_median):.1f} %)"
     )
+    if baselines:
+        shown = ", ".join(f"{r.model} {figures[r.model].mean:.3f}" for r in baselines)
+        reason += (
+            f"; baselines' mean pick on the same {len(leader.workloads)} held-out "
+            f"workloads: {shown}"
+        )
+    if lost:
+        best_candidate = max(candidates, key=lambda r: (mean_pick(r), r.model))
+        reason += (
+            f"; no candidate reached them (best {best_candidate.model} "
+            f"{figures[best_candidate.model].mean:.3f}), so a baseline is shipped"
+        )
+    elif left_out:
+        below = sorted(left_out, key=lambda r: (-mean_pick(r), r.model))
+        reason += "; below them, never shipped: " + ", ".join(
+            f"{r.model} {figures[r.model].mean:.3f}" for r in below
+        )
+    return Selection(
+        chosen=chosen.model,
+        reason=reason,
+        by="figures",
+        workloads=len(leader.workloads),
+        compared=tuple(r.model for r in results),
+        baselines=tuple(r.model for r in baselines),
+        picks=figures,
+        left_out=tuple(r.model for r in left_out),
+        baseline_shipped=chosen.model in BASELINES,
+        candidates_lost=lost,
+    )
+
+
+def _mean_of(values_of: Any) -> Any:
+    def mean(r: SchemeResult) -> float:
+        values = values_of(r)
+        return float(np.mean(values)) if values else math.nan
+
+    return mean
 
 
 def _step(
     figure: str,
     among: Sequence[SchemeResult],
     tied: Sequence[SchemeResult],
-    values_of: Any,
+    value: Any,
     form: str,
+    within: str = "the best's standard error",
 ) -> str:
     """One step of the choice in words: the best `figure`, with the runners-up for scale
-    when it stands alone, or the models that tie with it (within its standard error)."""
-
-    def mean(r: SchemeResult) -> float:
-        values = values_of(r)
-        return float(np.mean(values)) if values else math.nan
-
-    ranked = sorted(among, key=lambda r: (-_finite_low(mean(r)), r.model))
+    when it stands alone, or the models that tie with it (within `within`)."""
+    ranked = sorted(among, key=lambda r: (-_finite_low(value(r)), r.model))
     if len(among) == 1:
-        return f"the only model judged ({figure} {mean(among[0]):{form}})"
+        return f"the only model judged ({figure} {value(among[0]):{form}})"
     if len(tied) == 1:
         others = [r for r in ranked if r.model != tied[0].model][:2]
-        after = "; ".join(f"{r.model} {mean(r):{form}}" for r in others)
-        return f"best {figure} ({mean(tied[0]):{form}}" + (f"; {after})" if after else ")")
+        after = "; ".join(f"{r.model} {value(r):{form}}" for r in others)
+        return f"best {figure} ({value(tied[0]):{form}}" + (f"; {after})" if after else ")")
     names = {r.model for r in tied}
-    shown = ", ".join(f"{r.model} {mean(r):{form}}" for r in ranked if r.model in names)
-    return f"{len(tied)} models tie on {figure}, within the best's standard error ({shown})"
+    shown = ", ".join(f"{r.model} {value(r):{form}}" for r in ranked if r.model in names)
+    return f"{len(tied)} models tie on {figure}, within {within} ({shown})"
 
 
 def _finite_low(value: float) -> float:
     return value if math.isfinite(value) else -math.inf
+
+
+def _standard_error(values: Sequence[float]) -> float:
+    return float(np.std(values, ddof=1) / math.sqrt(len(values))) if len(values) > 1 else 0.0
 
 
 def _within_error(results: Sequence[SchemeResult], values_of: Any) -> list[SchemeResult]:
@@ -354,17 +569,12 @@ def _within_error(results: Sequence[SchemeResult], values_of: Any) -> list[Schem
         return float(np.mean(values)) if values else -math.inf
 
     best = max(results, key=lambda r: (mean(r), r.model))
-    values = values_of(best)
-    error = float(np.std(values, ddof=1) / math.sqrt(len(values))) if len(values) > 1 else 0.0
+    error = _standard_error(values_of(best))
     return [r for r in results if mean(r) >= mean(best) - error]
 
 
 def _or_nan(value: float | None) -> float:
     return math.nan if value is None else value
-
-
-def _result_names(results: Sequence[SchemeResult]) -> str:
-    return ", ".join(r.model for r in results)
 
 
 def _select_by_error(scores: Sequence[ModelScore]) -> tuple[str, str]:
@@ -421,6 +631,7 @@ def fit_model(
         target=target,
         schema=schema,
         space=space.name if space is not None else None,
+        space_definition=space.to_dict() if space is not None else None,
         systems=systems,
         training_rows=len(data),
         residuals=residuals,
@@ -483,6 +694,12 @@ def train_command(
         rf_criterion=rf_criterion,
         residuals=comparison.residuals[chosen],
     )
+    # The interval every decision rests on, calibrated on held-out workloads
+    # (iotuner.models._calibrate): the chosen model refitted once per fold.
+    zoo = model_choices([chosen], quick=quick, rf_max_depth=rf_max_depth, rf_criterion=rf_criterion)
+    calibration = calibrate(frame, space, next(c for c in zoo if c.name == chosen), target=target)
+    if calibration is not None:
+        trained.metadata["calibration"] = calibration.to_dict()
     trained.metadata["selection"] = {"rule": SELECTION_RULE, "reason": reason}
     trained.metadata["evaluation"] = {
         "rows": comparison.rows,
@@ -512,17 +729,32 @@ def _evaluate_for_selection(
     max_folds: int,
     progress: Steps | None,
 ) -> Evaluation | None:
-    """Leave-one-workload-out figures of the models, or None with one workload."""
+    """Leave-one-workload-out figures of the models and both baselines (on the same held-out
+    workloads: evaluate_models holds out the same folds for every model), or None with one
+    workload."""
     evaluation = evaluate_models(
         frame,
         space,
-        model_choices(models, quick=quick, rf_max_depth=rf_max_depth, rf_criterion=rf_criterion),
+        model_choices(
+            _with_baselines(models),
+            quick=quick,
+            rf_max_depth=rf_max_depth,
+            rf_criterion=rf_criterion,
+        ),
         target=target,
         schemes=("workload",),
         max_folds=max_folds,
         progress=progress,
     )
     return evaluation if evaluation.results else None
+
+
+def _with_baselines(models: Sequence[str] | None) -> list[str] | None:
+    """`models` with both baselines (None, the default choice, holds them already; the
+    forest is always added by model_choices)."""
+    if models is None:
+        return None
+    return list(dict.fromkeys([*models, BASELINE, AVERAGE_BEST]))
 
 
 def _usable_rows(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, int]:

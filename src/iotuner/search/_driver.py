@@ -5,10 +5,17 @@
    trials loaded, its interrupted ones marked.
 2. What the program does (_program): which parameters its accesses can reach; the rest
    stay at their defaults.
-3. The strategy (_strategies): its sampler over the parameters left, the model's guide
-   when there is one; the budget capped at what the strategy can propose.
+3. The strategy (_strategies): its sampler over the parameters left, seeded for this
+   problem (Objective.problem_key), the model's guide when there is one. The budget: a
+   --budget larger than the configurations there are to measure (of the space, the
+   parameters left, the objective's candidates, the strategy's list) is refused, before
+   any run when the space or the candidates already show it: a search measures each
+   configuration once (the loop answers a repeated proposal from the study, and only the
+   verdict re-measures), so such a budget could never be spent. A strategy's default
+   budget is capped there, and a note says so.
 4. The loop (_loop): ask, measure or answer, tell; as many trials at once as the objective
-   allows (Objective.slots).
+   allows (Objective.slots); a configuration the objective does not measure (offline: one
+   the table does not hold) is no trial, the nearest one it measures is measured instead.
 5. The verdict (_verdict): the best re-measured against the default when the objective
    can measure again; what the objective knows beyond its answers (Objective.summary).
 
@@ -70,6 +77,10 @@ def _run_search(
     on_progress: Callable[[SearchProgress], None] | None,
 ) -> SearchResult:
     candidates = objective.candidates()
+    measured_by = f"the objective measures ({objective.description})"
+    if candidates is not None:
+        _check_budget(settings.budget, len(candidates), measured_by)
+    _check_budget(settings.budget, objective.space.size, f"in space {objective.space.name}")
     name = settings.study or default_study_name(objective, settings.strategy, settings.seed)
     notes: list[str] = objective.notes()
     study = open_study(objective, name, settings.storage, settings.seed)
@@ -118,12 +129,30 @@ def _run_search(
         candidates=candidates,
         options=settings.options,
         guide=guide,
+        problem=objective.problem_key(),
     )
     study.sampler = strategy.sampler
     loop.strategy = strategy
     notes.extend(strategy.notes)
-    proposable = strategy.pool_size if strategy.pool_size is not None else chosen.searched.size
-    loop.budget = min(settings.budget or strategy.default_budget, proposable)
+    searched = f"in space {objective.space.name}"
+    if chosen.fixed:
+        searched = (
+            f"left to search in space {objective.space.name} (parameters fixed at their "
+            f"defaults: {', '.join(chosen.fixed)}; --all-parameters searches them too)"
+        )
+    there = [(chosen.searched.size, searched)]
+    if candidates is not None:
+        there.append((len(candidates), measured_by))
+    if strategy.pool_size is not None:
+        there.append((strategy.pool_size, f"the {strategy.name} strategy chooses among"))
+    proposable, what = min(there, key=lambda t: t[0])
+    _check_budget(settings.budget, proposable, what)
+    loop.budget = settings.budget or min(strategy.default_budget, proposable)
+    if loop.budget < (settings.budget or strategy.default_budget):
+        notes.append(
+            f"a budget of {loop.budget} runs: the {proposable} configurations {what} (the "
+            f"{strategy.name} strategy's default budget is {strategy.default_budget})"
+        )
     if strategy.generation is not None:
         loop.max_proposals = strategy.generation * math.ceil(loop.budget / strategy.generation)
     if program.trial is not None:
@@ -148,6 +177,7 @@ def _run_search(
         proposals=loop.proposals,
         duplicates=loop.duplicates,
         vetoed=loop.vetoed,
+        replaced=loop.replaced,
         recovered=loop.recovered,
         stopped=loop.stop or "budget reached",
         notes=notes,
@@ -174,3 +204,15 @@ def _run_search(
             collected,
         )
     return result
+
+
+def _check_budget(budget: int | None, there: int, what: str) -> None:
+    """SearchError when the budget asked for is more than the `there` configurations
+    `what` says: a search measures a configuration once, so it could never be spent."""
+    if budget is not None and budget > there:
+        raise SearchError(
+            f"--budget {budget} is more than the {there} configurations {what}: a search "
+            "measures each configuration once (a proposal of one measured already is "
+            "answered from the study, and the verdict's re-measures, --repeats, come after "
+            f"the budget), so {budget} runs could never be made; give --budget {there} or less"
+        )

@@ -20,18 +20,30 @@ costs a run or two of the configurations it overrated, whose neighbours the upda
 lowers, not eleven runs (the old rule ran the model's top five, then handed over to TPE,
 which in four runs of five never reached a best ranked eleventh).
 
-The veto. A candidate whose posterior upper bound (its 90th percentile) is below
-`threshold` of the best posterior median is skipped without a run: a run of a
-configuration the belief is confident is poor is a run wasted, but one it is unsure about
-is worth its run. The veto is judged on the current posterior, so a candidate the first
-measurements put back in play is proposed again; only when every untried candidate is
-below the floor are they skipped for good.
+The veto. A candidate is skipped without a run when its upper bound is below `threshold`
+times the incumbent's lower bound, and only then (`threshold` is at most 1, and 1 by
+default: the incumbent's lower bound itself; 0: no veto). Its upper bound is the 90th
+percentile of the belief: of the model's predict_interval (10 %-90 %), as updated by the
+trials. The incumbent's lower bound is the best value measured so far: a measurement, not
+a prediction (on the belief's scale, so for a minimised objective the shortest time). A
+run of a configuration the belief is confident cannot beat what a run has already shown
+is a run wasted; one that might beat it is worth its run. Before the first measurement
+there is no incumbent and nothing is skipped. The veto is judged on the current
+posterior, so a candidate the measurements put back in play is proposed again; only when
+every untried candidate is below the floor are they skipped for good.
 
 RATIONALE: the upper bound, not the median. In bench/search_compare.py a forest trained on
 other sizes predicted the median of the two best configurations of the 4 MiB table at a
 quarter of their measured value; a veto on the median skipped 230 of 324 configurations,
 both best ones among them, while the forest's own spread (its trees' 90th percentile)
 kept the best one in play.
+
+RATIONALE: the measured incumbent, not the best prediction. The veto used to compare the
+upper bound with `threshold` of the best posterior median, over all candidates: a model
+that overrates configurations nobody has measured yet raises that floor, and skipped the
+true best before any run (tests/search/test_model.py, the overrated table); a
+configuration whose upper bound is above a value actually measured may be better than
+everything run so far, so it is never skipped.
 
 The candidates: the configurations a table measured (offline), else every configuration
 of the searched parameters (the others at their defaults) up to MAX_ENUMERATED, else the
@@ -157,7 +169,9 @@ class ModelGuide:
     of `searched` (default: `space`; see the module doc); `top_k`: how many of the prior's
     best are proposed in the prior's order before the updated belief chooses (1: the
     first trial is the zero-trial pick, then the belief); `threshold`: the fraction of the
-    best posterior median that a candidate's posterior upper bound must reach to be run;
+    incumbent (the best value measured so far) that a candidate's posterior upper bound
+    must reach to be run (at most 1, so that no candidate that might beat the incumbent
+    is skipped; 0: none is skipped);
     `seed`: for the sample of a large space; `acquisition`: "ei" or "ucb"
     (WorkloadBelief).
     """
@@ -170,15 +184,15 @@ class ModelGuide:
         configs: Sequence[Configuration] | None = None,
         *,
         top_k: int = 1,
-        threshold: float = 0.5,
+        threshold: float = 1.0,
         searched: Space | None = None,
         seed: int | None = None,
         acquisition: Literal["ei", "ucb"] = "ei",
     ) -> None:
         if top_k < 0:
             raise SearchError(f"top_k must be an int >= 0, got {top_k}")
-        if not 0 <= threshold < 1:
-            raise SearchError(f"the model's threshold must be in [0, 1), got {threshold}")
+        if not 0 <= threshold <= 1:
+            raise SearchError(f"the model's threshold must be in [0, 1], got {threshold}")
         self.predictor = predictor
         self.workload = workload
         self.space = space
@@ -204,6 +218,8 @@ class ModelGuide:
         self.best_predicted = float(median[self._prior_order[0]])
         self._lookup: dict[tuple[str, ...], dict[str, int]] = {}
         self._first_log: float | None = None
+        self._incumbent: float | None = None
+        """The best measured value so far, on the belief's scale (None: none yet)."""
         self._recommendation = self._recommend(median, low, high, default)
 
     def _candidates(
@@ -299,6 +315,7 @@ class ModelGuide:
                 self._first_log = log_value + float(self.belief.prior_mean[i])
             log_value = self._first_log - log_value
         self.belief.observe(i, log_value)
+        self._incumbent = log_value if self._incumbent is None else max(self._incumbent, log_value)
         return True
 
     def propose(self, blocked: Collection[int]) -> int | None:
@@ -310,9 +327,8 @@ class ModelGuide:
             if int(i) not in blocked and self._floor_reason(int(i)) is None:
                 return int(i)
         mean, std = self.belief.mean_std()
-        floor = self._floor(mean)
         upper = mean + _Z_HIGH * std
-        vetoed = np.flatnonzero(upper < floor)
+        vetoed = np.flatnonzero(upper < self._floor())
         for exclude in (set(blocked) | set(vetoed.tolist()), blocked):
             try:
                 return self.belief.next_index(exclude=exclude)
@@ -325,20 +341,27 @@ class ModelGuide:
         mean, std = self.belief.mean_std()
         return math.exp(mean[i]), math.exp(mean[i] + _Z_HIGH * std[i])
 
-    def _floor(self, mean: npt.NDArray[np.float64]) -> float:
-        return math.log(self.threshold) + float(np.max(mean)) if self.threshold > 0 else -math.inf
+    def _floor(self) -> float:
+        """The log value a candidate's upper bound must reach to be run: `threshold` of the
+        incumbent (module doc); -inf before the first measurement or with threshold 0."""
+        if self._incumbent is None or self.threshold == 0:
+            return -math.inf
+        return math.log(self.threshold) + self._incumbent
 
     def _floor_reason(self, i: int) -> str | None:
-        if self.threshold == 0 or i in self.belief.observed:
+        floor = self._floor()
+        if floor == -math.inf or i in self.belief.observed:
             return None
         mean, std = self.belief.mean_std()
         high = mean[i] + _Z_HIGH * std[i]
-        if high >= self._floor(mean):
+        if high >= floor:
             return None
-        best = math.exp(float(np.max(mean)))
+        share = "" if self.threshold == 1 else f"{self.threshold:.0%} of "
+        best = math.exp(floor - math.log(self.threshold))
+        mapped = "" if self._first_log is None else " (the times measured, mapped to MiB/s)"
         return (
-            f"predicted at most {math.exp(high):.3g} MiB/s, below {self.threshold:.0%} of the "
-            f"best predicted median ({best:.3g})"
+            f"predicted at most {math.exp(high):.3g} MiB/s, below {share}the best measured "
+            f"so far ({best:.3g} MiB/s{mapped})"
         )
 
     def top(self) -> list[Configuration]:

@@ -7,6 +7,14 @@
   reason, and does not use up the budget either. A search whose sampler makes 3 x the
   budget (at least 100) proposals in a row without anything new ends there, and a GA
   ends after its generations (`max_proposals`, whatever they brought: _strategies).
+* **Only what the objective measures is a trial.** A proposal of a configuration the
+  objective does not measure (Objective.measures: offline, one the table does not hold,
+  proposed by ga or tpe from the product of the table's values) is no trial and uses no
+  budget: the study is told it failed (kind `unmeasured`: the samplers learn nothing from
+  it), and the nearest configuration the objective measures that is not measured, running
+  or queued already (Objective.stand_in) goes into the study's queue, to be the next
+  trial, in place of the proposal (it is not counted as a proposal of its own, and a GA's
+  generations wait for it). The result counts these proposals (`replaced`).
 * **Parallel trials.** With `slots` > 1, that many threads each ask, run and tell;
   asking and telling are serialised, only the runs overlap.
 * **Resume.** The trials an earlier search of the study measured are loaded first
@@ -85,6 +93,10 @@ class SearchLoop:
         self.cache: dict[str, Future[TrialOutcome]] = {}
         self.records: dict[int, TrialRecord] = {}
         self.proposals = self.duplicates = self.vetoed = self.inflight = self.idle = 0
+        self.replaced = 0
+        self.stand_ins: set[str] = set()
+        """The configurations queued in place of proposals the objective does not measure,
+        not asked yet."""
         self.stop = ""
         self.error: BaseException | None = None
         self.started = time.monotonic()
@@ -229,7 +241,15 @@ class SearchLoop:
         with self.lock:
             if self.stop:
                 return False
-            if self.max_proposals is not None and self.proposals >= self.max_proposals:
+            if self.stand_ins and not self.study.get_trials(
+                deepcopy=False, states=(TrialState.WAITING,)
+            ):
+                self.stand_ins.clear()  # another worker of the study took them
+            if (
+                self.max_proposals is not None
+                and self.proposals >= self.max_proposals
+                and not self.stand_ins
+            ):
                 self.stop = f"the generations are done ({self.proposals} proposals)"
                 return False
             if self.idle >= max(MIN_IDLE_PROPOSALS, 3 * self.budget):
@@ -239,14 +259,20 @@ class SearchLoop:
                 )
                 return False
             trial = self._ask()
-            self.proposals += 1
-            self.idle += 1
             config = self.space.validate(trial.params)
             key = config_key(config)
+            if key in self.stand_ins:
+                self.stand_ins.discard(key)  # in place of a proposal counted already
+            else:
+                self.proposals += 1
+            self.idle += 1
             self._sync()
             clash = self._yields(trial.number, key) if key not in self.cache else None
             if clash is not None:
                 self._yield(trial, clash)
+                return True
+            if key not in self.cache and not self.objective.measures(config):
+                self._replace(trial, config)
                 return True
             veto = self.strategy.veto(config) if self.strategy.veto else None
             if veto is not None:
@@ -292,6 +318,30 @@ class SearchLoop:
             future.set_result(outcome)
             self._finish(trial, config, outcome)
         return True
+
+    def _replace(self, trial: optuna.Trial, config: Configuration) -> None:
+        """End a proposal of a configuration the objective does not measure (the lock is
+        held): no trial and no budget; queue the nearest one it measures that is not
+        measured, running or queued already (module doc)."""
+        stand_in = self.objective.stand_in(config, set(self.cache) | self.stand_ins)
+        trial.set_user_attr(KIND, "unmeasured")
+        trial.set_user_attr(
+            "iotuner:reason",
+            "the objective does not measure it: "
+            + (
+                f"{config_key(stand_in)} measured instead"
+                if stand_in is not None
+                else "every configuration it measures is tried already"
+            ),
+        )
+        # RATIONALE: FAIL, not PRUNED: TPE reads pruned trials as bad ones; NSGA-II, the
+        # Gaussian process and the model's belief learn from complete ones only. A failed
+        # one teaches none of them anything about a configuration nobody measured.
+        self.study.tell(trial, state=TrialState.FAIL)
+        self.replaced += 1
+        if stand_in is not None:
+            self.stand_ins.add(config_key(stand_in))
+            self.study.enqueue_trial(self._searched(stand_in))
 
     def _yield(self, trial: optuna.Trial, reason: str) -> None:
         """End a trial this worker does not run (the lock is held): proposable again

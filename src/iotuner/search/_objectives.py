@@ -33,10 +33,11 @@ with `bandwidth` that run is the first trial.
 """
 
 import functools
+import json
 import re
 import shutil
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 
 from iotuner.errors import ConfigError, RunError, TraceLogError
@@ -136,6 +137,25 @@ class Objective:
         """The configurations worth proposing (None: all of the space). The strategies that
         choose from a list choose from these."""
         return None
+
+    def measures(self, config: Configuration) -> bool:
+        """Whether evaluate() measures `config` itself: every configuration of the space for
+        an objective that runs the program, only its own for a table of results. The
+        search makes a trial only of a configuration the objective measures (_loop)."""
+        return True
+
+    def stand_in(self, config: Configuration, taken: Collection[str]) -> Configuration | None:
+        """What to measure instead of a configuration the objective does not measure
+        (measures() False): the nearest one it does measure whose config_key is not in
+        `taken`; None when there is none."""
+        return None
+
+    def problem_key(self) -> str:
+        """A text naming the problem the search solves, the same for the same problem: a
+        strategy draws its random choices from the seed mixed with it
+        (_strategies.problem_seed), so one seed draws independently on two problems. By
+        default the signature; a table's is what it measured (OfflineObjective)."""
+        return json.dumps(self.signature(), sort_keys=True, default=str)
 
     @property
     def trial_mode(self) -> str | None:
@@ -378,6 +398,13 @@ class RunObjective(Objective):
 
     def study_label(self) -> str:
         return f"{Path(program_guess(self.command)).name}-{self.space.name}"
+
+    def problem_key(self) -> str:
+        """The signature with each path in the command by its last part: the same program
+        with the same arguments is the same problem wherever it and its files lie (a
+        search's random draws do not change with the folder it runs in)."""
+        command = [re.sub(r"[^\s=:,]*/", "", argument) for argument in self.command]
+        return json.dumps({**self.signature(), "command": command}, sort_keys=True, default=str)
 
     def evaluate(self, config: Configuration, label: str, *, trace: bool = False) -> TrialOutcome:
         """Run the command with the configuration's hints; `trace` traces the run even

@@ -6,40 +6,84 @@ numeric knobs (stripe sizes in 64 KiB steps, buffer sizes in bytes), holds sever
 or scales, and measures some configurations more than once. So:
 
 * `filters` keep only the rows of one problem or scale (COLUMN=VALUE, all must hold);
-* the parameters are the configuration columns: those given (`--param-columns`), else the
-  columns the space names (`--space`), else every column but the value, the filters and
-  the columns that look like measured outputs (every cell a number, some not an integer,
-  and more distinct values than half the rows: a run's seconds or a second bandwidth
-  figure rarely repeat, while a configuration column holds a few values, each measured in
-  many rows); the note says which were taken and which were left out. Each one's values
-  are the distinct values seen, integers when every cell is one, ordered numerically when
-  every cell is a number, else as text;
+* the parameters are the configuration columns: those given (`--param-columns`, whatever
+  they are named), else the columns the space names (`--space`), else every column but the
+  value, the filters and the measured outputs; the note says which were taken and which
+  were left out, and why. A column is a measured output by its name (MEASURED_UNITS,
+  `_named_output`) or by its cells (`_looks_measured`):
+  - by its name: the outputs a CSV mapping of `iotuner ingest` can name besides the
+    workload (bandwidth, seconds, bytes, and the repeat count: ingest.CSV_FIELDS less
+    measurement.WORKLOAD_COLUMNS), under that name or as the last word of it
+    (`total_bytes`), a name of two words or more whose last is a unit of time, volume or
+    bandwidth (`write_s`, `open_ms`, `read_GB`, `write_MiB`, `bw_MBps`; a column named `b`
+    alone is no volume), or one with the word bw, bandwidth or throughput (`read_bw`).
+    Times and volumes repeat from run to run (a volume is often the same in every row)
+    and so do not look measured by their cells;
+  - by its cells: every cell a number, some not an integer, and more distinct values than
+    half the rows (a run's seconds or a second bandwidth figure rarely repeat, while a
+    configuration column holds a few values, each measured in many rows).
+  Each parameter's values are the distinct values seen, integers when every cell is one,
+  ordered numerically when every cell is a number, else as text;
 * the rows of one configuration are summarised by the median of their values (the count is
   kept), so a configuration measured five times weighs as much as one measured once;
 * a row whose value cell is empty, `nan`, `fail`, `failed` or `error` is a failed run: a
   configuration whose rows all failed answers as a failed trial;
-* a configuration the table does not hold is answered by the nearest measured one, by the
-  sum over parameters of the distance of their values: for a numeric parameter the
-  difference of the values' ranks divided by the number of values less one, for a text
-  parameter 0 when equal and 1 otherwise; ties go to the configuration that comes first
-  in canonical order, never to the better value.
+* a trial is a configuration the table measured, never another: the strategies that
+  choose from a list are offered the measured configurations, and when one that proposes
+  from the whole product of the values (ga, tpe) names a configuration the table does not
+  hold, that proposal is no trial (it uses no budget, and the result counts it as
+  `replaced`): the search measures instead the nearest measured configuration not tried
+  yet (OfflineObjective.stand_in; _loop). Nearest by the sum over parameters of the
+  distance of their values: for a numeric parameter the difference of the values' ranks
+  divided by the number of values less one, for a text parameter 0 when equal and 1
+  otherwise; ties go to the configuration that comes first in canonical order, never to
+  the better value. Asked directly (evaluate), the objective answers a configuration the
+  table does not hold by the nearest measured one, and says which (`answered_by`).
 """
 
 import csv
+import json
 import math
+import re
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from iotuner.ingest import CSV_FIELDS
+from iotuner.measurement import WORKLOAD_COLUMNS
 from iotuner.search._common import DIRECTIONS, SearchError, TrialOutcome, better, target_value
 from iotuner.search._objectives import Objective
 from iotuner.search._result import OfflineSummary, TrialRecord
 from iotuner.space import Configuration, Parameter, Space, config_key
 
-__all__ = ["MeasuredConfig", "OfflineObjective", "OfflineTable", "parse_filters"]
+__all__ = [
+    "MEASURED_FIELDS",
+    "MEASURED_UNITS",
+    "MeasuredConfig",
+    "OfflineObjective",
+    "OfflineTable",
+    "parse_filters",
+]
 
 _FAILED_CELLS = {"", "nan", "fail", "failed", "error"}
+
+MEASURED_FIELDS = tuple(f for f in CSV_FIELDS if f not in WORKLOAD_COLUMNS)
+"""What a run measures, as `iotuner ingest` reads it from a CSV file (bandwidth, seconds,
+bytes, and the repeat count): its fields that are not the workload's."""
+
+MEASURED_UNITS = {
+    "time": ("s", "sec", "secs", "second", "seconds", "ms", "msec", "us", "usec", "ns"),
+    "volume": ("b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "bytes"),
+    "bandwidth": ("bps", "kbps", "mbps", "gbps", "kibps", "mibps", "gibps", "kb/s", "mb/s",
+                  "gb/s", "kib/s", "mib/s", "gib/s"),
+}  # fmt: skip
+"""The units whose name ends a measured output's name (`write_s`, `read_GB`, `bw_MBps`),
+lower case."""
+
+_BANDWIDTH_WORDS = ("bw", "bandwidth", "throughput")
+_WORD = re.compile(r"[^\W_]+(?:/[^\W_]+)?")
+"""A word of a column name: letters and digits, a unit like MB/s kept whole."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +133,20 @@ def _looks_measured(cells: Sequence[str]) -> bool:
         return False
     fractional = any(not n.is_integer() for n in numbers if math.isfinite(n))
     return fractional and len(set(values)) > len(cells) / 2
+
+
+def _named_output(column: str) -> bool:
+    """Whether a column's name says it holds a measured output (module doc)."""
+    words = _WORD.findall(column.lower())
+    if not words:
+        return False
+    units = {u for group in MEASURED_UNITS.values() for u in group}
+    return (
+        column.lower() in MEASURED_FIELDS
+        or words[-1] in MEASURED_FIELDS
+        or (len(words) > 1 and words[-1] in units)
+        or any(w in _BANDWIDTH_WORDS for w in words)
+    )
 
 
 def _typed_values(cells: set[str]) -> tuple[tuple[str | int, ...], bool]:
@@ -178,22 +236,30 @@ class OfflineTable:
                 self.columns_note += f" (not in the table, so not searched: {', '.join(absent)})"
             return taken
         candidates = [c for c in header if c not in excluded]
-        outputs = [c for c in candidates if _looks_measured([r[c] for r in rows])]
-        taken = [c for c in candidates if c not in outputs]
+        named = [c for c in candidates if _named_output(c)]
+        looking = [
+            c for c in candidates if c not in named and _looks_measured([r[c] for r in rows])
+        ]
+        taken = [c for c in candidates if c not in named and c not in looking]
+        left_out = "; ".join(
+            f"{', '.join(outputs)} {why}"
+            for outputs, why in (
+                (named, "(by their names: times, volumes, bandwidths or repeat counts)"),
+                (looking, "(by their cells: numbers, not integers, rarely repeated)"),
+            )
+            if outputs
+        )
         if not taken:
             raise SearchError(
                 f"{self.path}: no configuration column: besides the value "
                 f"{self.value_column!r} and the filters, "
-                + (f"{', '.join(outputs)} look like measured outputs" if outputs else "nothing")
+                + (f"every column is a measured output: {left_out}" if left_out else "nothing")
                 + f" (columns: {columns}); name the configuration columns with "
                 "--param-columns, or give a --space naming them"
             )
         self.columns_note = f"parameters: the columns {', '.join(taken)}"
-        if outputs:
-            self.columns_note += (
-                f"; left out as measured outputs (numbers, not integers, rarely repeated): "
-                f"{', '.join(outputs)}"
-            )
+        if left_out:
+            self.columns_note += f"; left out as measured outputs: {left_out}"
         self.columns_note += "; --param-columns or --space chooses them"
         return taken
 
@@ -297,7 +363,19 @@ class OfflineTable:
         key = config_key(self.space.validate(config))
         if key in self.measured:
             return self.measured[key], True
-        return self.measured[min(self._keys, key=lambda k: (self._distance(config, k), k))], False
+        nearest = self.nearest(config)
+        assert nearest is not None  # a table has at least one row
+        return nearest, False
+
+    def nearest(
+        self, config: Mapping[str, str | int], exclude: Collection[str] = ()
+    ) -> MeasuredConfig | None:
+        """The measured configuration nearest to `config` (module doc) whose key is not in
+        `exclude`; None when every one is."""
+        keys = [k for k in self._keys if k not in exclude]
+        if not keys:
+            return None
+        return self.measured[min(keys, key=lambda k: (self._distance(config, k), k))]
 
     def _distance(self, config: Mapping[str, str | int], key: str) -> float:
         other = self.measured[key].config
@@ -315,12 +393,14 @@ class OfflineTable:
 class OfflineObjective(Objective):
     """Answers from a table of measured results (OfflineTable): nothing is run.
 
-    A configuration the table holds gets its summary value (the median of its rows); one
-    it does not hold gets the nearest measured configuration's, and the outcome says which
-    (`answered_by`). The strategies that choose from a list (grid, random, gp, and the
-    model's ranking) are offered the measured configurations through candidates(). Asking
-    again gives the same answer (not remeasurable: no verdict); the table's best is known,
-    so summary() says how soon the search reached it.
+    A configuration the table holds gets its summary value (the median of its rows). The
+    strategies that choose from a list (grid, random, gp, and the model's ranking) are
+    offered the measured configurations through candidates(); the search measures only
+    those (measures()), and instead of another one a strategy proposes, the nearest one
+    not tried yet (stand_in()). evaluate() of a configuration the table does not hold
+    answers the nearest measured configuration's value, and the outcome says which
+    (`answered_by`). Asking again gives the same answer (not remeasurable: no verdict);
+    the table's best is known, so summary() says how soon the search reached it.
     """
 
     def __init__(self, table: OfflineTable, direction: str = "maximize") -> None:
@@ -333,6 +413,29 @@ class OfflineObjective(Objective):
 
     def candidates(self) -> list[Configuration]:
         return self.table.configurations
+
+    def measures(self, config: Configuration) -> bool:
+        """Only the configurations the table measured: the search measures the nearest
+        one not tried yet instead of any other (stand_in)."""
+        return config_key(self.space.validate(config)) in self.table.measured
+
+    def stand_in(self, config: Configuration, taken: Collection[str]) -> Configuration | None:
+        nearest = self.table.nearest(self.space.validate(config), taken)
+        return None if nearest is None else nearest.config
+
+    def problem_key(self) -> str:
+        """What the table measured (each configuration's summary), the value's column and
+        the direction: the same for a copy of the table elsewhere, another for another
+        problem of the same file (its filters keep other rows)."""
+        measured = [
+            [key, m.value, m.rows, m.failed_rows] for key, m in sorted(self.table.measured.items())
+        ]
+        problem = {
+            "value": self.table.value_column,
+            "direction": self.direction,
+            "measured": measured,
+        }
+        return json.dumps(problem, sort_keys=True)
 
     def evaluate(self, config: Configuration, label: str, *, trace: bool = False) -> TrialOutcome:
         measured, exact = self.table.lookup(config)

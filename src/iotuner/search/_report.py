@@ -59,6 +59,12 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
         console.print(f"skipped {config_key(skipped.config)}: {skipped.reason}")
     if len(result.skipped) > show:
         console.print(f"... and {len(result.skipped) - show} more skipped")
+    if result.replaced:
+        console.print(
+            f"{result.replaced} proposals named configurations the objective does not measure "
+            "(not in the table): no trials; the nearest one it measures, not tried yet, was "
+            "measured instead"
+        )
     if result.recovered:
         console.print(f"{result.recovered} trial(s) interrupted earlier were marked and skipped")
     if result.spent is not None:
@@ -100,10 +106,14 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
             if o.trials_to_target is not None
             else f"not reached in {len(result.trials)} trials"
         )
-        console.print(
-            f"{o.target_fraction:.0%} of the table's best ({_num(o.target)}): {reached}; "
+        answered = (
             f"{o.nearest_answers} of {len(result.trials)} trials answered by the nearest "
             "measured configuration"
+            if o.nearest_answers
+            else "every trial a configuration the table measured"
+        )
+        console.print(
+            f"{o.target_fraction:.0%} of the table's best ({_num(o.target)}): {reached}; {answered}"
         )
     if result.remeasured:
         table = Table(title="re-measured for the verdict (interleaved with the default)")
@@ -182,7 +192,8 @@ def result_record(result: SearchResult) -> dict[str, Any]:
     verdict = result.verdict
     known = {
         "study", "storage", "strategy", "objective", "direction", "space", "command",
-        "budget", "trials", "proposals", "duplicates", "vetoed", "recovered", "stopped",
+        "budget", "trials", "proposals", "duplicates", "vetoed", "replaced", "recovered",
+        "stopped",
         "notes", "remeasured", "verdict", "winner", "winner_reason", "offline", "program",
         "nprocs", "workload", "fixed", "searched_size", "relevance_note", "probe_logs",
         "skipped", "trial_mode", "spent",
@@ -207,6 +218,7 @@ def result_record(result: SearchResult) -> dict[str, Any]:
         "proposals": result.proposals,
         "duplicates": result.duplicates,
         "vetoed": result.vetoed,
+        "replaced": result.replaced,
         "recovered": result.recovered,
         "fixed": dict(result.fixed),
         "relevance": result.relevance_note,

@@ -141,6 +141,8 @@ class OfflineSummary:
     target: float
     trials_to_target: int | None
     nearest_answers: int
+    """Trials answered by the nearest measured configuration (0 in a search: there every
+    trial is a configuration the table measured, SearchResult.replaced)."""
 
 
 @dataclass
@@ -166,6 +168,10 @@ class SearchResult:
     vetoed: int
     recovered: int
     stopped: str
+    replaced: int = 0
+    """Proposals of configurations the objective does not measure (offline: not in the
+    table), each no trial: the nearest one it measures, not tried yet, was measured
+    instead (_loop)."""
     notes: list[str] = field(default_factory=list)
     remeasured: list[Remeasured] = field(default_factory=list)
     verdict: Verdict | None = None

@@ -43,7 +43,9 @@ class SearchSettings:
     target_fraction: float = 0.95
     stop_at_target: bool = False
     model_top_k: int = 1
-    model_threshold: float = 0.5
+    model_threshold: float = 1.0
+    """The model strategy skips a candidate whose upper bound is below this fraction of the
+    best value measured so far (at most 1; 0: none is skipped; _guide)."""
     options: StrategyOptions = field(default_factory=StrategyOptions)
     trace: tuple[Path, ...] = ()
     all_parameters: bool = False

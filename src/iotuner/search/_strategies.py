@@ -10,15 +10,26 @@ goes before it.
 | gp | a Gaussian process with expected improvement over the finite set (iotuner's, _gp) | 50 |
 | model | a model's choice, its prediction updated after every trial (below; _guide) | 50 |
 
-Every budget is capped at the number of distinct configurations there are to propose: a
-strategy that chooses from a list says so itself (Strategy.pool_size, the list's length);
-the others propose from the whole searched space.
+A budget is at most the number of distinct configurations there are to measure, since a
+search measures a configuration once (run_search refuses a larger --budget, and caps a
+strategy's default budget there, saying so): a strategy that chooses from a list says how
+many it holds itself (Strategy.pool_size, the list's length); the others propose from the
+whole searched space, or offline from the product of the table's values, of which only
+the measured configurations are trials (_offline).
+
+The seed: every random choice of a strategy (random's order, the first random proposals
+of gp, tpe and ga) is drawn from the seed mixed with the problem the search solves
+(`problem`, Objective.problem_key; problem_seed), so one seed draws the same for the same
+problem and independently for two problems: two tables of the same size used to get the
+same order of indices from one seed.
 
 The model strategy: its first trial is the model's zero-trial pick (the configuration it
 predicts best; Strategy.recommendation carries its predicted gain over the default and an
 interval); after each trial a Gaussian process on the residuals (measured - predicted)
 updates the prediction of every candidate, and the next trial is the untried candidate
-with the highest expected improvement (models.WorkloadBelief, _guide). The model stays in
+with the highest expected improvement (models.WorkloadBelief, _guide); a candidate whose
+updated upper bound is below the best value measured so far is skipped (Strategy.veto;
+_guide). The model stays in
 charge until the budget ends: it used to run its top five and hand over to TPE, and a
 model that ranked the best configuration eleventh then never reached it in four runs of
 five. make_strategy builds each by name
@@ -62,10 +73,12 @@ generations with 15 % mutation, carries its elite members over, and stops after 
   repeats (100 runs: 560 repeats, 10 s; 300 runs: over 1,000 s).
 """
 
+import hashlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 from optuna.samplers import BaseSampler, NSGAIISampler, RandomSampler, TPESampler
 from optuna.samplers.nsgaii import UniformCrossover
 
@@ -76,7 +89,7 @@ from iotuner.search._guide import MAX_ENUMERATED, ModelGuide, Recommendation
 from iotuner.search._samplers import ModelSampler, OrderedSampler
 from iotuner.space import Configuration, Space
 
-__all__ = ["STRATEGIES", "Strategy", "StrategyOptions", "make_strategy"]
+__all__ = ["STRATEGIES", "Strategy", "StrategyOptions", "make_strategy", "problem_seed"]
 
 _DEFAULT_BUDGET = 50
 
@@ -114,8 +127,8 @@ class Strategy:
     `veto`: says why a proposed configuration is skipped without a run (or None to run it);
     `default_budget`: trials when the user gives no budget; `pool_size`: how many
     configurations it can propose when it chooses from a list (grid; random and gp over
-    a table's configurations), None when it proposes from the whole space (the budget is
-    capped at whichever it is); `parameters`: the settings its sampler was made with;
+    a table's configurations), None when it proposes from the whole space (the budget can
+    be at most whichever it is); `parameters`: the settings its sampler was made with;
     `notes`: what the user should know about how the strategy runs; `recommendation`: the
     model's zero-trial pick with its predicted gain (model strategy only); `generation`:
     the GA's population, when the strategy ends after its generations (see the loop).
@@ -144,6 +157,17 @@ def _enumerated(space: Space, candidates: Sequence[Configuration] | None, name: 
     return list(space.configurations())
 
 
+def problem_seed(seed: int | None, problem: str | None) -> int | None:
+    """The seed a strategy draws from: `seed` mixed with a stable hash of `problem` by
+    numpy's SeedSequence (a 32-bit seed), the same for the same seed and problem, unrelated
+    for another; `seed` itself without a problem, None (fresh entropy) without a seed."""
+    if seed is None or problem is None:
+        return seed
+    digest = int.from_bytes(hashlib.sha256(problem.encode()).digest(), "big")
+    state = np.random.SeedSequence([seed % 2**64, digest]).generate_state(1)
+    return int(state[0])
+
+
 def make_strategy(
     name: str,
     space: Space,
@@ -152,18 +176,23 @@ def make_strategy(
     candidates: Sequence[Configuration] | None = None,
     options: StrategyOptions | None = None,
     guide: ModelGuide | None = None,
+    problem: str | None = None,
 ) -> Strategy:
     """The strategy `name` (one of STRATEGIES) over `space`.
 
     `candidates` restricts the strategies that choose among a list (grid, random, gp, and
     the model's ranking) to those configurations, e.g. the ones a table measured; ga and
     tpe always propose from the whole cartesian product. `guide` is the model for the
-    `model` strategy; without one it runs as TPE and says so in its notes.
+    `model` strategy; without one it runs as TPE and says so in its notes. `problem`
+    names the problem (Objective.problem_key): the strategy draws from the seed mixed
+    with it (problem_seed; the module doc).
     """
     build = _BUILDERS.get(name)
     if build is None:
         raise SearchError(f"the strategy must be one of {', '.join(STRATEGIES)}, got {name!r}")
-    return build(space, seed, candidates, options or StrategyOptions(), guide)
+    return build(
+        space, problem_seed(seed, problem), candidates, options or StrategyOptions(), guide
+    )
 
 
 def _ga(
@@ -266,8 +295,14 @@ def _model(
         recommendation.describe(),
         f"model: {first} first, then after each trial the untried configuration with the "
         "highest expected improvement under the model's prediction updated by every measured "
-        "trial; configurations whose updated upper bound is below "
-        f"{guide.threshold:.0%} of the best updated median are skipped without a run",
+        "trial; "
+        + (
+            "none is skipped"
+            if guide.threshold == 0
+            else "configurations whose updated upper bound (90th percentile) is below "
+            + ("" if guide.threshold == 1 else f"{guide.threshold:.0%} of ")
+            + "the best value measured so far are skipped without a run"
+        ),
     ]
     if guide.sampled:
         notes.append(

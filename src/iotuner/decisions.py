@@ -1,0 +1,129 @@
+"""What the tuning table decided for a traced run, per file and size group, and why.
+
+A trace names the table the run used (its job record) and, per operation, the size group,
+pattern and read or write the interposer agreed on; its file record says whether the view
+was contiguous. For each such case this looks the table up as the interposer does
+(iotuner.table.match: the most specific entry that matches) and says which entry applied
+(its hints and the note `tune` wrote: the predicted or measured gain), or why the defaults
+stayed: an entry that keeps them (its note says why: no evidence beyond the noise, the
+measurements show no configuration beating the default, ...), or no entry at all for the
+case (a size or scale the table does not cover). `iotuner show` prints it.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from iotuner.errors import IotunerError
+from iotuner.table import TableEntry, match, read_table
+from iotuner.tracelog import TraceLog
+
+__all__ = ["Decision", "table_decisions"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One case of a traced file: where it was decided, the entry found and the words."""
+
+    file: str
+    at: str
+    group: int | None
+    pattern: str | None
+    op: str | None
+    layout: str | None
+    entry: TableEntry | None
+    applied: dict[str, str]
+    why: str
+
+    @property
+    def case(self) -> str:
+        if self.at == "open":
+            return "at open"
+        parts = [f"group {self.group}", self.pattern, self.op, self.layout]
+        return ", ".join(str(p) for p in parts if p is not None)
+
+
+def table_decisions(log: TraceLog) -> tuple[list[Decision], str]:
+    """The decisions of a traced run and a note; no decisions (and the note says why) when
+    the run did not tune or its table cannot be read any more."""
+    table = log.job.get("table")
+    if "tune" not in str(log.job.get("mode", "")) or not table:
+        return [], "the run did not tune (no table)"
+    try:
+        entries = read_table(Path(str(table)))
+    except (OSError, IotunerError) as exc:
+        return [], f"the table {table} cannot be read now ({exc}): no decisions shown"
+    program = str(log.job.get("program", ""))
+    decisions: list[Decision] = []
+    for record in log.files:
+        name = str(record["file"])
+        nprocs = int(record.get("nprocs", log.job.get("nprocs", 0)))
+        pattern = record.get("pattern") or {}
+        layout = "contiguous" if pattern.get("contiguous", True) else "strided"
+        opening = match(entries, at="open", program=program, file=name, nprocs=nprocs)
+        if opening is not None:
+            decisions.append(
+                Decision(
+                    name,
+                    "open",
+                    None,
+                    None,
+                    None,
+                    None,
+                    opening,
+                    {k: str(v) for k, v in opening.hints.items()},
+                    _note(opening),
+                )
+            )
+        # The last operation of each case: the interposer decides at the 1st, 2nd, 4th,
+        # 8th ... collective call, so the first calls of a new size may still run under the
+        # decision made for an earlier one.
+        last: dict[tuple[int, str, str], dict[str, object]] = {}
+        for op in log.ops:
+            if op.get("file") == name and op.get("kind") in ("read", "write"):
+                last[(int(op["group"]), str(op.get("pattern")), str(op["kind"]))] = op
+        for (group, kind, op_name), op in last.items():
+            at = "access" if kind == "collective" else "view"
+            entry = match(
+                entries,
+                at=at,
+                program=program,
+                file=name,
+                nprocs=nprocs,
+                group=group if at == "access" else None,
+                pattern=kind if at == "access" else None,
+                op=op_name if at == "access" else None,
+                layout=layout,
+            )
+            applied = _applied(log, op)
+            if entry is None:
+                why = (
+                    "no entry for this case: the table covers other sizes or scales (the "
+                    "defaults stay)"
+                    if at == "access"
+                    else "independent access: only an open entry, or a view entry for strided "
+                    "views, acts on it"
+                )
+            elif not entry.hints:
+                why = "the entry keeps the defaults: " + _note(entry)
+            else:
+                why = _note(entry)
+            if entry is not None and applied != {k: str(v) for k, v in entry.hints.items()}:
+                why += (
+                    "; its last call still ran under an earlier decision (the interposer "
+                    "decides at the 1st, 2nd, 4th, 8th ... collective call and at set_view)"
+                )
+            decisions.append(Decision(name, at, group, kind, op_name, layout, entry, applied, why))
+    return decisions, f"table {table}"
+
+
+def _note(entry: TableEntry) -> str:
+    return entry.note or "(the entry has no note)"
+
+
+def _applied(log: TraceLog, op: dict[str, object]) -> dict[str, str]:
+    """The keys the table asked for in the hint set the operation ran under."""
+    number = op.get("hint_set")
+    for record in log.hints:
+        if record.get("seq") == number and record.get("file") == op.get("file"):
+            return {str(k): str(v) for k, v in (record.get("table") or {}).items()}
+    return {}
