@@ -1,0 +1,180 @@
+"""`tune`: every case of every scale predicted, decided and written as table entries, with
+progress on stderr when asked for.
+"""
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+import numpy as np
+import pandas as pd
+from rich.console import Console
+
+from iotuner._progress import progress_bar
+from iotuner.errors import ConfigError
+from iotuner.formats import size_groups
+from iotuner.measurement import Workload
+from iotuner.space import Space
+from iotuner.table import TableEntry
+from iotuner.tune._cases import (
+    ENUMERATION_LIMIT,
+    OPTIMISE_POOL,
+    OPTIMISE_ROUND_SIZE,
+    OPTIMISE_ROUNDS,
+    CountingPredictor,
+    Predictor,
+    calls_per_open,
+    measured_in_summary,
+    measurement_noise,
+    optimise_scale,
+    predict_case,
+    representative_bytes,
+)
+from iotuner.tune._result import (
+    Choice,
+    TuneResult,
+)
+from iotuner.tune._scale import tune_scale
+
+__all__ = [
+    "EXTRAPOLATE_FACTOR",
+    "tune",
+    "tune_method",
+]
+
+
+def tune_method(space: Space) -> tuple[str, str]:
+    """How tune searches a space ("enumerated" or "optimised") and why, in a sentence."""
+    if space.size <= ENUMERATION_LIMIT:
+        return "enumerated", (
+            f"space {space.name!r} has {space.size:,} configurations (at most "
+            f"{ENUMERATION_LIMIT:,}): every one is predicted for every case"
+        )
+    return "optimised", (
+        f"space {space.name!r} has {space.size:.3g} configurations (more than "
+        f"{ENUMERATION_LIMIT:,}): per case, {OPTIMISE_POOL} random configurations and a local "
+        f"search of at most {OPTIMISE_ROUNDS} x {OPTIMISE_ROUND_SIZE} over the model's "
+        "lower bound, then every case of a scale at the union of the cases' best"
+    )
+
+
+EXTRAPOLATE_FACTOR = 4
+"""How far beyond the trained sizes (a factor on bytes per rank) a size group may inherit
+the nearest trained group's choice."""
+
+
+def tune(
+    predictor: Predictor,
+    space: Space,
+    summary: pd.DataFrame,
+    *,
+    scales: Sequence[int] | None = None,
+    method: str | None = None,
+    seed: int = 0,
+    progress: Console | None = None,
+) -> TuneResult:
+    """The tuning table for the cases the training data covers (`summary`: the frame the
+    model learned from, for its ranges, shapes and noise). `method` "enumerated" or
+    "optimised" overrides tune_method's choice; `seed` seeds the optimisation; with a
+    `progress` console (stderr), the cases done are shown on it."""
+    if summary.empty:
+        raise ConfigError("no training data: nothing to tune from")
+    chosen, why = tune_method(space)
+    if method is not None:
+        if method not in ("enumerated", "optimised"):
+            raise ConfigError(f"method must be enumerated or optimised, got {method!r}")
+        if method == "enumerated" and chosen == "optimised":
+            raise ConfigError(f"cannot enumerate: {why}")
+        chosen, why = method, f"{method} as asked"
+    counted = CountingPredictor(predictor)
+    rng = np.random.default_rng(seed)
+    noise = measurement_noise(summary)
+    low_bytes, high_bytes = summary["bytes_per_rank"].min(), summary["bytes_per_rank"].max()
+    trained = [
+        g.number
+        for g in size_groups()
+        if g.first <= high_bytes and (g.end is None or g.end > low_bytes)
+    ]
+    beyond = [
+        g.number
+        for g in size_groups()
+        if g.number not in trained
+        and low_bytes / EXTRAPOLATE_FACTOR
+        <= representative_bytes(g.number)
+        <= high_bytes * EXTRAPOLATE_FACTOR
+    ]
+    strided = summary[summary["layout"] == "strided"][["block", "fill"]].drop_duplicates()
+    nodes = int(summary["nodes"].max())
+    choices: list[Choice] = []
+    entries: list[TableEntry] = []
+    combinations = sorted(
+        summary[["pattern", "op", "layout"]].drop_duplicates().itertuples(index=False)
+    )
+    per_scale: list[list[tuple[list[Workload], int, int]]] = []
+    for nprocs in scales or sorted(summary["nprocs"].unique()):
+        pending: list[tuple[list[Workload], int, int]] = []
+        for pattern, op, layout in combinations:
+            shapes = (
+                [(0, 1.0)]
+                if layout == "contiguous"
+                else list(strided.itertuples(index=False, name=None))
+            )
+            groups = trained + (beyond if pattern == "collective" else [])
+            for group in sorted(groups):
+                size = representative_bytes(group)
+                workloads = [
+                    Workload(
+                        nprocs=int(nprocs),
+                        nodes=nodes,
+                        pattern=pattern,
+                        op=op,
+                        layout=layout,
+                        bytes_per_rank=max(int(block), size - size % int(block)) if block else size,
+                        block=int(block),
+                        fill=float(fill),
+                        calls_per_open=calls_per_open(summary, size),
+                    )
+                    for block, fill in shapes
+                ]
+                distance = (
+                    0
+                    if group in trained
+                    else math.ceil(
+                        abs(math.log2(size / (low_bytes if size < low_bytes else high_bytes)))
+                    )
+                )
+                pending.append((workloads, group, distance))
+        per_scale.append(pending)
+    with _progress(progress, sum(map(len, per_scale)), chosen) as advance:
+        for pending in per_scale:
+            if chosen == "enumerated":
+                cases = []
+                for workloads, group, distance in pending:
+                    cases.append(predict_case(counted, space, workloads, group, distance))
+                    advance()
+            else:
+                cases = optimise_scale(counted, space, pending, rng, advance)
+            for case in cases:
+                case.measured = measured_in_summary(summary, case)
+            scale_entries, scale_choices = tune_scale(cases, space, noise, trained)
+            entries += scale_entries
+            choices += scale_choices
+    rule = (
+        "an entry needs held-out configurations predicted to gain as much to have gained in "
+        "the median and lost no more than the noise in nine of ten"
+        if counted.gain_bounds is not None
+        else "an entry needs its lower bound above the default's upper bound"
+    )
+    return TuneResult(entries, choices, noise, chosen, why, counted.rows, rule)
+
+
+@contextmanager
+def _progress(console: Console | None, total: int, method: str) -> Iterator[Callable[[], None]]:
+    """A function to call per case done, shown as a bar on `console` (none: no output)."""
+    if console is None:
+        yield lambda: None
+        return
+    bar = progress_bar(console)
+    with bar:
+        task = bar.add_task(f"tune ({method}): cases", total=total)
+        yield lambda: bar.advance(task)

@@ -1,0 +1,326 @@
+"""The entries of one scale: one assignment of the open-time keys (the one with the most
+evidenced gain, never one that acts as the default here), the access choice of every
+collective case within it (sizes between measured groups, and beyond the trained range),
+and one view entry for independent strided access.
+"""
+
+import math
+
+from iotuner.measurement import Workload
+from iotuner.space import Configuration, Space, config_key
+from iotuner.table import TableEntry
+from iotuner.tune._cases import (
+    OPEN_ONLY_KEYS,
+    Case,
+    OpenKeys,
+    open_keys,
+)
+from iotuner.tune._evidence import (
+    access_default,
+    decide_case,
+    has_evidence,
+    not_slower,
+    within_open_keys,
+)
+from iotuner.tune._result import (
+    Choice,
+    choice_note,
+)
+
+__all__ = [
+    "tune_scale",
+]
+
+
+def _aggregators(keys: OpenKeys, workload: Workload) -> tuple[int, tuple[tuple[str, str], ...]]:
+    """What open keys make ROMIO do at a scale: the number of aggregators (cb_nodes, by
+    default one per host, capped by cb_config_list's ranks per host: `*:1` by default,
+    `*:*` all of them, and by the ranks), and every other open key as given."""
+    given = dict(keys)
+    hosts = max(1, int(workload.nodes or 1))
+    ranks = max(1, int(workload.nprocs))
+    per_host = max(1, ranks // hosts)
+    listed = given.get("cb_config_list", "*:1")
+    cap = per_host if listed == "*:*" else int(listed[2:]) if listed[2:].isdigit() else None
+    wanted = given.get("cb_nodes", "default")
+    count = hosts if wanted in ("default", "automatic") or not wanted.isdigit() else int(wanted)
+    if cap is not None:
+        count = min(count, hosts * cap)
+    rest = tuple((k, v) for k, v in keys if k not in ("cb_nodes", "cb_config_list"))
+    return min(count, ranks), rest
+
+
+def _same_as_default(keys: OpenKeys, default_keys: OpenKeys, workload: Workload) -> bool:
+    """The open keys act as the default's at the workload's scale (formats/hints.def:
+    cb_nodes and cb_config_list only set how many ranks aggregate)."""
+    if any(k == "cb_config_list" and not (v == "*:*" or v.startswith("*:")) for k, v in keys):
+        return False  # a host list: not ours to reason about
+    return _aggregators(keys, workload) == _aggregators(default_keys, workload)
+
+
+def tune_scale(
+    cases: list[Case], space: Space, noise: float, trained: list[int]
+) -> tuple[list[TableEntry], list[Choice]]:
+    inside = [c for c in cases if c.distance == 0]
+    default_keys = open_keys(space, space.default())
+    first = (inside or cases)[0].first
+    # An assignment that gives this scale the default's aggregators and nothing else is
+    # the default here: neither written nor credited (a gain the model gives it is noise).
+    candidates = sorted(
+        {
+            k
+            for c in inside
+            for k in c.open_keys
+            if k == default_keys or not _same_as_default(k, default_keys, first)
+        }
+    )
+
+    baseline = {id(case): decide_case(case, space, default_keys, noise) for case in inside}
+
+    def score(keys: OpenKeys) -> float | None:
+        """Summed log gain over what the default open keys would run, credited only where
+        it is beyond the noise; a predicted loss always counts. None: unsafe somewhere."""
+        total = 0.0
+        for case in inside:
+            decided, base = decide_case(case, space, keys, noise), baseline[id(case)]
+            if decided is None or base is None:
+                return None
+            ratio = math.log(max(case.median[decided[0]], 1e-9) / max(case.median[base[0]], 1e-9))
+            evidenced = has_evidence(case, decided[0], noise, versus=base[0])
+            total += ratio if evidenced else min(ratio, 0.0)
+        return total
+
+    scores = {keys: score(keys) for keys in candidates}
+    keys = default_keys
+    for candidate, value in scores.items():
+        if value is not None and value > (scores.get(keys) or 0.0) + 1e-12:
+            keys = candidate
+    nprocs = inside[0].first.nprocs if inside else cases[0].first.nprocs
+    entries: list[TableEntry] = []
+    if keys != default_keys and keys:
+        entries.append(
+            TableEntry(
+                at="open",
+                nprocs=nprocs,
+                hints=dict(keys),
+                note=f"open-only hints with the most predicted gain at this scale "
+                f"(summed log gain {scores[keys]:+.2f} over {len(inside)} cases)",
+            )
+        )
+    choices: list[Choice] = []
+    for case in cases:
+        if case.first.pattern == "independent":
+            continue
+        decided = (
+            decide_case(case, space, keys, noise)
+            if case.distance == 0
+            else _extrapolate(case, cases, space, keys, noise, trained)
+        )
+        kept = decided is None or _rest(space, case.configs[decided[0]]) == _rest(
+            space, case.configs[0]
+        )
+        if not case.measured and kept:
+            decided = _between_measured(case, cases, space, keys, noise) or decided
+        if decided is None:
+            continue
+        choice = _choice(case, space, *decided)
+        choices.append(choice)
+        entries.append(
+            TableEntry(
+                nprocs=choice.nprocs,
+                group=choice.group,
+                pattern=choice.pattern,
+                op=choice.op,
+                layout=choice.layout,
+                hints=_rest(space, case.configs[decided[0]]),
+                note=choice_note(choice),
+            )
+        )
+    view = _view_choice(
+        [c for c in inside if c.first.pattern == "independent" and c.first.layout == "strided"],
+        space,
+        keys,
+        noise,
+    )
+    if view is not None:
+        view_choices, hints, note = view
+        choices += view_choices
+        if hints:
+            entries.append(
+                TableEntry(at="view", nprocs=nprocs, layout="strided", hints=hints, note=note)
+            )
+    for case in inside:
+        if case.first.pattern == "independent" and case.first.layout == "contiguous":
+            fallback = access_default(case, space, keys)
+            index = fallback if fallback is not None else 0
+            choices.append(
+                _choice(
+                    case,
+                    space,
+                    index,
+                    "independent contiguous access: only the open entry's keys act on it",
+                )
+            )
+    return entries, choices
+
+
+def _rest(space: Space, config: Configuration) -> dict[str, str | int]:
+    return {k: v for k, v in space.hints(config).items() if k not in OPEN_ONLY_KEYS}
+
+
+def _between_measured(
+    case: Case, cases: list[Case], space: Space, keys: OpenKeys, noise: float
+) -> tuple[int, str] | None:
+    """For a size the training data did not measure, between two sizes it did: the
+    configuration the measurements of both neighbouring size groups (same pattern, op and
+    layout) show beating the default, when both chose the same one and the model does not
+    predict it slower than the default here beyond the noise; else None."""
+    twins = [
+        c
+        for c in cases
+        if c.measured
+        and c.distance == 0
+        and (c.first.pattern, c.first.op, c.first.layout)
+        == (case.first.pattern, case.first.op, case.first.layout)
+    ]
+    below = max((c for c in twins if c.group < case.group), key=lambda c: c.group, default=None)
+    above = min((c for c in twins if c.group > case.group), key=lambda c: c.group, default=None)
+    if below is None or above is None:
+        return None
+    chosen = []
+    for twin in (below, above):
+        decided = decide_case(twin, space, keys, noise)
+        if decided is None or twin.measured_verdict(decided[0]) is not True:
+            return None
+        chosen.append(config_key(twin.configs[decided[0]]))
+    if chosen[0] != chosen[1]:
+        return None
+    index = next((i for i, c in enumerate(case.configs) if config_key(c) == chosen[0]), None)
+    if index is None or index == 0 or not not_slower(case, index, noise):
+        return None
+    return index, (
+        f"between size groups {below.group} and {above.group}, whose measurements both show "
+        "it beating the default; the model does not predict it slower here"
+    )
+
+
+def _extrapolate(
+    case: Case,
+    cases: list[Case],
+    space: Space,
+    keys: OpenKeys,
+    noise: float,
+    trained: list[int],
+) -> tuple[int, str] | None:
+    """Beyond the trained range: the nearest trained group's choice, if it still has
+    evidence here with the wider band; else nothing."""
+    nearest = min(trained, key=lambda g: abs(g - case.group))
+    twin = next(
+        (
+            c
+            for c in cases
+            if c.group == nearest
+            and c.distance == 0
+            and (c.first.pattern, c.first.op, c.first.layout)
+            == (case.first.pattern, case.first.op, case.first.layout)
+        ),
+        None,
+    )
+    decided = None if twin is None else decide_case(twin, space, keys, noise)
+    if twin is None or decided is None or decided[0] == 0:
+        return None
+    config = twin.configs[decided[0]]
+    index = next((i for i, c in enumerate(case.configs) if c == config), None)
+    if index is None:
+        return None
+    if twin.measured_verdict(decided[0]) is True:
+        # Measured at the nearest size: it carries over while the model, here, predicts
+        # a gain and nothing slower than the default beyond the noise.
+        calibrated = case.calibrated_gain(index)
+        gain = calibrated[1] if calibrated is not None else case.median[index] / case.median[0]
+        if gain > 1.0 and not_slower(case, index, noise):
+            return index, (
+                f"group {nearest}'s measured choice, {case.distance} doublings beyond the "
+                f"trained sizes: the model predicts {gain - 1:+.0%} here"
+            )
+        return None
+    if not has_evidence(case, index, noise):
+        return None
+    return index, (
+        f"group {nearest}'s choice, {case.distance} doublings beyond the trained sizes: still "
+        "predicted better than the default beyond the widened noise"
+    )
+
+
+def _view_choice(
+    cases: list[Case], space: Space, keys: OpenKeys, noise: float
+) -> tuple[list[Choice], dict[str, str | int], str] | None:
+    """One configuration for every independent strided case of a scale (a view entry), or
+    None; it must be safe in every case and beat the default with evidence on average."""
+    if not cases:
+        return None
+    options = {
+        config_key(c.configs[i]): c.configs[i]
+        for c in cases
+        for i in within_open_keys(c, space, keys)
+    }
+    best_key, best_total = None, 0.0
+    for key, config in options.items():
+        total, evidence, safe = 0.0, 0, True
+        for case in cases:
+            index = next((i for i, c in enumerate(case.configs) if c == config), None)
+            if index is None or not not_slower(case, index, noise):
+                safe = False
+                break
+            total += math.log(max(case.median[index], 1e-9) / max(case.median[0], 1e-9))
+            evidence += has_evidence(case, index, noise)
+        if safe and evidence * 2 > len(cases) and total > best_total:
+            best_key, best_total = key, total
+    chosen = options.get(best_key) if best_key else None
+    choices = []
+    for case in cases:
+        index = (
+            next((i for i, c in enumerate(case.configs) if c == chosen), None) if chosen else None
+        )
+        if index is None:
+            index = access_default(case, space, keys) or 0
+            why = (
+                "no single configuration beats the default with evidence in most "
+                "independent strided cases"
+            )
+        else:
+            why = "the view entry's configuration, for every independent strided case of the scale"
+        choices.append(_choice(case, space, index, why))
+    if chosen is None:
+        return choices, {}, ""
+    hints = _rest(space, chosen)
+    return (
+        choices,
+        hints,
+        (
+            f"independent access to strided views: summed log gain {best_total:+.2f} over "
+            f"{len(cases)} cases, better than the default with evidence in most"
+        ),
+    )
+
+
+def _choice(case: Case, space: Space, index: int, reason: str) -> Choice:
+    w = case.first
+    config = case.configs[index]
+    return Choice(
+        nprocs=w.nprocs,
+        group=case.group,
+        pattern=w.pattern,
+        op=w.op,
+        layout=w.layout,
+        config=config,
+        hints=space.hints(config),
+        kept_default=config == case.configs[0],
+        predicted=float(case.median[index]),
+        low=float(case.low[index]),
+        high=float(case.high[index]),
+        default_predicted=float(case.median[0]),
+        default_low=float(case.low[0]),
+        reason=reason,
+        extrapolated=case.distance,
+    )
