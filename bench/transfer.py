@@ -331,7 +331,8 @@ def main() -> None:
         sys.exit(f"transfer: {exc}")
     model_seconds = time.perf_counter() - start
     judged = [r for r in evaluation.results if r.scheme == "workload"]
-    selection = _select_by_figures(judged) if judged else None
+    programs = [r for r in evaluation.results if r.scheme == "program"]
+    selection = _select_by_figures(judged, programs) if judged else None
     ceiling = repeat_ceiling(raw, frame, args.target, args.budget) if raw is not None else None
     report: dict[str, Any] = {
         "data": words,

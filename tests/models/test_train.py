@@ -401,3 +401,35 @@ def test_train_compares_both_baselines_and_says_so(
     assert f"chosen {report.chosen} {picks[report.chosen]:.3f}" in compared
     saved = json.loads((tmp_path / "model" / "model.json").read_text())
     assert "average_best" in saved["selection"]["reason"]
+
+
+def test_a_candidate_must_reach_the_baselines_on_held_out_programs_too() -> None:
+    """The BT-IO development data: mlp led leave-one-workload-out but picked worst of all
+    on the program it never saw; with two programs judged, it is not shipped."""
+    scores = [
+        _score(name, (10.0, 1.0), (6.0, 0.1))
+        for name in ("random_forest", "mlp", "svr", "average_best")
+    ]
+
+    def program(result: SchemeResult) -> SchemeResult:
+        return dataclasses.replace(result, scheme="program")
+
+    workloads = [
+        _judged("random_forest", [0.8, 0.8, 0.85, 0.85], [0.5] * 4, 20.0),
+        _judged("mlp", [1.0, 0.98, 1.0, 0.99], [0.5] * 4, 20.0),
+        _judged("svr", [0.9, 0.92, 0.9, 0.9], [0.5] * 4, 20.0),
+        _judged("average_best", [0.7, 0.7, 0.75, 0.75], [0.5] * 4, 20.0),
+    ]
+    programs = [
+        program(_judged("random_forest", [0.8, 0.8], [0.5] * 2, 20.0)),
+        program(_judged("mlp", [0.6, 0.7], [0.5] * 2, 20.0)),
+        program(_judged("svr", [0.85, 0.9], [0.5] * 2, 20.0)),
+        program(_judged("average_best", [0.7, 0.75], [0.5] * 2, 20.0)),
+    ]
+    assert choose_model(scores, _evaluation(*workloads)).chosen == "mlp"
+    selection = choose_model(scores, _evaluation(*workloads, *programs))
+    assert selection.chosen == "svr" and selection.left_out == ("mlp",)
+    assert "mlp 0.992 (held-out programs 0.650)" in selection.reason
+    assert "on held-out programs the baselines pick average_best 0.725, random_forest 0.800" in (
+        selection.reason
+    )
