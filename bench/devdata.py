@@ -280,6 +280,10 @@ def run_sweep(sweep: Sweep, results: Path, build: Path) -> None:
         # second's as "already stored". A seed per file system keeps them apart.
         "--seed",
         str(SWEEP_SEEDS[sweep.name]),
+        # Development data is the whole plan, however long it takes (bench stops at 20
+        # minutes by default).
+        "--time-budget",
+        "none",
     ]
     run(command, env=env)
 

@@ -163,3 +163,22 @@ def test_a_sample_of_configurations_does_not_depend_on_the_newer_fields() -> Non
     bare = dataclasses.replace(workload, program=None, files=None, ranks_per_node=None)
     assert workload.program == "iokernel"
     assert plan.configurations(workload) == plan.configurations(bare)
+
+
+def test_workloads_that_meet_after_rounding_are_planned_once() -> None:
+    """1000 B and 4 KiB strided in 4 KiB blocks are both one block per call: one workload,
+    counted once in the plan's measurements."""
+    plan = BenchPlan(
+        load_space("demo-small"),
+        [2],
+        ["independent"],
+        [parse_layout("strided:4k:0.5")],
+        ["write"],
+        [1000, 4096],
+        repeats=2,
+    )
+    assert [w.bytes_per_rank for w in plan.workloads] == [4096]
+    assert plan.measurements() == 3 * 2  # romio_ds_write's 3 values, twice
+    configs = plan.configurations(plan.workloads[0])
+    configs[0]["romio_ds_write"] = "changed"  # a copy: the plan keeps its own
+    assert plan.configurations(plan.workloads[0])[0]["romio_ds_write"] == "automatic"

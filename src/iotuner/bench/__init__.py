@@ -1,17 +1,30 @@
 """`iotuner bench`: the training benchmark (the thesis' training utility, Table 5.2).
 
 It sweeps workloads (scale, access pattern, layout, read/write, size per rank) and, for each,
-every configuration of a parameter space, each repeated N times. One MPI job per workload
-runs our kernel (programs/iokernel.c) with a plan: one line per (configuration, repeat), in
-a shuffled order so that interference from the rest of the machine spreads over all
-configurations instead of hitting a few. Every write goes to a new file and is synced to
-storage before its time is taken. The jobs run under the interposer's trace, so each run
-also leaves a trace log with the hints MPI reported back.
+the configurations of a parameter space (all that can matter to it, or a seeded sample),
+each repeated N times. A kernel job (programs/iokernel.c) measures a workload's share of a
+round with a plan: one line per (configuration, repeat), in a shuffled order so that
+interference from the rest of the machine spreads over the configurations instead of
+hitting a few. Every write goes to a new file and is synced to storage before its time is
+taken. The jobs run under the interposer's trace, so each run also leaves a trace log with
+the hints MPI reported back.
+
+A sweep ends in bounded time with the most useful measurements for it (issue 23; `_order`,
+`_pace`): round 1 measures every workload's default and a few configurations that between
+them try every value of each parameter that matters to it, cheapest workload first; then
+the rest of the plan when the pace so far says it fits in the time left (always without a
+time budget), else rounds a random forest of what is measured chooses, per workload the
+configurations whose upper bound beats the best measured by more than the noise between
+repeats, until none does (confident). No measurement starts that the pace says cannot end
+within the budget. The progress bar shows done/planned and the time left.
 
 Each measurement is appended to a results file (bench result lines, iotuner.measurement) as
-soon as the kernel prints it, with a uid made from the sweep, the workload, the
-configuration and the repeat. Run the same command again after an interrupt and what is in
-the results file is not measured again.
+soon as the kernel prints it, with a uid made from the sweep, the system, the workload, the
+configuration and the repeat, and in its provenance the wall time it took (`wall_seconds`,
+for the pace of a resumed sweep), the round and why it was chosen (`round`, `chosen`:
+first, model or rest). Run the same command again after an interrupt, or after the budget
+ran out, and what is in the results file is not measured again: the sweep goes on with a
+fresh budget.
 
 Like the programs it stands for, a workload makes many calls per open: every measurement
 opens a file, makes `calls_per_open` data calls of `bytes_per_rank` bytes per rank (the
@@ -33,9 +46,21 @@ the sweep: read-side knobs (names with "read" or "_rd_") for writes and write-si
 ("write", "_wr_") for reads, and collective-buffering knobs (romio_cb_*, cb_*) for
 independent access.
 
-The modules: `_plan` (what to measure) and `_run` (measuring it).
+The modules: `_plan` (what to measure), `_order` (in which order, and when to stop), `_pace`
+(how long it takes) and `_run` (measuring it).
 """
 
+from iotuner.bench._order import (
+    NOISE_FLOOR,
+    ROUND_PICKS,
+    UPPER_QUANTILE,
+    Choice,
+    Pick,
+    SweepState,
+    first_configurations,
+    next_choice,
+)
+from iotuner.bench._pace import Pace, duration_text
 from iotuner.bench._plan import (
     LARGEST_CALL,
     MAX_CALLS,
@@ -47,6 +72,7 @@ from iotuner.bench._plan import (
     calls_per_open_for,
     configurations_for,
     default_sizes,
+    parse_duration,
     parse_layout,
     parse_size,
     plan_sizes,
@@ -54,26 +80,55 @@ from iotuner.bench._plan import (
     size_limit,
     workload_key,
 )
-from iotuner.bench._run import kernel_command, probe_system, run_bench
+from iotuner.bench._run import (
+    STOP_BUDGET,
+    STOP_CONFIDENT,
+    STOP_PLAN,
+    SweepOutcome,
+    kernel_command,
+    probe_system,
+    read_results,
+    resume_estimate,
+    run_bench,
+    run_sweep,
+)
 
 __all__ = [
     "LARGEST_CALL",
     "MAX_CALLS",
     "MIN_CALLS",
+    "NOISE_FLOOR",
     "OPEN_BYTES",
+    "ROUND_PICKS",
+    "STOP_BUDGET",
+    "STOP_CONFIDENT",
+    "STOP_PLAN",
+    "UPPER_QUANTILE",
     "BenchPlan",
+    "Choice",
     "LayoutSpec",
+    "Pace",
+    "Pick",
     "SizeLimit",
+    "SweepOutcome",
+    "SweepState",
     "calls_per_open_for",
     "configurations_for",
     "default_sizes",
+    "duration_text",
+    "first_configurations",
     "kernel_command",
+    "next_choice",
+    "parse_duration",
     "parse_layout",
     "parse_size",
     "plan_sizes",
     "probe_system",
+    "read_results",
     "relevant",
+    "resume_estimate",
     "run_bench",
+    "run_sweep",
     "size_limit",
     "workload_key",
 ]

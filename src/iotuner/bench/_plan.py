@@ -5,6 +5,7 @@ import hashlib
 import json
 import os
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -61,6 +62,27 @@ def parse_size(text: str) -> int:
             f"a size must be a positive number of bytes like 4096, 64k or 1m, got {text!r}"
         )
     return int(body) * unit
+
+
+_DURATION_UNITS = {"s": 1, "m": 60, "h": 3600}
+_DURATION_PART = r"(\d+(?:\.\d+)?)([smh])"
+
+
+def parse_duration(text: str, what: str = "a duration") -> float | None:
+    """Seconds from '90s', '20m', '1h', '1h30m' or '1.5h' (units s, m, h); None for 'none'
+    (no limit). ConfigError, naming `what` (an option), what it takes and what came."""
+    body = text.strip().lower().replace(" ", "")
+    if body == "none":
+        return None
+    wanted = f"{what} must be a duration like 90s, 20m, 1h or 1h30m, or none for no limit"
+    if re.fullmatch(r"\d+(?:\.\d+)?", body):
+        raise ConfigError(f"{wanted}; {text!r} has no unit (s, m or h): {body}s or {body}m?")
+    if not body or not re.fullmatch(f"(?:{_DURATION_PART})+", body):
+        raise ConfigError(f"{wanted}, got {text!r}")
+    seconds = sum(float(n) * _DURATION_UNITS[u] for n, u in re.findall(_DURATION_PART, body))
+    if seconds <= 0:
+        raise ConfigError(f"{wanted}, more than 0; got {text!r}")
+    return seconds
 
 
 def parse_layout(text: str) -> LayoutSpec:
@@ -278,6 +300,9 @@ class BenchPlan:
     open_bytes: int = OPEN_BYTES
     max_calls: int = MAX_CALLS
     workloads: list[Workload] = field(init=False)
+    _configurations: dict[str, list[Configuration]] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if self.repeats < 1:
@@ -307,7 +332,12 @@ class BenchPlan:
                                 layout.fill,
                                 calls_per_open_for(size, self.open_bytes, self.max_calls),
                             )
-                            self.workloads.append(kernel_workload(workload))
+                            workload = kernel_workload(workload)
+                            # Strided sizes rounded to whole blocks may meet: once is enough.
+                            if all(
+                                workload_key(w) != workload_key(workload) for w in self.workloads
+                            ):
+                                self.workloads.append(workload)
 
     @property
     def sweep_id(self) -> str:
@@ -331,12 +361,16 @@ class BenchPlan:
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def configurations(self, workload: Workload) -> list[Configuration]:
-        """The configurations measured for a workload: all that matter, or a sample."""
-        configs = configurations_for(self.space, workload)
-        if self.max_configs is not None and len(configs) > self.max_configs:
-            rng = random.Random(f"{self.seed}:{_sample_seed(workload)}")
-            configs = [configs[0], *rng.sample(configs[1:], self.max_configs - 1)]
-        return configs
+        """The configurations planned for a workload, the default first: all that matter,
+        or a sample (the same list every time: it is made once per workload)."""
+        key = workload_key(workload)
+        if key not in self._configurations:
+            configs = configurations_for(self.space, workload)
+            if self.max_configs is not None and len(configs) > self.max_configs:
+                rng = random.Random(f"{self.seed}:{_sample_seed(workload)}")
+                configs = [configs[0], *rng.sample(configs[1:], self.max_configs - 1)]
+            self._configurations[key] = configs
+        return [dict(c) for c in self._configurations[key]]
 
     def measurements(self) -> int:
         return sum(len(self.configurations(w)) for w in self.workloads) * self.repeats

@@ -1,18 +1,27 @@
 """Running a plan: one kernel job per workload, its result lines parsed as they come and
 appended to the results file (see iotuner.bench)."""
 
+import contextlib
 import os
 import random
+import signal
 import subprocess
 import threading
+import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.progress import Progress, ProgressColumn, Task, TaskID
+from rich.table import Column
+from rich.text import Text
 
 from iotuner._progress import progress_bar
+from iotuner.bench._order import UPPER_QUANTILE, SweepState, first_configurations, next_choice
+from iotuner.bench._pace import Pace, duration_text, moved_bytes
 from iotuner.bench._plan import BenchPlan, workload_key
 from iotuner.errors import ConfigError
 from iotuner.measurement import (
@@ -24,6 +33,7 @@ from iotuner.measurement import (
 )
 from iotuner.openmpi import program_hints_for
 from iotuner.runner import (
+    GRACE_SECONDS,
     build_config,
     find_program,
     interposer_env,
@@ -71,18 +81,20 @@ def kernel_command(workload: Workload, target: Path, *extra: str) -> list[str]:
     return [*command, *extra]
 
 
-def _done_uids(results: Path) -> set[str]:
+def read_results(results: Path) -> list[Measurement]:
+    """The measurements of a results file (none when it does not exist); ConfigError
+    naming the line that is not a bench result."""
     if not results.exists():
-        return set()
-    done = set()
+        return []
+    measurements = []
     for number, line in enumerate(results.read_text().splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            done.add(measurement_from_json(line)[0].uid)
+            measurements.append(measurement_from_json(line)[0])
         except ValueError as exc:
             raise ConfigError(f"{results} line {number}: {exc}") from None
-    return done
+    return measurements
 
 
 def probe_system(data_dir: Path, log_dir: Path) -> System:
@@ -100,151 +112,439 @@ def probe_system(data_dir: Path, log_dir: Path) -> System:
     return System.detect(data_dir, log.job["mpi_library"], driver or "unknown")
 
 
+def resume_estimate(plan: BenchPlan, results: Path) -> tuple[int, float | None]:
+    """How many of the plan's measurements `results` holds already (from any system), and
+    the seconds the rest would take at their pace (None when none is measured)."""
+    prefix = plan.sweep_id + ":"
+    mine = [m for m in read_results(results) if m.uid.startswith(prefix)]
+    state = SweepState(plan, mine)
+    if not state.measured:
+        return 0, None
+    rest = {key: (state.workloads[key].workload, len(v)) for key, v in state.rest().items()}
+    return state.measured, Pace.from_measurements(mine).total(rest)
+
+
+STOP_PLAN = "plan"
+STOP_CONFIDENT = "confident"
+STOP_BUDGET = "budget"
+
+
+@dataclass(frozen=True)
+class SweepOutcome:
+    """How a run of a plan ended: `added` new measurements, `measured` of `planned` in the
+    results file now, after `rounds` rounds and `seconds`; `stop` is STOP_PLAN (every
+    planned measurement made), STOP_CONFIDENT (none left worth its time) or STOP_BUDGET,
+    and `reason` says it in a sentence."""
+
+    added: int
+    measured: int
+    planned: int
+    rounds: int
+    seconds: float
+    stop: str
+    reason: str
+
+
 def run_bench(
     plan: BenchPlan,
     data_dir: Path,
     results: Path,
     console: Console,
     after_workload: Callable[[list["Record"]], object] | None = None,
+    *,
+    budget: float | None = None,
 ) -> int:
-    """Measure what `results` does not hold yet; returns the number of new measurements.
+    """run_sweep's number of new measurements (without a budget: the whole plan)."""
+    return run_sweep(plan, data_dir, results, console, after_workload, budget=budget).added
 
-    `after_workload(records)` runs after each workload's job with the measurements it
-    added to `results` (e.g. to store them in the knowledge base without reading the
-    growing file again). Interrupting (Ctrl-C) stops the running job; what it measured so far
-    is kept. The progress bar goes to stderr, also when `console` writes to stdout.
+
+def run_sweep(
+    plan: BenchPlan,
+    data_dir: Path,
+    results: Path,
+    console: Console,
+    after_workload: Callable[[list["Record"]], object] | None = None,
+    *,
+    budget: float | None = None,
+    since: float | None = None,
+) -> SweepOutcome:
+    """Measure what `results` does not hold yet, in rounds (iotuner.bench._order), within
+    `budget` seconds (None: no limit) from `since` (a time.monotonic(); default now).
+
+    Round 1 is the first round of every workload, cheapest first. Then, when the rest of
+    the plan fits in the time left at the pace so far (always without a budget), the rest,
+    cheapest workload first; else rounds a model chooses (next_choice), until it finds
+    nothing worth measuring. No measurement starts that the pace says cannot end within
+    the budget, and a job still running at its end is stopped (its unfinished measurement
+    is not kept). Rounds and what they measure are printed on `console`; the progress bar
+    (done/planned, and the time left: the pace's estimate for the rest of the plan, or the
+    budget's end when that comes first) goes to stderr.
+
+    `after_workload(records)` runs after each kernel job with the measurements it added to
+    `results` (e.g. to store them in the knowledge base without reading the growing file
+    again). Interrupting (Ctrl-C) stops the running job; what it measured so far is kept.
     """
     if not data_dir.is_dir():
         raise ConfigError(f"the data directory {data_dir} does not exist")
+    started = time.monotonic() if since is None else since
     work = data_dir / f"iotuner-bench-{plan.sweep_id}"
     log_dir = results.parent / f"{results.stem}-logs"
     work.mkdir(exist_ok=True)
     make_log_dir(log_dir)  # private, like every trace log directory
-    done = _done_uids(results)
-    system = probe_system(work, log_dir)
-    order = list(plan.workloads)
-    random.Random(plan.seed).shuffle(order)
-    total = plan.measurements()
-    added = 0
     try:
+        previous = read_results(results)
+        system = probe_system(work, log_dir)
+        sweep = _Sweep(plan, system, work, log_dir, results, previous, after_workload)
+        sweep.deadline = None if budget is None else started + budget
+        sweep.budget = budget
         # On stderr: stdout holds the plan and the result lines.
         bar = console if console.stderr else Console(stderr=True)
-        with progress_bar(bar, transient=False) as progress:
-            task = progress.add_task("bench", total=total, completed=min(len(done), total))
-            for workload in order:
-                progress.update(task, description=workload_key(workload))
-                new = _run_workload(
-                    plan,
-                    workload,
-                    system,
-                    work,
-                    log_dir,
-                    results,
-                    done,
-                    lambda: progress.advance(task),
-                )
-                added += len(new)
-                if after_workload is not None and new:
-                    after_workload([(m, system, plan.space.name) for m in new])
+        with progress_bar(
+            bar, _LeftColumn(table_column=Column(no_wrap=True)), transient=False, eta=False
+        ) as progress:
+            sweep.progress = progress
+            sweep.task = progress.add_task(
+                "bench", total=sweep.state.planned, completed=sweep.state.measured, left=""
+            )
+            stop, reason = sweep.run(console)
     finally:
         for leftover in work.iterdir():
             leftover.unlink()
         work.rmdir()
-    return added
+    return SweepOutcome(
+        sweep.added,
+        sweep.state.measured,
+        sweep.state.planned,
+        sweep.rounds,
+        time.monotonic() - started,
+        stop,
+        reason,
+    )
 
 
-def _run_workload(
-    plan: BenchPlan,
-    workload: Workload,
-    system: System,
-    work: Path,
-    log_dir: Path,
-    results: Path,
-    done: set[str],
-    advance: Callable[[], None],
-) -> list[Measurement]:
-    """One MPI job: the workload's missing (configuration, repeat) pairs, shuffled; returns
-    the measurements it added to `results`."""
-    # The system is part of a measurement's identity: the same sweep on another file system
-    # (or MPI, or host) measures something else, and its results must not be taken for the
-    # first one's when both go into one knowledge base (nor resume it).
-    prefix = f"{plan.sweep_id}:{system.fingerprint}:{workload_key(workload)}"
-    lines: dict[str, tuple[Configuration, int]] = {}
-    for index, config in enumerate(plan.configurations(workload)):
-        for repeat in range(plan.repeats):
-            uid = f"{prefix}:{config_key(config)}:{repeat}"
-            if uid not in done:
-                lines[f"c{index}r{repeat}"] = (config, repeat)
-    if not lines:
-        return []
-    ids = list(lines)
-    random.Random(f"{plan.seed}:{prefix}").shuffle(ids)
-    plan_file = work / "plan.txt"
-    # Measurements keep the space's keys (the concepts); the kernel passes them as this MPI
-    # takes them (Open MPI's OMPIO: its own keys).
-    mpiexec = build_config().mpiexec
-    plan_file.write_text(
-        "".join(
-            " ".join(
-                [
-                    plan_id,
-                    *(
-                        f"{k}={v}"
-                        for k, v in program_hints_for(
-                            plan.space.hints(lines[plan_id][0]), mpiexec
-                        ).items()
-                    ),
-                ]
+class _LeftColumn(ProgressColumn):
+    """The time left, as the sweep works it out (the `left` field of the task)."""
+
+    def render(self, task: Task) -> Text:
+        return Text(str(task.fields.get("left") or "eta -:--:--"), style="progress.remaining")
+
+
+def _clock(seconds: float) -> str:
+    seconds = max(0, round(seconds))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+Line = tuple[Configuration, int]
+
+
+class _Sweep:
+    """One run of a plan: its state, pace, budget and progress, and the kernel jobs."""
+
+    def __init__(
+        self,
+        plan: BenchPlan,
+        system: System,
+        work: Path,
+        log_dir: Path,
+        results: Path,
+        previous: list[Measurement],
+        after_workload: Callable[[list["Record"]], object] | None,
+    ) -> None:
+        self.plan = plan
+        self.system = system
+        self.work = work
+        self.log_dir = log_dir
+        self.results = results
+        self.after_workload = after_workload
+        # The system is part of a measurement's identity: the same sweep on another file
+        # system (or MPI, or host) measures something else, and its results must not be
+        # taken for the first one's when both go into one knowledge base (nor resume it).
+        self.prefix = f"{plan.sweep_id}:{system.fingerprint}"
+        mine = [m for m in previous if m.uid.startswith(self.prefix + ":")]
+        self.state = SweepState(plan, mine)
+        self.pace = Pace.from_measurements(mine)
+        order = [workload_key(w) for w in plan.workloads]
+        random.Random(plan.seed).shuffle(order)
+        self.order = {key: n for n, key in enumerate(order)}
+        self.deadline: float | None = None
+        self.budget: float | None = None
+        self.progress: Progress | None = None
+        self.task = TaskID(0)
+        self.added = 0
+        self.rounds = 0
+        self.out_of_time = ""  # why the budget stopped measuring, once it has
+
+    def left(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def run(self, console: Console) -> tuple[str, str]:
+        """The rounds (see run_sweep); the stop and its reason."""
+        first = {}
+        for w in self.plan.workloads:
+            key = workload_key(w)
+            first[key] = self.state.missing(key, first_configurations(self.plan, w))
+        first = {key: lines for key, lines in first.items() if lines}
+        if first:
+            sizes = sorted({len({config_key(c) for c, _ in lines}) for lines in first.values()})
+            console.print(
+                f"round 1: {_count(first)} measurements of {len(first)} workload(s), cheapest "
+                f"first: each one's default and the configurations that try every value of "
+                f"the parameters that matter to it ({_span(sizes)} per workload)"
             )
-            + "\n"
-            for plan_id in ids
+            self._round(first, "first", cheapest_first=True)
+            if self.out_of_time:
+                return STOP_BUDGET, self.out_of_time
+        while True:
+            rest = self.state.rest()
+            if not rest:
+                return STOP_PLAN, "every planned measurement is made"
+            counts = {key: (self.state.workloads[key].workload, len(v)) for key, v in rest.items()}
+            estimate = self.pace.total(counts)
+            left = self.left()
+            if left is None or (estimate is not None and estimate <= left):
+                about = "" if estimate is None else f", about {duration_text(estimate)}"
+                within = "" if left is None else f" (within the {duration_text(left)} left)"
+                console.print(
+                    f"round {self.rounds + 1}: the rest of the plan, {_count(rest)} "
+                    f"measurements of {len(rest)} workload(s){about}{within}"
+                )
+                jobs = rest
+                how = "rest"
+            else:
+                choice = next_choice(self.state)
+                if not choice.picks:
+                    return STOP_CONFIDENT, (
+                        f"confident: of the {choice.unmeasured:,} configurations not measured, "
+                        f"none may beat its workload's best measured bandwidth by more than "
+                        f"the spread between repeats (by the upper end of a random forest's "
+                        f"{UPPER_QUANTILE:.0%} interval)"
+                    )
+                jobs = {
+                    workload_key(p.workload): self.state.missing(
+                        workload_key(p.workload), p.configs
+                    )
+                    for p in choice.picks
+                }
+                top = max(p.gain for p in choice.picks)
+                console.print(
+                    f"round {self.rounds + 1}: {_count(jobs)} measurements of {len(jobs)} "
+                    f"workload(s) where a model of what is measured knows least or expects "
+                    f"most: {choice.unsure:,} of {choice.unmeasured:,} unmeasured "
+                    f"configurations may beat their workload's best by more than the noise"
+                    + (f" (by up to {top - 1:.0%})" if 1 < top < 100 else "")
+                    if choice.unsure
+                    else f"round {self.rounds + 1}: {_count(jobs)} measurements that finish "
+                    f"configurations begun before (their missing repeats)"
+                )
+                how = "model"
+            if self._round(jobs, how, cheapest_first=how == "rest") == 0 and not self.out_of_time:
+                raise ConfigError(
+                    f"round {self.rounds} measured nothing of what it planned ({self.results})"
+                )
+            if self.out_of_time:
+                return STOP_BUDGET, self.out_of_time
+
+    def _round(self, jobs: dict[str, list[Line]], how: str, cheapest_first: bool) -> int:
+        """One round: a kernel job per workload; returns the measurements it added."""
+        self.rounds += 1
+        added = 0
+        pending = list(jobs)
+        while pending:
+            key = min(pending, key=self._cost) if cheapest_first else pending[0]
+            pending.remove(key)
+            workload = self.state.workloads[key].workload
+            lines = self._fitting(workload, jobs[key])
+            if not lines:
+                if cheapest_first:
+                    break  # what comes next costs more
+                continue
+            new = self._job(workload, lines, how)
+            added += len(new)
+            if self.after_workload is not None and new:
+                self.after_workload([(m, self.system, self.plan.space.name) for m in new])
+            if self.out_of_time and cheapest_first:
+                break  # what comes next costs more
+        return added
+
+    def _cost(self, key: str) -> tuple[float, int, int]:
+        workload = self.state.workloads[key].workload
+        each = self.pace.estimate(workload)
+        return (each or 0.0, moved_bytes(workload), self.order[key])
+
+    def _fitting(self, workload: Workload, lines: list[Line]) -> list[Line]:
+        """The first of `lines` that end within the budget at the pace so far."""
+        left, each = self.left(), self.pace.estimate(workload)
+        if left is None:
+            return lines
+        if each is None or each <= 0:
+            each = 0.0  # nothing measured yet: the first measurement tells
+            fits = len(lines) if left > 0 else 0
+        else:
+            fits = max(0, min(len(lines), int(left // each)))
+        if fits < len(lines):
+            self._out_of_time(workload, left - fits * each, each)
+        return lines[:fits]
+
+    def _out_of_time(self, workload: Workload, left: float, each: float) -> None:
+        if self.out_of_time:
+            return
+        assert self.budget is not None
+        budget = f"the time budget ({duration_text(self.budget)})"
+        if left <= 0 or each <= 0:
+            self.out_of_time = f"{budget} is used up"
+        else:
+            self.out_of_time = (
+                f"{budget} has {duration_text(left)} left, and the next measurement "
+                f"({workload_key(workload)}) takes about {duration_text(each)}"
+            )
+
+    def _eta(self) -> str:
+        """The progress bar's time left: the rest of the plan at the pace so far, or the
+        budget's end when that comes first."""
+        counts = {}
+        for key, p in self.state.workloads.items():
+            made = sum(len(r) for r in p.measured.values())
+            counts[key] = (p.workload, len(p.configs) * self.plan.repeats - made)
+        estimate, left = self.pace.total(counts), self.left()
+        if left is not None and (estimate is None or estimate > left):
+            return f"eta {_clock(left)} budget"
+        return "eta -:--:--" if estimate is None else f"eta {_clock(estimate)}"
+
+    def _advance(self, label: str) -> None:
+        if self.progress is not None:
+            self.progress.update(
+                self.task, completed=self.state.measured, description=label, left=self._eta()
+            )
+
+    def _job(self, workload: Workload, chosen: list[Line], how: str) -> list[Measurement]:
+        """One MPI job: `chosen` (configuration, repeat) pairs of the workload, shuffled;
+        returns the measurements it added to the results file."""
+        prefix = f"{self.prefix}:{workload_key(workload)}"
+        index = {
+            config_key(c): i
+            for i, c in enumerate(self.state.workloads[workload_key(workload)].configs)
+        }
+        lines = {f"c{index[config_key(c)]}r{r}": (c, r) for c, r in chosen}
+        ids = list(lines)
+        random.Random(f"{self.plan.seed}:{prefix}").shuffle(ids)
+        plan_file = self.work / "plan.txt"
+        # Measurements keep the space's keys (the concepts); the kernel passes them as this
+        # MPI takes them (Open MPI's OMPIO: its own keys).
+        mpiexec = build_config().mpiexec
+        plan_file.write_text(
+            "".join(
+                " ".join(
+                    [
+                        plan_id,
+                        *(
+                            f"{k}={v}"
+                            for k, v in program_hints_for(
+                                self.plan.space.hints(lines[plan_id][0]), mpiexec
+                            ).items()
+                        ),
+                    ]
+                )
+                + "\n"
+                for plan_id in ids
+            )
         )
-    )
-    tag = uuid.uuid4().hex[:12]
-    env = interposer_env("trace", None, log_dir, "table", tag)
-    command, env = preload_ranks_only(
-        kernel_command(workload, work / "data", "--plan", str(plan_file)),
-        env,
-        os.environ.get("LD_PRELOAD"),
-    )
-    added: list[Measurement] = []
-    with (
-        results.open("a", encoding="utf-8") as out,
-        subprocess.Popen(
-            command,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            process_group=0,
-        ) as job,
-    ):
-        # stderr is read on a thread while stdout is parsed: a kernel that writes more
-        # than a pipe holds to stderr (rank warnings) would otherwise block forever.
-        errors: list[str] = []
-        drain = threading.Thread(target=lambda: errors.extend(job.stderr or ()), daemon=True)
-        drain.start()
-        try:
-            assert job.stdout is not None
-            for line in job.stdout:
-                measurement = _parse_line(line, lines, prefix, workload, tag)
-                if measurement is None:
-                    continue
-                out.write(measurement_to_json(measurement, system, plan.space.name) + "\n")
-                out.flush()
-                done.add(measurement.uid)
-                added.append(measurement)
-                advance()
-        except BaseException:
-            stop_group(job)
-            raise
-        drain.join()
-        stderr = "".join(errors)
-    if job.returncode != 0:
-        raise ConfigError(
-            f"the kernel failed on {workload_key(workload)} (exit {job.returncode}):\n{stderr}"
+        label = f"round {self.rounds}: {workload_key(workload)}"
+        self._advance(label)
+        tag = uuid.uuid4().hex[:12]
+        env = interposer_env("trace", None, self.log_dir, "table", tag)
+        command, env = preload_ranks_only(
+            kernel_command(workload, self.work / "data", "--plan", str(plan_file)),
+            env,
+            os.environ.get("LD_PRELOAD"),
         )
-    return added
+        added: list[Measurement] = []
+        stopped = threading.Event()  # set when the budget stopped the job
+        with (
+            self.results.open("a", encoding="utf-8") as out,
+            subprocess.Popen(
+                command,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                process_group=0,
+            ) as job,
+        ):
+
+            def stop() -> None:
+                if job.poll() is not None:
+                    return  # it ended on its own
+                stopped.set()
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(job.pid, signal.SIGTERM)
+
+            left = self.left()
+            watchdog = threading.Timer(max(left, 0.0), stop) if left is not None else None
+            if watchdog is not None:
+                watchdog.daemon = True
+                watchdog.start()
+            # stderr is read on a thread while stdout is parsed: a kernel that writes more
+            # than a pipe holds to stderr (rank warnings) would otherwise block forever.
+            errors: list[str] = []
+            drain = threading.Thread(target=lambda: errors.extend(job.stderr or ()), daemon=True)
+            drain.start()
+            last = time.monotonic()
+            try:
+                assert job.stdout is not None
+                for line in job.stdout:
+                    measurement = _parse_line(line, lines, prefix, workload, tag)
+                    if measurement is None:
+                        continue
+                    now = time.monotonic()
+                    self.pace.add(workload, now - last)
+                    measurement.provenance.update(
+                        wall_seconds=round(now - last, 6), round=self.rounds, chosen=how
+                    )
+                    last = now
+                    out.write(
+                        measurement_to_json(measurement, self.system, self.plan.space.name) + "\n"
+                    )
+                    out.flush()
+                    self.state.add(measurement)
+                    added.append(measurement)
+                    self.added += 1
+                    self._advance(label)
+                    left, each = self.left(), self.pace.estimate(workload)
+                    if len(added) < len(lines) and left is not None and each and each > left:
+                        # The kernel has begun the next one; it would not end in time.
+                        self._out_of_time(workload, left, each)
+                        stop()
+                        break
+            except BaseException:
+                stop_group(job)
+                raise
+            finally:
+                if watchdog is not None:
+                    watchdog.cancel()
+            if stopped.is_set():
+                stop_group(job)
+                if not self.out_of_time and len(added) < len(lines):
+                    assert self.budget is not None
+                    self.out_of_time = (
+                        f"the time budget ({duration_text(self.budget)}) ended during a "
+                        f"measurement of {workload_key(workload)}, which was stopped and "
+                        f"not kept"
+                    )
+            drain.join(timeout=GRACE_SECONDS if stopped.is_set() else None)
+            stderr = "".join(errors)
+        if job.returncode != 0 and not stopped.is_set():
+            raise ConfigError(
+                f"the kernel failed on {workload_key(workload)} (exit {job.returncode}):\n{stderr}"
+            )
+        return added
+
+
+def _count(jobs: dict[str, list[Line]]) -> str:
+    return f"{sum(len(v) for v in jobs.values()):,}"
+
+
+def _span(sizes: list[int]) -> str:
+    return f"{sizes[0]}" if sizes[0] == sizes[-1] else f"{sizes[0]}-{sizes[-1]}"
 
 
 def _parse_line(

@@ -5,6 +5,7 @@ files) and db status."""
 import argparse
 import contextlib
 import os
+import time
 from pathlib import Path
 
 from iotuner._choices import INGEST_KINDS
@@ -93,14 +94,20 @@ def add_bench(subparsers: Subparsers) -> None:
         "bench",
         help="measure a parameter space on this system (the training benchmark)",
         description=(
-            "Sweep workloads (scale, pattern, layout, read/write, size per call) and every "
-            "configuration of a parameter space, each repeated, in a shuffled order, with "
-            "data synced to storage. Each measurement opens a file, makes many calls (at "
-            "least 2, up to 1024, about 64 MiB per rank), syncs and closes it; the bandwidth "
-            "recorded is the data's (calls and the sync of a write), open and close are timed "
-            "apart. Results are "
-            "appended to a results file as they come; run the same command again to resume. "
-            "They also go into the knowledge base."
+            "Sweep workloads (scale, pattern, layout, read/write, size per call) and the "
+            "configurations of a parameter space, each repeated, with data synced to "
+            "storage. Each measurement opens a file, makes many calls (at least 2, up to "
+            "1024, about 64 MiB per rank), syncs and closes it; the bandwidth recorded is "
+            "the data's (calls and the sync of a write), open and close are timed apart. "
+            "It ends in bounded time with the most useful measurements for that time "
+            "(--time-budget, 20 minutes unless told otherwise): first every workload's "
+            "default and a few configurations that try every value of each parameter that "
+            "matters to it, cheapest workload first; then the rest of the plan when it fits "
+            "in the time left, else rounds a model chooses (where it knows least or expects "
+            "most), until no unmeasured configuration may beat its workload's best by more "
+            "than the noise between repeats. Results are appended to a results file as they "
+            "come; run the same command again to resume, with a fresh budget. They also go "
+            "into the knowledge base."
         ),
     )
     add_space_argument(parser)
@@ -148,17 +155,36 @@ def add_bench(subparsers: Subparsers) -> None:
         "default and a seeded random sample)",
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--time-budget",
+        default="20m",
+        metavar="DURATION",
+        help="measure for at most this long, e.g. 90s, 20m, 1h30m, or none for the whole "
+        "plan (default 20m): no measurement starts that the pace so far says cannot end "
+        "in time, and the output says why it stopped and how much of the plan is measured",
+    )
     parser.set_defaults(handler=_bench)
 
 
 def _bench(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from iotuner.bench import BenchPlan, parse_layout, parse_size, plan_sizes, run_bench
+    from iotuner.bench import (
+        STOP_BUDGET,
+        BenchPlan,
+        duration_text,
+        parse_duration,
+        parse_layout,
+        parse_size,
+        plan_sizes,
+        resume_estimate,
+        run_sweep,
+    )
     from iotuner.ingest import ingest_bench_records
     from iotuner.measurement import OPS, PATTERNS
     from iotuner.space import load_space
 
+    started = time.monotonic()  # the time budget counts from here
     # Every option is checked before the plan is printed: a plan followed by an error
     # reads as if measuring had begun.
     _check_data_dir(args.dir)
@@ -171,6 +197,7 @@ def _bench(args: argparse.Namespace) -> int:
         ) from None
     layouts = [parse_layout(text) for text in comma_separated(args.layouts, what="--layouts")]
     open_bytes = parse_size(args.open_size)
+    budget = parse_duration(args.time_budget, "--time-budget")
     sizes, why = plan_sizes(args.sizes, args.max_size, args.dir, nprocs, layouts, open_bytes)
     plan = BenchPlan(
         space=space,
@@ -191,16 +218,48 @@ def _bench(args: argparse.Namespace) -> int:
     console = Console()
     console.print(f"{why}; size per call x calls per open: {plan.calls_text()}")
     console.print(
-        f"{len(plan.workloads)} workloads, {plan.measurements()} measurements "
-        f"(space {space.name}, {args.repeats} repeats), {plan.data_bytes() / (1 << 30):.1f} "
+        f"{len(plan.workloads)} workloads, {plan.measurements():,} measurements "
+        f"(space {space.name}, {args.repeats} repeats), {plan.data_bytes() / (1 << 30):,.1f} "
         f"GiB of data; results: {results}"
     )
+    console.print(_budget_text(budget, *resume_estimate(plan, results), plan.measurements()))
     after = None
     if store is not None:
         after = lambda records: ingest_bench_records(store, results, records)  # noqa: E731
-    added = run_bench(plan, args.dir, results, console, after)
-    console.print(f"{added} new measurements in {results}")
+    outcome = run_sweep(plan, args.dir, results, console, after, budget=budget, since=started)
+    console.print(
+        f"stopped after {outcome.rounds} round(s) and {duration_text(outcome.seconds)}: "
+        f"{outcome.reason}"
+    )
+    share = outcome.measured / outcome.planned if outcome.planned else 1.0
+    console.print(
+        f"{outcome.measured:,} of {outcome.planned:,} planned measurements are in {results} "
+        f"({share:.0%})"
+        + ("; run the same command again to go on" if outcome.stop == STOP_BUDGET else "")
+    )
+    console.print(f"{outcome.added} new measurements in {results}")
     return 0
+
+
+def _budget_text(budget: float | None, measured: int, rest: float | None, planned: int) -> str:
+    """What the time budget means for this plan, before measuring: with measurements in
+    the results file already, what the rest takes at their pace."""
+    from iotuner.bench import duration_text
+
+    limit = (
+        "no time budget: the whole plan is measured"
+        if budget is None
+        else f"time budget {duration_text(budget)}"
+    )
+    if not measured or rest is None:
+        return f"{limit}; the time it takes is estimated after the first measurements"
+    done = f"{measured:,} of {planned:,} measured already"
+    if measured >= planned:
+        return f"{limit}; {done}: nothing left to measure"
+    takes = f"at their pace the rest takes about {duration_text(rest)}"
+    if budget is None or rest <= budget:
+        return f"{limit}; {done}; {takes}"
+    return f"{limit}; {done}; {takes}, more than the budget: what tells most comes first"
 
 
 def _check_data_dir(data_dir: Path) -> None:
