@@ -171,3 +171,19 @@ def test_open_keys_that_change_nothing_on_this_host_are_not_written() -> None:
     assert [e.hints for e in two.entries if e.at == "open"] == [
         {"cb_nodes": "2", "cb_config_list": "*:*"}
     ]
+
+
+def test_a_traced_size_past_the_sweep_takes_the_nearest_measured_choice() -> None:
+    # A program's traced run (its default only, keyed "default" with no settings) at
+    # 2 MiB, past the sweep's 1 MiB: its own measurements compare nothing, so the nearest
+    # size the sweep compared configurations at decides, where the model predicts a gain.
+    traced = _row(2 << 20, DEFAULT, 60.0, 60.0, 60.0)
+    traced.update({"config": "default", "cfg:romio_ds_write": None, "cfg:romio_cb_write": None})
+    frame = pd.concat([summary((250.0, 300.0, 320.0)), pd.DataFrame([traced])], ignore_index=True)
+    result = tune(FlatPredictor(gain=1.2), SPACE, frame)
+    choice = _choices(result)[size_group(2 << 20)]
+    assert not choice.kept_default and choice.hints == {"romio_cb_write": "disable"}
+    assert choice.reason.startswith(f"size group {size_group(LARGE)}'s measured choice")
+    # A model that predicts no gain there keeps the default.
+    flat = tune(FlatPredictor(gain=1.0), SPACE, frame)
+    assert _choices(flat)[size_group(2 << 20)].kept_default

@@ -155,7 +155,7 @@ def tune(
             else:
                 cases = optimise_scale(counted, space, pending, rng, advance)
             for case in cases:
-                case.measured = measured_in_summary(summary, case)
+                case.measured = measured_in_summary(summary, case, space)
             scale_entries, scale_choices = tune_scale(cases, space, noise, trained)
             entries += scale_entries
             choices += scale_choices

@@ -14,8 +14,9 @@ import pandas as pd
 
 from iotuner.bench import configurations_for, relevant
 from iotuner.formats import hint_vocabulary, size_groups
-from iotuner.measurement import CONFIG_PREFIX, Workload
-from iotuner.space import Configuration, Space, config_key
+from iotuner.measurement import CONFIG_PREFIX, NOT_SET, Workload
+from iotuner.models._common import cell_value
+from iotuner.space import Configuration, Space, SpaceError, config_key
 
 __all__ = [
     "ENUMERATION_LIMIT",
@@ -122,10 +123,14 @@ def measurement_noise(summary: pd.DataFrame) -> float:
 
 
 def measured_in_summary(
-    summary: pd.DataFrame, case: "Case"
+    summary: pd.DataFrame, case: "Case", space: Space
 ) -> dict[str, list[tuple[float, float, float] | None]]:
-    """What `summary` measured of the case: per configuration key, per shape of the case
-    (its workloads, in order) the worst, median and best repeat (see Case.measured)."""
+    """What `summary` measured of the case: per configuration key (as the case's
+    configurations are keyed: a knob not set ran at its default, and one that cannot
+    matter to the case is at its default), per shape of the case (its workloads, in
+    order) the worst, median and best repeat (see Case.measured). A row whose settings
+    are not the space's is left out; two rows of one configuration keep the one with more
+    repeats."""
     first = case.first
     rows = summary[
         (summary["nprocs"] == first.nprocs)
@@ -135,17 +140,40 @@ def measured_in_summary(
         & (summary["group"] == case.group)
     ]
     found: dict[str, list[tuple[float, float, float] | None]] = {}
+    repeats: dict[tuple[str, int], int] = {}
+    columns = [f"{CONFIG_PREFIX}{p.name}" for p in space.parameters]
+    present = [c for c in columns if c in rows.columns]
     for number, workload in enumerate(case.workloads):
         shape = rows
         if workload.layout == "strided":
             shape = rows[(rows["block"] == workload.block) & (rows["fill"] == workload.fill)]
-        for key, worst, middle, best in shape[
-            ["config", "bw_min", "bw_median", "bw_max"]
-        ].itertuples(index=False, name=None):
-            if min(worst, middle, best) > 0:
-                slots = found.setdefault(str(key), [None] * len(case.workloads))
-                slots[number] = (float(worst), float(middle), float(best))
+        for _, row in shape.iterrows():
+            worst, middle, best = (float(row[c]) for c in ("bw_min", "bw_median", "bw_max"))
+            key = _summary_key(row, space, workload, present)
+            if key is None or min(worst, middle, best) <= 0:
+                continue
+            n = int(row["n"]) if "n" in row and pd.notna(row["n"]) else 1
+            if repeats.get((key, number), -1) >= n:
+                continue
+            repeats[key, number] = n
+            slots = found.setdefault(key, [None] * len(case.workloads))
+            slots[number] = (worst, middle, best)
     return found
+
+
+def _summary_key(
+    row: pd.Series, space: Space, workload: Workload, present: list[str]
+) -> str | None:
+    """The key of a summary row's configuration as the case's configurations are keyed."""
+    config = {}
+    for parameter in space.parameters:
+        column = f"{CONFIG_PREFIX}{parameter.name}"
+        cell = cell_value(row[column]) if column in present else NOT_SET
+        config[parameter.name] = parameter.default if cell == NOT_SET else cell
+    try:
+        return config_key(_relevant_only(space, workload, space.validate(config)))
+    except SpaceError:
+        return None
 
 
 def representative_bytes(group: int) -> int:

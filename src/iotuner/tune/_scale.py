@@ -119,7 +119,7 @@ def tune_scale(
         kept = decided is None or _rest(space, case.configs[decided[0]]) == _rest(
             space, case.configs[0]
         )
-        if not case.measured and kept:
+        if case.distance == 0 and kept and not _measured_alternatives(case):
             decided = _between_measured(case, cases, space, keys, noise) or decided
         if decided is None:
             continue
@@ -168,39 +168,63 @@ def _rest(space: Space, config: Configuration) -> dict[str, str | int]:
     return {k: v for k, v in space.hints(config).items() if k not in OPEN_ONLY_KEYS}
 
 
+def _measured_alternatives(case: Case) -> bool:
+    """Whether the training data measured any configuration of the case but the default
+    (then the case's own measurements decide; a traced run of a program measures its
+    default only, which leaves the choice to the sizes the sweep measured)."""
+    default = config_key(case.configs[0])
+    return any(key != default and any(stats) for key, stats in case.measured.items())
+
+
+def _measured_choice(
+    twin: Case, space: Space, keys: OpenKeys, noise: float
+) -> tuple[str, int] | None:
+    """The configuration (key) a twin case's own measurements chose over its default."""
+    decided = decide_case(twin, space, keys, noise)
+    if decided is None or twin.measured_verdict(decided[0]) is not True:
+        return None
+    return config_key(twin.configs[decided[0]]), twin.group
+
+
 def _between_measured(
     case: Case, cases: list[Case], space: Space, keys: OpenKeys, noise: float
 ) -> tuple[int, str] | None:
-    """For a size the training data did not measure, between two sizes it did: the
-    configuration the measurements of both neighbouring size groups (same pattern, op and
-    layout) show beating the default, when both chose the same one and the model does not
-    predict it slower than the default here beyond the noise; else None."""
+    """For a size inside the trained range whose own measurements compared nothing with
+    the default: the configuration the measurements of the nearest measured size groups
+    (same pattern, op and layout) show beating the default. Between two such groups, when
+    both chose the same one and the model does not predict it slower here beyond the
+    noise; past the last one (a program's traced size beyond the sweep's), when the model
+    also predicts it a gain here (the calibrated median, or the prediction). Else None."""
     twins = [
         c
         for c in cases
-        if c.measured
+        if _measured_alternatives(c)
         and c.distance == 0
         and (c.first.pattern, c.first.op, c.first.layout)
         == (case.first.pattern, case.first.op, case.first.layout)
     ]
     below = max((c for c in twins if c.group < case.group), key=lambda c: c.group, default=None)
     above = min((c for c in twins if c.group > case.group), key=lambda c: c.group, default=None)
-    if below is None or above is None:
+    sides = [t for t in (below, above) if t is not None]
+    chosen = [_measured_choice(t, space, keys, noise) for t in sides]
+    if not chosen or any(c is None for c in chosen) or len({c[0] for c in chosen if c}) != 1:
         return None
-    chosen = []
-    for twin in (below, above):
-        decided = decide_case(twin, space, keys, noise)
-        if decided is None or twin.measured_verdict(decided[0]) is not True:
-            return None
-        chosen.append(config_key(twin.configs[decided[0]]))
-    if chosen[0] != chosen[1]:
-        return None
-    index = next((i for i, c in enumerate(case.configs) if config_key(c) == chosen[0]), None)
+    key = chosen[0][0] if chosen[0] else ""
+    index = next((i for i, c in enumerate(case.configs) if config_key(c) == key), None)
     if index is None or index == 0 or not not_slower(case, index, noise):
         return None
+    if len(sides) == 2:
+        return index, (
+            f"between size groups {sides[0].group} and {sides[1].group}, whose measurements "
+            "both show it beating the default; the model does not predict it slower here"
+        )
+    calibrated = case.calibrated_gain(index)
+    gain = calibrated[1] if calibrated is not None else case.median[index] / case.median[0]
+    if gain <= 1.0:
+        return None
     return index, (
-        f"between size groups {below.group} and {above.group}, whose measurements both show "
-        "it beating the default; the model does not predict it slower here"
+        f"size group {sides[0].group}'s measured choice, the nearest size the sweep "
+        f"compared configurations at: the model predicts {gain - 1:+.0%} here"
     )
 
 
