@@ -53,6 +53,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _benchkit import BenchError, print_aligned
 
+from iotuner.cli._evaluate import pick_and_coverage_cells
 from iotuner.errors import IotunerError
 from iotuner.learn import training_data
 from iotuner.measurement import CONFIG_PREFIX, WORKLOAD_COLUMNS
@@ -246,22 +247,6 @@ def figure_cells(figures: Figures, budget: int) -> list[str]:
     ]
 
 
-def extra_cells(result: Any) -> list[str]:
-    """The share of held-out workloads whose zero-trial pick reaches 0.95 of their best,
-    and the coverage of the calibrated 10-90 % interval (rows, pairs' gains, the worst
-    held-out workload: iotuner.models._calibrate.held_out_coverage)."""
-    picks = [w.pick for w in result.workloads]
-    share = _num(sum(p >= 0.95 for p in picks) / len(picks) if picks else None, "{:.0%}")
-    cover = result.coverage
-    if cover is None:
-        return [share, "-"]
-    return [
-        share,
-        f"{_num(cover['rows'], '{:.0%}')}/{_num(cover['gains'], '{:.0%}')}/"
-        f"{_num(cover['worst_workload'], '{:.0%}')}",
-    ]
-
-
 def seed_cells(result: dict[str, Any]) -> list[str]:
     trials = result["trials_range"]
     reached = result["reached_range"]
@@ -398,7 +383,11 @@ def main() -> None:
         for model in evaluation.models:
             result = evaluation.result(model, scheme)
             rows.append(
-                [label(model), *figure_cells(result.figures, args.budget), *extra_cells(result)]
+                [
+                    label(model),
+                    *figure_cells(result.figures, args.budget),
+                    *pick_and_coverage_cells(result),
+                ]
             )
         random = figure_cells(evaluation.random[scheme], args.budget)
         rows.append(["random order (exact)", *random, "-", "-"])

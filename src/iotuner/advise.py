@@ -8,13 +8,14 @@ ours, with zero runs of it.
    call that moved the most bytes, with the mean bytes per call.
 2. The recommendation. `tune` runs at the scales of the groups, with the model and the
    training data `iotuner tune` would use, so the evidence rule is the same (a change only
-   when its lower bound beats the default's upper bound, beyond the noise). The hints a
+   with measured or calibrated evidence that it beats the default: iotuner.tune). The hints a
    group gets are then looked up in that table exactly as the interposer would look them
    up when the program runs: the open entry for its program, file and scale, then the
    access entry for its size group, pattern, op and layout (collective access) or the view
    entry (independent access to a strided view). So what advise recommends for a traced
    program is what `iotuner run --mode tune` with tune's table applies to it. The case's
-   choice gives the predicted bandwidth, its interval and the default's.
+   choice gives the predicted bandwidth, the default's, and the gain's interval (measured
+   in the sweep, or calibrated on held-out workloads).
 3. The ways to use it: the exports of iotuner.hintexport for the entries the groups use,
    and the `iotuner run --mode tune` command.
 
@@ -99,10 +100,14 @@ class Recommendation:
 
     @property
     def interval(self) -> tuple[float, float] | None:
-        """The gain's interval: the chosen configuration's band over the default's point."""
+        """The gain's 10-90 % interval: measured in the sweep or calibrated on held-out
+        workloads (tune.Choice.gain_interval); for a model without a calibration, the
+        chosen configuration's band over the default's point."""
         c = self.choice
         if c is None or c.default_predicted <= 0:
             return None
+        if c.gain_interval is not None:
+            return c.gain_interval
         return c.low / c.default_predicted, c.high / c.default_predicted
 
 

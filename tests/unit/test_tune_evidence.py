@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from iotuner.formats import size_group
 from iotuner.space import config_key, parse_space
@@ -84,6 +85,9 @@ def test_measured_gains_make_entries_where_the_model_sees_none() -> None:
         choice = measured[size_group(size)]
         assert not choice.kept_default and choice.hints == {"romio_cb_write": "disable"}
         assert choice.reason.startswith(MEASURED_EVIDENCE) and "+200%" in choice.reason
+        # The gain's interval (what advise shows): worst over the default's best, best over
+        # its worst.
+        assert choice.gain_interval == pytest.approx((250 / 110, 320 / 90))
     # The groups between the two measured ones take their shared choice.
     between = [g for g in measured if size_group(SMALL) < g < size_group(LARGE)]
     assert between and all(not measured[g].kept_default for g in between)
@@ -111,6 +115,9 @@ def test_a_calibrated_model_acts_where_held_out_gains_held() -> None:
     held = tune(CalibratedPredictor(gain=2.0, held=0.75, worst=0.7), SPACE, frame)
     assert all(not c.kept_default for c in _choices(held).values())
     assert all("calibrated gain" in c.reason for c in _choices(held).values())
+    # The gain's interval is the calibration's: x2 predicted, x1.5 median, x0.7 of it low.
+    interval = next(iter(_choices(held).values())).gain_interval
+    assert interval == pytest.approx((1.5 * 0.7, 1.5 * math.e))
     # ... gains that did not (median below 1) make none, though the band alone would.
     failed = tune(CalibratedPredictor(gain=2.0, held=0.45, worst=0.9), SPACE, frame)
     assert all(c.kept_default for c in _choices(failed).values())

@@ -130,7 +130,9 @@ def print_evaluation(result: "Evaluation", console: "Console", chosen: str | Non
             name = escape(model)
             if model == chosen:
                 name = f"[bold green]★ {name}[/]"
-            table.add_row(name, *map(whole, _cells(scored.figures) + _extra_cells(scored)))
+            table.add_row(
+                name, *map(whole, _cells(scored.figures) + pick_and_coverage_cells(scored))
+            )
         random = [*_cells(result.random[scheme]), "-", "-"]
         table.add_row("random order", *map(whole, random), style="dim")
         print_table(console, [(table, None)])
@@ -150,7 +152,7 @@ def _cells(figures: "Figures") -> list[str]:
     ]
 
 
-def _extra_cells(scored: "SchemeResult") -> list[str]:
+def pick_and_coverage_cells(scored: "SchemeResult") -> list[str]:
     """The share of held-out workloads whose zero-trial pick reaches 0.95 of their best,
     and the coverage of the calibrated 10-90 % interval (rows, pairs' gains, the worst
     held-out workload)."""

@@ -262,6 +262,24 @@ class Case:
             return None
         return math.exp(bounds[0]), math.exp(bounds[1])
 
+    def gain_interval(self, index: int) -> tuple[float, float] | None:
+        """The 10-90 % interval of the gain of `index` over the default (ratios): what the
+        measurements of this case show (the worst repeat over the default's best, the best
+        over its worst, geometric mean over the shapes) where both were measured, else
+        what the calibration says of gains predicted alike; None without either."""
+        mine = self.measured.get(config_key(self.configs[index])) or []
+        theirs = self.measured.get(config_key(self.configs[0])) or []
+        both = [(a, b) for a, b in zip(mine, theirs, strict=False) if a and b]
+        if both:
+            low = sum(math.log(a[0] / b[2]) for a, b in both) / len(both)
+            high = sum(math.log(a[2] / b[0]) for a, b in both) / len(both)
+            return math.exp(low), math.exp(high)
+        if self.gain_bounds is None:
+            return None
+        predicted = math.log(max(self.median[index], 1e-9) / max(self.median[0], 1e-9))
+        bounds = self.gain_bounds(predicted)
+        return None if bounds is None else (math.exp(bounds[0]), math.exp(bounds[2]))
+
     @property
     def first(self) -> Workload:
         return self.workloads[0]

@@ -39,6 +39,9 @@ class Choice:
     default_low: float
     reason: str
     extrapolated: int = 0  # doublings of the size beyond the trained range (0: inside it)
+    # The gain's 10-90 % interval over the default, measured or calibrated (Case.gain_interval);
+    # None where neither is known (the bands of an uncalibrated model then stand for it).
+    gain_interval: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)

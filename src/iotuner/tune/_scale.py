@@ -347,4 +347,5 @@ def _choice(case: Case, space: Space, index: int, reason: str) -> Choice:
         default_low=float(case.low[0]),
         reason=reason,
         extrapolated=case.distance,
+        gain_interval=case.gain_interval(index),
     )
