@@ -576,8 +576,13 @@ def learn_cell(
         logs = work / "logs"
         shutil.rmtree(logs, ignore_errors=True)
         record = run_once(variant, cell.pattern, cell.op, binary, target, work, args, tool)
-        report = learn_after_run(sorted(logs.glob("*.iotrace.jsonl")), table, str(db))
-        record.update(run=number + 1, learned=report.lines())
+        try:
+            learned = learn_after_run(
+                sorted(logs.glob("*.iotrace.jsonl")), table, str(db), space=args.space
+            ).lines()
+        except Exception as exc:  # what `iotuner run --learn` says as one warning
+            learned = [f"learning from this run failed: {exc}"]
+        record.update(run=number + 1, learned=learned)
         variant.runs.append(record)
     cell.learning = variant.runs
 
@@ -647,9 +652,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--learn-runs",
         type=int,
-        default=5,
-        help="runs under `run --learn` per cell after the repeats (default 5; 0: none; "
-        "needs --db or --build-table)",
+        help="runs under `run --learn` per cell after the repeats (default 5 with a "
+        "knowledge base: --db or --build-table; else none)",
     )
     parser.add_argument(
         "--bench-arg",
@@ -668,12 +672,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         args.max_configs = args.max_configs or 2
         args.only = args.only or "ior/interleaved-4k-coll/write,pio_noncontig/*/read"
     args.max_configs = args.max_configs or 8
+    if args.learn_runs is None:
+        args.learn_runs = 5 if args.db is not None or args.build_table else 0
     if args.learn_runs < 0:
         parser.error("--learn-runs must be 0 or more")
-    if args.learn_runs and args.table is not None and args.db is None:
-        parser.error(
-            "the learning runs need the table's knowledge base: give --db (or --learn-runs 0)"
-        )
+    if args.learn_runs and args.db is None and not args.build_table:
+        parser.error("the learning runs need the table's knowledge base: give --db")
+    if args.db is not None and not args.db.is_file():
+        parser.error(f"--db: no knowledge base at {args.db}")
     if args.repeats < 1 or args.max_configs < 1:
         parser.error("--repeats and --max-configs must be at least 1")
     return args

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from iotuner.store import open_store
+
 from .conftest import write_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,6 +73,29 @@ def test_quick_run_runs_both_programs(built: Path, tmp_path: Path) -> None:
     ior = next(c for c in cells if c["cell"].startswith("ior/"))
     # IOR printed its own result row for every run (the bench parses it).
     assert all(v["runs"][0]["own_mib_s"] > 0 for v in ior["variants"])
+
+
+def test_learning_runs_after_the_repeats(built: Path, tmp_path: Path) -> None:
+    """--learn-runs: each cell's program runs again as `run --learn` runs it, learning into
+    its own copy of the knowledge base (here an empty one: too little for a model, so each
+    refit keeps the entry and says why); every run is printed beside default and best."""
+    table = write_table(tmp_path / "table.jsonl", {"at": "open", "nprocs": 2, "hints": {}})
+    open_store(tmp_path / "kb.sqlite").close()
+    raw = tmp_path / "raw.json"
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--table", str(table), "--quick", "--dir", str(tmp_path),
+         "--build-dir", str(built), "--json", str(raw), "--only", "pio_noncontig/*/read",
+         "--db", str(tmp_path / "kb.sqlite"), "--learn-runs", "2"],
+        capture_output=True, text=True, timeout=BUDGET, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "learning runs slower than every default run: " in done.stdout
+    assert "run 1    run 2" in done.stdout
+    (cell,) = json.loads(raw.read_text())["cells"]
+    assert [r["run"] for r in cell["learning"]] == [1, 2]
+    assert all(r["bytes"] > 0 and r["seconds"] > 0 for r in cell["learning"])
+    assert all(r["learned"] for r in cell["learning"])  # each refit said what it did
+    assert not any("failed" in line for r in cell["learning"] for line in r["learned"])
 
 
 def test_vendored_ior_writes_the_bytes_it_says(built: Path, mpiexec: str, tmp_path: Path) -> None:
