@@ -84,7 +84,7 @@ def test_learning_runs_after_the_repeats(built: Path, tmp_path: Path) -> None:
     raw = tmp_path / "raw.json"
     done = subprocess.run(
         [sys.executable, str(BENCH), "--table", str(table), "--quick", "--dir", str(tmp_path),
-         "--build-dir", str(built), "--json", str(raw), "--only", "pio_noncontig/*/read",
+         "--build-dir", str(built), "--json", str(raw), "--only", "ior/interleaved-4k-coll/write",
          "--db", str(tmp_path / "kb.sqlite"), "--learn-runs", "2"],
         capture_output=True, text=True, timeout=BUDGET, check=False,
     )  # fmt: skip
