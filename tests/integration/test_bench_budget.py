@@ -5,7 +5,6 @@ twice."""
 
 import json
 import re
-import time
 from pathlib import Path
 
 from .test_cli import iotuner
@@ -24,9 +23,7 @@ def test_a_budget_stops_the_sweep_and_the_same_command_goes_on(tmp_path: Path) -
     results = tmp_path / "r.bench.jsonl"
     args = (*SWEEP, "--dir", str(data), "--results", str(results))
 
-    started = time.monotonic()
     first = iotuner("bench", *args).stdout
-    took = time.monotonic() - started
     said = " ".join(first.split())
     assert "time budget 6.0 s; the time it takes is estimated after the first" in said
     assert re.search(r"stopped after 1 round\(s\) and \d+\.\d s: the time budget \(6\.0 s\)", said)
@@ -34,9 +31,8 @@ def test_a_budget_stops_the_sweep_and_the_same_command_goes_on(tmp_path: Path) -
     assert 0 < made < 24  # within the first round
     assert f"{made} of 84 planned measurements are in {results}" in said
     assert "run the same command again to go on" in said
-    # The budget counts from the command's start; the interpreter's start and the
-    # stopping of the job come on top (seconds, not the minutes of the plan).
-    assert took < BUDGET + 15
+    # That it stopped in time is what the stop line and the count above say (a test
+    # asserts no wall time: the machine's speed is not the code's).
     first_uids = [json.loads(line)["uid"] for line in results.read_text().splitlines()]
     assert all(json.loads(line)["provenance"]["wall_seconds"] > 0 for line in results.open())
 

@@ -156,16 +156,21 @@ def test_model_rounds_find_the_best_with_part_of_the_plan(records: list[Measurem
     assert statistics.mean(ratios) < quality[-1] - 0.02
 
 
-def test_choices_are_deterministic_and_finish_what_was_begun(
-    records: list[Measurement],
-) -> None:
-    plan = tmpfs_plan()
+def first_round(plan: BenchPlan, records: list[Measurement]) -> list[Measurement]:
+    """The stored sweep's measurements of the first round's configurations."""
     firsts = {
         (workload_key(w), config_key(c))
         for w in plan.workloads
         for c in first_configurations(plan, w)
     }
-    measured = [m for m in records if (workload_key(m.workload), config_key(m.config)) in firsts]
+    return [m for m in records if (workload_key(m.workload), config_key(m.config)) in firsts]
+
+
+def test_choices_are_deterministic_and_finish_what_was_begun(
+    records: list[Measurement],
+) -> None:
+    plan = tmpfs_plan()
+    measured = first_round(plan, records)
     one = next_choice(SweepState(plan, measured))
     assert one == next_choice(SweepState(plan, measured)) and one.picks
     gains = [p.gain for p in one.picks]
@@ -201,12 +206,7 @@ def test_noise_between_repeats_decides_what_is_worth_measuring(
     """The same first round with repeats 10x apart: no gain the model sees is beyond that
     noise, so the sweep is done (the rule that ends it, not the plan)."""
     plan = tmpfs_plan()
-    firsts = {
-        (workload_key(w), config_key(c))
-        for w in plan.workloads
-        for c in first_configurations(plan, w)
-    }
-    measured = [m for m in records if (workload_key(m.workload), config_key(m.config)) in firsts]
+    measured = first_round(plan, records)
     assert next_choice(SweepState(plan, measured)).unsure > 0
     noisy = [
         dataclasses.replace(m, bandwidth=m.bandwidth * (10.0 if m.repeat == 0 else 1.0))
@@ -217,7 +217,8 @@ def test_noise_between_repeats_decides_what_is_worth_measuring(
     choice = next_choice(state)
     planned = sum(len(p.configs) for p in state.workloads.values())
     assert choice.picks == [] and choice.unsure == 0
-    assert choice.unmeasured == planned - len(firsts) == 210
+    first = sum(len(first_configurations(plan, w)) for w in plan.workloads)
+    assert choice.unmeasured == planned - first == 210
 
 
 def test_the_pace_estimates_by_workload_and_by_bytes(records: list[Measurement]) -> None:

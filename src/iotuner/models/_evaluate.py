@@ -345,12 +345,14 @@ def evaluate_models(
                 for w in fold:
                     rows = np.flatnonzero(workload_of == w)
                     with threadpool_limits(limits=1):
-                        residuals.append(y[rows] - np.asarray(estimator.predict(X[rows]), float))
+                        predicted = np.asarray(estimator.predict(X[rows]), dtype=float)
+                    residuals.append(y[rows] - predicted)
                     residual_names.append(labels[w])
                     scores.append(
                         _score_workload(
                             estimator,
                             X[rows],
+                            predicted,
                             y[rows],
                             labels[w],
                             programs[rows[0]],
@@ -451,6 +453,7 @@ def _first_hit_probabilities(n: int, k: int, horizon: int) -> npt.NDArray[np.flo
 def _score_workload(
     estimator: Any,
     X: npt.NDArray[np.float64],
+    predicted: npt.NDArray[np.float64],
     log_bw: npt.NDArray[np.float64],
     label: str,
     program: str | None,
@@ -460,8 +463,6 @@ def _score_workload(
     fallback_std: float,
     belief: bool,
 ) -> WorkloadScore:
-    with threadpool_limits(limits=1):
-        predicted = np.asarray(estimator.predict(X), dtype=float)
     spread = log_spread(estimator, X)
     prior_std = spread if spread is not None else np.full(len(predicted), fallback_std)
     bw, guess = np.exp(log_bw), np.exp(predicted)

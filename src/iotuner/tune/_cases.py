@@ -228,56 +228,51 @@ class Case:
     # (workload) its (worst, median, best) repeat in MiB/s, None where not measured.
     measured: dict[str, list[tuple[float, float, float] | None]] = field(default_factory=dict)
 
+    def _measured_pairs(
+        self, index: int, versus: int
+    ) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
+        """(worst, median, best) of `index` and of `versus` in each shape where both were
+        measured."""
+        mine = self.measured.get(config_key(self.configs[index])) or []
+        theirs = self.measured.get(config_key(self.configs[versus])) or []
+        return [(a, b) for a, b in zip(mine, theirs, strict=False) if a and b]
+
+    def _log_gain(self, index: int, versus: int) -> float:
+        """The predicted log gain of `index` over `versus`."""
+        return math.log(max(self.median[index], 1e-9) / max(self.median[versus], 1e-9))
+
     def measured_verdict(self, index: int, versus: int = 0) -> bool | None:
         """Whether the measurements say `index` beats `versus`: in every shape where both
         were measured, its worst repeat above the other's best; None where no shape has
         both (the model decides then). Measured beats predicted: an overlap of the
         repeats is no evidence, whatever the model says."""
-        mine = self.measured.get(config_key(self.configs[index]))
-        theirs = self.measured.get(config_key(self.configs[versus]))
-        if not mine or not theirs:
-            return None
-        both = [(a, b) for a, b in zip(mine, theirs, strict=True) if a and b]
-        if not both:
-            return None
-        return all(a[0] > b[2] for a, b in both)
+        both = self._measured_pairs(index, versus)
+        return all(a[0] > b[2] for a, b in both) if both else None
 
     def measured_gain(self, index: int, versus: int = 0) -> float | None:
         """The measured median of `index` over that of `versus`, geometric mean over the
         shapes where both were measured; None where none was."""
-        mine = self.measured.get(config_key(self.configs[index])) or []
-        theirs = self.measured.get(config_key(self.configs[versus])) or []
-        ratios = [math.log(a[1] / b[1]) for a, b in zip(mine, theirs, strict=False) if a and b]
-        return math.exp(sum(ratios) / len(ratios)) if ratios else None
+        both = self._measured_pairs(index, versus)
+        return math.exp(sum(math.log(a[1] / b[1]) for a, b in both) / len(both)) if both else None
 
     def calibrated_gain(self, index: int, versus: int = 0) -> tuple[float, float] | None:
         """The calibrated 10 % bound and median of the gain of `index` over `versus` (ratios:
         what held-out configurations predicted to gain as much over another of their workload
         measured); None without a calibration."""
-        if self.gain_bounds is None:
-            return None
-        predicted = math.log(max(self.median[index], 1e-9) / max(self.median[versus], 1e-9))
-        bounds = self.gain_bounds(predicted)
-        if bounds is None:
-            return None
-        return math.exp(bounds[0]), math.exp(bounds[1])
+        bounds = self.gain_bounds(self._log_gain(index, versus)) if self.gain_bounds else None
+        return None if bounds is None else (math.exp(bounds[0]), math.exp(bounds[1]))
 
     def gain_interval(self, index: int) -> tuple[float, float] | None:
         """The 10-90 % interval of the gain of `index` over the default (ratios): what the
         measurements of this case show (the worst repeat over the default's best, the best
         over its worst, geometric mean over the shapes) where both were measured, else
         what the calibration says of gains predicted alike; None without either."""
-        mine = self.measured.get(config_key(self.configs[index])) or []
-        theirs = self.measured.get(config_key(self.configs[0])) or []
-        both = [(a, b) for a, b in zip(mine, theirs, strict=False) if a and b]
+        both = self._measured_pairs(index, 0)
         if both:
             low = sum(math.log(a[0] / b[2]) for a, b in both) / len(both)
             high = sum(math.log(a[2] / b[0]) for a, b in both) / len(both)
             return math.exp(low), math.exp(high)
-        if self.gain_bounds is None:
-            return None
-        predicted = math.log(max(self.median[index], 1e-9) / max(self.median[0], 1e-9))
-        bounds = self.gain_bounds(predicted)
+        bounds = self.gain_bounds(self._log_gain(index, 0)) if self.gain_bounds else None
         return None if bounds is None else (math.exp(bounds[0]), math.exp(bounds[2]))
 
     @property
