@@ -8,7 +8,8 @@ import os
 import shutil
 import statistics
 import subprocess
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -89,6 +90,50 @@ def overhead_cells(values: list[float], base: list[float] | None) -> list[str]:
         f"{(statistics.median(values) - base_median) / base_median * 100:+.1f}",
         f"{min(paired):+.1f} .. {max(paired):+.1f}" if paired else "-",
     ]
+
+
+def load_line(who: str) -> str:
+    """The machine's load averages (1, 5 and 15 minutes) and its cores, for the record: on
+    a shared machine they say how far the figures can be trusted."""
+    one, five, fifteen = os.getloadavg()
+    return f"{who}: load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+def run_timed(
+    cmd: Sequence[str], env: Mapping[str, str], timeout: float
+) -> tuple[subprocess.CompletedProcess[str], float]:
+    """Runs a whole job (launcher and ranks) and returns it with its wall-clock seconds, from
+    before the launch to the end of the last rank: what MPI_Init, the file's close and
+    MPI_Finalize cost (where the interposer starts, reduces and writes its log) is in it.
+    subprocess.TimeoutExpired passes through."""
+    start = time.monotonic()
+    proc = subprocess.run(list(cmd), env=dict(env), capture_output=True, text=True, timeout=timeout)
+    return proc, time.monotonic() - start
+
+
+def print_job_table(title: str, results: Mapping[str, list[float]]) -> None:
+    """Median, min and max seconds of the whole job per configuration, with what it adds to
+    the baseline's median (seconds and share) and that share's range repeat by repeat."""
+    print(title)
+    base = results.get("baseline")
+    header = (
+        "configuration",
+        "median s",
+        "min",
+        "max",
+        "added s",
+        "added % of job",
+        "per-repeat range %",
+    )
+    rows = []
+    for config, values in results.items():
+        median = statistics.median(values)
+        if not base or config == "baseline":
+            extra = ["-", "-", "-"]
+        else:
+            extra = [f"{median - statistics.median(base):+.3f}", *overhead_cells(values, base)]
+        rows.append((config, f"{median:.3f}", f"{min(values):.3f}", f"{max(values):.3f}", *extra))
+    print_aligned(header, rows)
 
 
 def print_aligned(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:

@@ -14,10 +14,15 @@ median, min and max MiB/s and the overhead against running without the interpose
 
 The overhead is a share of the program's own time: (seconds - baseline seconds) / baseline
 seconds of the timed loop, from the medians, with the range of the same figure taken repeat
-by repeat (each repeat runs every configuration once). The configurations are interleaved
-in a rotating order, so a machine that gets busier or quieter during the benchmark affects
-all of them alike. Standard library only:
-    python bench/collective_read.py [--sizes 16384 1048576] [--repeats R] [--np 2]
+by repeat (each repeat runs every configuration once), and what it adds per call. It is
+given for the wall-clock time of the loop, for its CPU time (which leaves out the time a
+rank waited for a core: on a shared machine the wall clock swings with the load), and for
+the whole job (launch to exit: MPI_Init, the close and MPI_Finalize, where the interposer
+starts, reduces its records and writes its log, come on top of the loop). The
+configurations are interleaved in a rotating order, so a machine that gets busier or
+quieter during the benchmark affects all of them alike; the machine's load averages are
+printed before and after. Standard library only:
+    python bench/collective_read.py [--sizes 4096 1048576] [--repeats R] [--np 2]
 It reports figures and never judges them.
 """
 
@@ -30,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from _benchkit import (
@@ -39,22 +45,36 @@ from _benchkit import (
     find_library,
     find_mpiexec,
     find_program,
+    load_line,
     overhead_cells,
     print_aligned,
+    print_job_table,
+    run_timed,
 )
 
 WHO = "collective_read.py"
 CONFIGS = ("baseline", "off", "trace", "tune", "tune,trace")
 TABLE = '{"format": "iotuner-table", "version": 1}\n{"hints": {"romio_ds_read": "disable"}}\n'
 RESULT = re.compile(
-    r"^collective_read: calls=(\d+) bytes=(\d+) seconds=([0-9.eE+-]+) mib_per_s=([0-9.eE+-]+)$",
+    r"^collective_read: calls=(\d+) bytes=(\d+) seconds=([0-9.eE+-]+) mib_per_s=([0-9.eE+-]+)"
+    r" cpu_seconds=([0-9.eE+-]+)$",
     re.M,
 )
 
 
-def run(cmd: list[str], env: dict[str, str], what: str, timeout: float) -> str:
+@dataclass
+class Measured:
+    """One run: the timed loop's wall-clock and CPU seconds, and the whole job's seconds."""
+
+    seconds: float
+    cpu_seconds: float
+    job_seconds: float
+
+
+def run(cmd: list[str], env: dict[str, str], what: str, timeout: float) -> tuple[str, float]:
+    """The run's standard output and its whole job's seconds."""
     try:
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+        proc, job = run_timed(cmd, env, timeout)
     except subprocess.TimeoutExpired:
         raise BenchError(
             f"collective_read.py: {what}: no result within {timeout} s: {' '.join(cmd)}"
@@ -64,7 +84,7 @@ def run(cmd: list[str], env: dict[str, str], what: str, timeout: float) -> str:
             f"collective_read.py: {what}: the run failed (exit {proc.returncode}): "
             f"{' '.join(cmd)}\n{proc.stdout}{proc.stderr}"
         )
-    return proc.stdout
+    return proc.stdout, job
 
 
 class Runner:
@@ -94,48 +114,89 @@ class Runner:
         cmd, env = self.command("baseline", ["--write", "--file-bytes", str(self.args.file_bytes)])
         run(cmd, env, "writing the file", self.args.timeout)
 
-    def read(self, config: str, size: int, calls: int) -> float:
+    def read(self, config: str, size: int, calls: int) -> Measured:
         extra = ["--size", str(size), "--calls", str(calls)]
         cmd, env = self.command(config, [*extra, "--file-bytes", str(self.args.file_bytes)])
-        out = run(cmd, env, f"{config} size {size}", self.args.timeout)
+        out, job = run(cmd, env, f"{config} size {size}", self.args.timeout)
         match = RESULT.search(out)
         if match is None:
             raise BenchError(
                 f"collective_read.py: {config}: no result line in the output of "
                 f"{' '.join(cmd)}\n{out}"
             )
-        return float(match.group(3))
+        return Measured(float(match.group(3)), float(match.group(5)), job)
 
 
 def calls_for(size: int, args: argparse.Namespace) -> int:
     if args.calls:
         return int(args.calls)
     # About 1 GiB read per run (all ranks), and never fewer than 1000 calls.
-    return max(1000, (1 << 30) // (size * args.np))
+    return max(1000, (1 << 30) // (size * int(args.np)))
 
 
-def print_table(size: int, calls: int, np: int, results: dict[str, list[float]]) -> None:
-    """One table per size: bandwidth figures, and the overhead as a share of program time."""
+def added_per_call(seconds: list[float], base: list[float] | None, calls: int) -> str:
+    """What a configuration adds to one call, in ns, from the medians; "-" without one."""
+    if not base:
+        return "-"
+    return f"{(statistics.median(seconds) - statistics.median(base)) / calls * 1e9:+.0f}"
+
+
+def print_table(size: int, calls: int, np: int, results: dict[str, list[Measured]]) -> None:
+    """One set of tables per size: the loop's bandwidth (wall clock), the loop's CPU time
+    per call, and the whole job; each with the overhead as a share of the program's time."""
     moved = size * calls * np / (1024 * 1024)
-    base = results.get("baseline")
+    wall = {c: [m.seconds for m in runs] for c, runs in results.items()}
+    cpu = {c: [m.cpu_seconds for m in runs] for c, runs in results.items()}
+    base, cpu_base = wall.get("baseline"), cpu.get("baseline")
+    print(
+        f"collective_read: size={size} bytes per rank per call, calls={calls}, np={np}, "
+        f"{len(next(iter(results.values())))} repeats"
+    )
+    print("wall-clock time of the loop (slowest rank):")
     header = (
         "configuration",
         "median MiB/s",
         "min",
         "max",
+        "added ns/call",
         "overhead % of time",
         "per-repeat range %",
     )
     rows = []
-    for config, seconds in results.items():
+    for config, seconds in wall.items():
+        other = None if config == "baseline" else base
         mibs = [moved / s if s > 0 else 0.0 for s in seconds]
         cells = [config, f"{statistics.median(mibs):.1f}", f"{min(mibs):.1f}", f"{max(mibs):.1f}"]
-        rows.append((*cells, *overhead_cells(seconds, None if config == "baseline" else base)))
-    print(
-        f"collective_read: size={size} bytes per rank per call, calls={calls}, np={np}, "
-        f"{len(next(iter(results.values())))} repeats"
-    )
+        rows.append(
+            (*cells, added_per_call(seconds, other, calls), *overhead_cells(seconds, other))
+        )
     print_aligned(header, rows)
+    print("CPU time of the loop (largest of the ranks; leaves out waits for a core):")
+    header = (
+        "configuration",
+        "median ns/call",
+        "min",
+        "max",
+        "added ns/call",
+        "overhead % of time",
+        "per-repeat range %",
+    )
+    rows = []
+    for config, seconds in cpu.items():
+        other = None if config == "baseline" else cpu_base
+        per_call = [s / calls * 1e9 for s in seconds]
+        cells = [
+            config,
+            f"{statistics.median(per_call):.0f}",
+            f"{min(per_call):.0f}",
+            f"{max(per_call):.0f}",
+        ]
+        rows.append(
+            (*cells, added_per_call(seconds, other, calls), *overhead_cells(seconds, other))
+        )
+    print_aligned(header, rows)
+    jobs = {c: [m.job_seconds for m in runs] for c, runs in results.items()}
+    print_job_table("the whole job, launch to exit (wall clock):", jobs)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -144,9 +205,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--sizes",
         type=int,
         nargs="+",
-        default=[16384, 1048576],
+        default=[4096, 1048576],
         metavar="BYTES",
-        help="bytes per rank per call, multiples of 8 (default 16384 1048576)",
+        help="bytes per rank per call, multiples of 8 (default 4096 1048576)",
     )
     p.add_argument(
         "--calls", type=int, help="calls per run (default: about 1 GiB read, at least 1000)"
@@ -215,10 +276,11 @@ def main(argv: list[str]) -> int:
             print(f"collective_read: program {program}")
             if runner.flag:
                 print(f"collective_read: library {library}")
+            print(load_line("collective_read"))
             runner.write_file()
             for size in args.sizes:
                 calls = calls_for(size, args)
-                results: dict[str, list[float]] = {c: [] for c in args.configs}
+                results: dict[str, list[Measured]] = {c: [] for c in args.configs}
                 for r in range(args.repeats):
                     k = r % len(args.configs)
                     for config in args.configs[k:] + args.configs[:k]:
@@ -227,6 +289,7 @@ def main(argv: list[str]) -> int:
                         for log in (work / "logs").iterdir():
                             log.unlink()
                 print_table(size, calls, args.np, results)
+                print(load_line("collective_read"))
         finally:
             shutil.rmtree(work, ignore_errors=True)
     except BenchError as e:

@@ -7,7 +7,9 @@ interposer, as a share of the program's own time: (ns per call - baseline ns per
 baseline ns per call, from the medians, with the range of the same figure taken repeat by
 repeat (each repeat runs every configuration once). It does so for the wall-clock time of
 the loop and for its CPU time, which leaves out the time a rank waited for a core (on a
-shared machine the wall clock swings with the load):
+shared machine the wall clock swings with the load), and then for the whole job (launch to
+exit: what MPI_Init, the close and MPI_Finalize add, where the interposer starts, reduces
+and writes its log, on top of the loop):
 
     baseline    no LD_PRELOAD
     off         LD_PRELOAD=libiotuner.so, IOTUNER_MODE=off
@@ -17,7 +19,8 @@ shared machine the wall clock swings with the load):
 
 The configurations are interleaved (one run of each per repeat, in a rotating order), so a
 machine that gets busier or quieter during the benchmark affects all of them alike.
-Standard library only:  python bench/overhead.py [--ops N] [--repeats R] [--np P]
+The machine's load averages are printed before and after. Standard library only:
+    python bench/overhead.py [--ops N] [--repeats R] [--np P] [--library PATH]
 It reports figures and never judges them.
 """
 
@@ -39,8 +42,11 @@ from _benchkit import (
     find_library,
     find_mpiexec,
     find_program,
+    load_line,
     overhead_cells,
     print_aligned,
+    print_job_table,
+    run_timed,
 )
 
 WHO = "overhead.py"
@@ -62,8 +68,9 @@ def run_once(
     library: Path,
     work: Path,
     run_no: int,
-) -> tuple[float, float]:
-    """Runs one configuration; returns ns per call of wall-clock and of CPU time."""
+) -> tuple[float, float, float]:
+    """Runs one configuration; returns ns per call of wall-clock and of CPU time, and the
+    whole job's seconds."""
     env = clean_environment()
     cmd = [mpiexec, "-n", str(args.np)]
     if config != "baseline":
@@ -77,7 +84,7 @@ def run_once(
     if args.collective:
         cmd.append("--collective")
     try:
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=args.timeout)
+        proc, job = run_timed(cmd, env, args.timeout)
     except subprocess.TimeoutExpired:
         raise BenchError(
             f"overhead.py: {config}: no result within {args.timeout} s: {' '.join(cmd)}"
@@ -90,7 +97,7 @@ def run_once(
             f"overhead.py: {config}: the run failed (exit {proc.returncode}): {' '.join(cmd)}\n"
             f"{proc.stdout}{proc.stderr}"
         )
-    return float(match.group(3)), float(match.group(5))
+    return float(match.group(3)), float(match.group(5)), job
 
 
 def print_table(title: str, results: dict[str, list[float]]) -> None:
@@ -133,6 +140,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help=f"configurations to run, from: {' '.join(CONFIGS)} (default all; "
         "baseline alone needs no interposer)",
     )
+    p.add_argument("--library", help="interposer to preload (default IOTUNER_LIB, then .venv's)")
     p.add_argument("--mpiexec", help="mpiexec to use (default .venv/bin/mpiexec, then PATH)")
     p.add_argument("--timeout", type=float, default=600, help="seconds per run (default 600)")
     args = p.parse_args(argv)
@@ -148,11 +156,11 @@ def main(argv: list[str]) -> int:
     try:
         mpiexec = find_mpiexec(args.mpiexec, WHO)
         program = find_program("overhead", WHO)
-        library = find_library()
+        library = find_library(args.library)
         if any(c != "baseline" for c in args.configs) and not library.is_file():
             raise BenchError(
                 f"overhead.py: the interposer library {library} does not exist "
-                "(run ./setup.sh, or set IOTUNER_LIB, e.g. to build/libiotuner.so); "
+                "(run ./setup.sh, or pass --library, e.g. build/libiotuner.so); "
                 "--configs baseline measures without it"
             )
         flag = env_flag(mpiexec) if any(c != "baseline" for c in args.configs) else []
@@ -169,20 +177,25 @@ def main(argv: list[str]) -> int:
             print(f"overhead: program {program}")
             if flag:
                 print(f"overhead: library {library}")
+            print(load_line("overhead"))
             wall: dict[str, list[float]] = {c: [] for c in args.configs}
             cpu: dict[str, list[float]] = {c: [] for c in args.configs}
+            jobs: dict[str, list[float]] = {c: [] for c in args.configs}
             run_no = 0
             for r in range(args.repeats):
                 k = r % len(args.configs)
                 for config in args.configs[k:] + args.configs[:k]:
-                    w, c = run_once(config, args, mpiexec, flag, program, library, work, run_no)
+                    w, c, j = run_once(config, args, mpiexec, flag, program, library, work, run_no)
                     wall[config].append(w)
                     cpu[config].append(c)
+                    jobs[config].append(j)
                     run_no += 1
             print_table("wall-clock time of the loop (slowest rank):", wall)
             print_table(
                 "CPU time of the loop (largest of the ranks; leaves out waits for a core):", cpu
             )
+            print_job_table("the whole job, launch to exit (wall clock):", jobs)
+            print(load_line("overhead"))
         finally:
             shutil.rmtree(work, ignore_errors=True)
     except BenchError as e:

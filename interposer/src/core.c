@@ -149,6 +149,14 @@ void iot__quiet_end(MPI_File fh, MPI_Errhandler saved) {
     PMPI_Errhandler_free(&saved);
 }
 
+void iot__file_hold_errhandler(MPI_File fh) {
+    if (iot__state.is_openmpi || fh == MPI_FILE_NULL)
+        return;
+    /* Not freed: this reference is the file's, and its close releases it. */
+    MPI_Errhandler held = MPI_ERRHANDLER_NULL;
+    PMPI_File_get_errhandler(fh, &held);
+}
+
 /* MPI raises a datatype error on MPI_COMM_SELF (MPI 4) or MPI_COMM_WORLD (earlier
  * implementations): both return errors while a query runs. */
 struct comm_quiet {

@@ -260,14 +260,20 @@ static inline double iot__now(void) {
 #else
 #define IOT_HAVE_TSC 0
 #endif
-static inline uint64_t iot__ticks(void) {
+/* iot__ticks_with is iot__ticks with iot__state.tsc read by the caller beforehand. */
+static inline uint64_t iot__ticks_with(int tsc) {
 #if IOT_HAVE_TSC
-    if (iot__state.tsc)
+    if (tsc)
         return __builtin_ia32_rdtsc();
+#else
+    (void)tsc;
 #endif
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+static inline uint64_t iot__ticks(void) {
+    return iot__ticks_with(iot__state.tsc);
 }
 double iot__tick_seconds(void);
 
@@ -309,6 +315,27 @@ int iot__agree(MPI_Comm comm, int ok);
  */
 MPI_Errhandler iot__quiet_begin(MPI_File fh);
 void iot__quiet_end(MPI_File fh, MPI_Errhandler saved);
+
+/*
+ * iot__file_hold_errhandler gives a file just opened, which inherited MPI_FILE_NULL's
+ * error handler, the reference to that handler its open did not take, on MPIs whose ROMIO
+ * glue takes none (MPICH and its derivatives; nothing on Open MPI). Local; it changes no
+ * handler and never fires one. Call it where the open returned a file, before any other
+ * call on it, and not after setting a handler on the file (that took a reference).
+ * RATIONALE: MPICH's ROMIO (4.0 to 5.0 at least) copies MPI_FILE_NULL's handler into a
+ * new file without a reference, and its MPI_File_close releases one (mpi-io/close.c sets
+ * MPI_ERRORS_RETURN on the file, which frees the handler it held). Each open/close pair
+ * thus drops a reference of a user handler, which MPICH frees after as many pairs as it
+ * had references, while MPI_FILE_NULL still carries it. A plain program never looks at it
+ * again until its next error; iot__quiet_end hands it back to MPI_File_set_errhandler,
+ * which rejects a freed handler ("Error handler is not a file error handler") and aborts
+ * (issue 24: the third open of a trace run). Setting the same handler again on the file
+ * would not help: the set releases the reference the file never had. The reference
+ * MPI_File_get_errhandler adds is the one the open should have taken, so it is kept, not
+ * freed, and the close's release balances it. Open MPI takes a reference at open and
+ * releases it at close itself.
+ */
+void iot__file_hold_errhandler(MPI_File fh);
 
 /*
  * iot__type_size returns count * the size of datatype in bytes, or 0 when the datatype

@@ -35,11 +35,28 @@ static int buf_grow(struct iot_buf *b, size_t extra) {
     return 0;
 }
 
+/*
+ * RATIONALE: the trace log is written with thousands of these calls at a file's close
+ * (a row per collective call, up to the record cap), on the program's time. Formatting
+ * straight into the free space needs one pass when the text fits, which it nearly always
+ * does (the buffer doubles); only text that did not fit is formatted again after the buffer
+ * grew. The bytes written are those of a measuring pass followed by a writing pass.
+ */
 void iot__buf_printf(struct iot_buf *b, const char *fmt, ...) {
+    if (b->failed)
+        return;
+    /* cap > len whenever data is set: the byte after the text holds its NUL. */
+    size_t room = b->data ? b->cap - b->len : 0;
     va_list ap;
     va_start(ap, fmt);
-    int need = vsnprintf(NULL, 0, fmt, ap);
+    int need = vsnprintf(b->data ? b->data + b->len : NULL, room, fmt, ap);
     va_end(ap);
+    if (need >= 0 && (size_t)need < room) {
+        b->len += (size_t)need;
+        return;
+    }
+    if (b->data)
+        b->data[b->len] = '\0'; /* a cut attempt leaves nothing behind */
     if (need < 0 || buf_grow(b, (size_t)need) != 0)
         return;
     va_start(ap, fmt);
@@ -56,21 +73,30 @@ void iot__buf_append(struct iot_buf *b, const char *data, size_t n) {
     b->data[b->len] = '\0';
 }
 
+/* RATIONALE: file names repeat in every row of the trace; the characters that need no
+ * escape are copied a run at a time. */
 void iot__buf_json_string(struct iot_buf *b, const char *s) {
-    iot__buf_printf(b, "\"");
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            iot__buf_printf(b, "\\%c", *c);
-        else if (*c == '\n')
-            iot__buf_printf(b, "\\n");
-        else if (*c == '\t')
-            iot__buf_printf(b, "\\t");
-        else if (*c < 0x20 || *c == 0x7f)
-            iot__buf_printf(b, "\\u%04x", *c);
+    iot__buf_append(b, "\"", 1);
+    const char *run = s, *c = s;
+    for (; *c; c++) {
+        unsigned char u = (unsigned char)*c;
+        char esc[8];
+        if (u == '"' || u == '\\')
+            snprintf(esc, sizeof esc, "\\%c", u);
+        else if (u == '\n')
+            snprintf(esc, sizeof esc, "\\n");
+        else if (u == '\t')
+            snprintf(esc, sizeof esc, "\\t");
+        else if (u < 0x20 || u == 0x7f)
+            snprintf(esc, sizeof esc, "\\u%04x", u);
         else
-            iot__buf_printf(b, "%c", *c);
+            continue;
+        iot__buf_append(b, run, (size_t)(c - run));
+        iot__buf_append(b, esc, strlen(esc));
+        run = c + 1;
     }
-    iot__buf_printf(b, "\"");
+    iot__buf_append(b, run, (size_t)(c - run));
+    iot__buf_append(b, "\"", 1);
 }
 
 void iot__buf_json_kv(struct iot_buf *b, const struct iot_kv *kv) {

@@ -23,7 +23,8 @@ static IOT_TLS int depth;
 struct call {
     struct iot_file *f;
     int op;
-    uint64_t start; /* iot__ticks() */
+    uint64_t start; /* iot__ticks() when traced, else 0 */
+    int tsc;        /* iot__state.tsc, read before the call */
     MPI_Count count;
     MPI_Datatype datatype;
     uint64_t bytes;        /* this rank's bytes, once known (UNKNOWN_BYTES before) */
@@ -56,7 +57,9 @@ static inline __attribute__((always_inline)) void call_begin(struct call *c, MPI
     c->bytes = UNKNOWN_BYTES;
     c->offset_before = -1;
     c->start = 0;
-    if (iot__ops[op].blocking_collective && iot__access_decision_due(f)) {
+    /* op is a constant here: the test folds away for calls that never decide, and a file
+     * not tuned costs no call into decide.c. */
+    if (IOT_OP_BLOCKING(op) && f->tuned && iot__access_decision_due(f)) {
         c->bytes = iot__type_size(count, datatype);
         iot__decide_access(f, op, c->bytes);
     }
@@ -64,14 +67,19 @@ static inline __attribute__((always_inline)) void call_begin(struct call *c, MPI
         return;
     if (iot__trace_offset_needed(f) && count > 0)
         c->offset_before = iot__trace_offset_before(f, op, offset);
-    c->start = iot__ticks();
+    c->tsc = iot__state.tsc;
+    c->start = iot__ticks_with(c->tsc);
 }
 
 static inline __attribute__((always_inline)) int call_end(struct call *c, int result) {
     if (!c->f)
         return result;
+    /* The clock first, from what the stack holds: the file's state and iotuner's globals
+     * may have left the cache during the call, and their reload is not the call's time.
+     * (A traced call's start is never 0: the counter and the clock count from boot.) */
+    uint64_t end = c->start ? iot__ticks_with(c->tsc) : 0;
     if (c->f->traced) {
-        uint64_t ticks = iot__ticks() - c->start;
+        uint64_t ticks = end - c->start;
         uint64_t bytes = result != MPI_SUCCESS       ? 0
                          : c->bytes != UNKNOWN_BYTES ? c->bytes
                                                      : iot__type_size(c->count, c->datatype);
@@ -214,6 +222,19 @@ IOT_END(File_write_ordered_end, const void *)
 /* ------------------------------------------------------ open and close */
 
 /*
+ * The real open of a file that inherits MPI_FILE_NULL's error handler: where the file
+ * opened, it holds its reference to that handler (iot__file_hold_errhandler), which its
+ * close will release.
+ */
+static int open_inheriting(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
+                           MPI_File *fh) {
+    int result = iot__real.File_open(comm, filename, amode, info, fh);
+    if (result == MPI_SUCCESS && *fh != MPI_FILE_NULL)
+        iot__file_hold_errhandler(*fh);
+    return result;
+}
+
+/*
  * Opens with the table's hints. MPI_FILE_NULL's error handler (which the program may
  * have set, and which a new file inherits) returns errors during that attempt, so a
  * failure caused by the table's hints never reaches the program: when every rank fails,
@@ -225,18 +246,19 @@ static int open_tuned(MPI_Comm comm, const char *filename, int amode, MPI_Info i
     if (!iot__agree(comm, program != MPI_ERRHANDLER_NULL)) {
         iot__quiet_end(MPI_FILE_NULL, program);
         *untuned = 1;
-        return iot__real.File_open(comm, filename, amode, info, fh);
+        return open_inheriting(comm, filename, amode, info, fh);
     }
     int result = iot__real.File_open(comm, filename, amode, use, fh);
     int mine[2] = {result == MPI_SUCCESS, result != MPI_SUCCESS}, all[2] = {0, 0};
     PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, comm);
-    /* Where the file opened, it gets the handler it would have inherited. */
+    /* Where the file opened, it gets the handler it would have inherited (set, so the file
+     * holds a reference of its own). */
     if (result == MPI_SUCCESS)
         PMPI_File_set_errhandler(*fh, program);
     iot__quiet_end(MPI_FILE_NULL, program);
     if (all[1]) {
         /* Failed everywhere: the table's hints may be the cause. */
-        result = iot__real.File_open(comm, filename, amode, info, fh);
+        result = open_inheriting(comm, filename, amode, info, fh);
         *untuned = 1;
     } else if (!all[0]) {
         /* Some ranks opened, some did not: a retry would need the open ranks to close,
@@ -282,8 +304,10 @@ static int reapply_table_hints(MPI_Comm comm, MPI_File fh, const struct iot_kv *
 static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
                           MPI_File *fh) {
     int rank = 0, size = 0;
-    if (!iot__state.active || depth > 0 || !iot__comm_usable(comm, &rank, &size))
+    if (!iot__state.active)
         return iot__real.File_open(comm, filename, amode, info, fh);
+    if (depth > 0 || !iot__comm_usable(comm, &rank, &size))
+        return open_inheriting(comm, filename, amode, info, fh);
     depth++;
     struct stat st;
     /* Only for the hints record: striping applies to files created here. */
@@ -293,7 +317,7 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     uint64_t start = iot__ticks();
     int result, untuned = 0;
     if (use == info)
-        result = iot__real.File_open(comm, filename, amode, info, fh);
+        result = open_inheriting(comm, filename, amode, info, fh);
     else
         result = open_tuned(comm, filename, amode, info, use, fh, &untuned);
     uint64_t ticks = iot__ticks() - start;
