@@ -13,7 +13,7 @@ from pathlib import Path
 
 from iotuner.errors import IotunerError
 
-__all__ = ["InputError", "checked_input", "read_bounded_text"]
+__all__ = ["InputError", "checked_input", "read_bounded_bytes", "read_bounded_text"]
 
 MIB = 1 << 20
 
@@ -63,18 +63,29 @@ def checked_input(path: Path | str, what: str, max_bytes: int) -> int:
     return info.st_size
 
 
-def read_bounded_text(path: Path | str, what: str, max_bytes: int) -> str:
-    """The UTF-8 text of a regular file of at most `max_bytes` (checked_input), never more
-    than `max_bytes` read even if the file grows meanwhile; InputError when it is not
-    UTF-8."""
+def read_bounded_bytes(path: Path | str, what: str, max_bytes: int) -> bytes:
+    """The bytes of a regular file of at most `max_bytes` (checked_input), never more than
+    `max_bytes` read even if the file grows meanwhile."""
     checked_input(path, what, max_bytes)
     try:
-        with open(path, "rb") as source:
+        # O_NONBLOCK: should a FIFO take the file's place after the check, opening it
+        # returns at once instead of waiting for a writer (reading it then gives EOF).
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as source:
+            if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
+                raise InputError(f"{path}: not a regular file any more (expected {what})")
             data = source.read(max_bytes + 1)
     except OSError as exc:
         raise InputError(f"{path}: cannot read it ({exc.strerror}; expected {what})") from None
     if len(data) > max_bytes:
         raise InputError(f"{path}: grew past {_size(max_bytes)} while read (expected {what})")
+    return data
+
+
+def read_bounded_text(path: Path | str, what: str, max_bytes: int) -> str:
+    """The UTF-8 text of a regular file of at most `max_bytes` (read_bounded_bytes);
+    InputError when it is not UTF-8."""
+    data = read_bounded_bytes(path, what, max_bytes)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -25,6 +25,7 @@ cannot act on them. A scale or size outside the model's training data is said, n
 
 import math
 import os
+import sys
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -32,10 +33,12 @@ from typing import Any
 
 import pandas as pd
 
+from iotuner._inputs import InputError, checked_input
 from iotuner.errors import IotunerError
 from iotuner.formats import size_group
 from iotuner.hintexport import MECHANISMS, Export, export_entries
-from iotuner.ingest import DarshanJob, Evidence, FileGroup, read_darshan
+from iotuner.ingest import DarshanJob, Evidence, FileGroup, IngestError, read_darshan
+from iotuner.ingest._darshan import DarshanReader
 from iotuner.measurement import Workload
 from iotuner.space import Space
 from iotuner.table import TableEntry, match
@@ -182,11 +185,18 @@ def _recommendation_dict(r: Recommendation) -> dict[str, Any]:
 # --------------------------------------------------------------------------- reading
 
 
-def read_source(path: Path | str) -> Source:
-    """A Darshan log (by its name or content) or a trace log of ours, as groups."""
+def read_source(path: Path | str, *, reader: DarshanReader | None = None) -> Source:
+    """A Darshan log (by its name or content) or a trace log of ours, as groups.
+
+    AdviceError for what is no log: a missing file, a FIFO, a device, a directory, a
+    Darshan log too large, truncated or corrupt (`reader` parses Darshan logs:
+    read_darshan's). The trace log's reader raises its own errors."""
     path = Path(path)
-    if not path.is_file():
-        raise AdviceError(f"{path}: no such file (expected a Darshan log or a trace log)")
+    try:
+        # The size is each reader's to bound (a trace log may be larger than a Darshan log).
+        checked_input(path, "a Darshan log or a trace log", sys.maxsize)
+    except InputError as exc:
+        raise AdviceError(str(exc)) from None
     if path.name.endswith(".iotrace.jsonl") or _starts_like_json(path):
         log = read_tracelog(path)
         return Source(
@@ -197,13 +207,19 @@ def read_source(path: Path | str) -> Source:
             groups_of_trace(log),
             [],
         )
-    job: DarshanJob = read_darshan(path)
+    try:
+        job: DarshanJob = read_darshan(path, reader=reader)
+    except IngestError as exc:
+        raise AdviceError(str(exc)) from None
     return Source(path, "darshan", job.program, job.nprocs, list(job.groups), list(job.notes))
 
 
 def _starts_like_json(path: Path) -> bool:
-    with path.open("rb") as f:
-        return f.read(1) == b"{"
+    try:
+        with path.open("rb") as f:
+            return f.read(1) == b"{"
+    except OSError as exc:
+        raise AdviceError(f"{path}: cannot read it ({exc.strerror})") from None
 
 
 def groups_of_trace(log: TraceLog) -> list[FileGroup]:

@@ -54,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from iotuner._inputs import InputError, read_bounded_text
 from iotuner.errors import IotunerError
 from iotuner.formats import hint_vocabulary
 from iotuner.measurement import NOT_SET
@@ -76,6 +77,10 @@ Value = str | int
 Configuration = dict[str, Value]
 """Parameter name -> value; every parameter of the space has one."""
 
+
+MAX_SPACE_BYTES = 1 << 20
+"""The largest space file read (the shipped ones are a few KiB; a space of hundreds of
+parameters stays far below)."""
 
 MAX_ENUMERATED = 1_000_000
 """The most configurations `Space.configurations()` enumerates: a million configurations as
@@ -595,18 +600,30 @@ def shipped_spaces() -> dict[str, Path]:
 
 
 def load_space(name_or_path: str | Path) -> Space:
-    """A space from a TOML file, or one we ship by name (e.g. "thesis-lustre")."""
+    """A space from a TOML file, or one we ship by name (e.g. "thesis-lustre").
+
+    SpaceError for a name that is neither, a file that is no regular file (a FIFO, a
+    device, a directory) or larger than MAX_SPACE_BYTES, and for text that is not a
+    valid space."""
     path = Path(name_or_path)
     if not path.is_file():
         shipped = shipped_spaces()
-        if str(name_or_path) not in shipped:
+        if str(name_or_path) in shipped:
+            path = shipped[str(name_or_path)]
+        elif not path.exists():
             raise SpaceError(
                 f"no space file {path} and no shipped space of that name "
                 f"(shipped: {', '.join(sorted(shipped))})"
             )
-        path = shipped[str(name_or_path)]
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpaceError(f"cannot read {path}: {exc.strerror}") from None
-    return parse_space(text, str(path), path)
+        text = read_bounded_text(path, "a parameter space (TOML)", MAX_SPACE_BYTES)
+    except InputError as exc:
+        raise SpaceError(str(exc)) from None
+    try:
+        return parse_space(text, str(path), path)
+    except RecursionError:
+        # tomllib recurses once per level of nested arrays and inline tables.
+        raise SpaceError(
+            f"{path}: expected a parameter space (TOML), got arrays or tables nested too "
+            "deep to read"
+        ) from None

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from iotuner._choices import INGEST_KINDS
+from iotuner._inputs import InputError, checked_input
 from iotuner._safejson import loads_json
 from iotuner.ingest._bench import ingest_bench, ingest_bench_records
 from iotuner.ingest._common import IngestError, IngestResult
@@ -84,11 +85,16 @@ def guess_kind(path: Path) -> str:
     for kind, suffix in _SUFFIXES.items():
         if path.name.endswith(suffix):
             return kind
+    try:
+        # A FIFO or device would block the peek below, or never end a line.
+        checked_input(path, "a trace log, bench result, CSV table or Darshan log", 1 << 62)
+    except InputError as exc:
+        raise IngestError(str(exc)) from None
     if is_darshan_log(path):
         return "darshan"
     try:
-        with path.open(encoding="utf-8") as f:
-            first = loads_json(f.readline())
+        with path.open("rb") as f:
+            first = loads_json(f.readline(1 << 20).decode("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         first = None
     if isinstance(first, dict) and first.get("record") == "job":

@@ -8,7 +8,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from iotuner.bench._plan import kernel_workload
-from iotuner.ingest._common import IngestError, IngestResult, commit_run, decode_text, read_bytes
+from iotuner.ingest._common import (
+    MAX_MEASUREMENTS_FILE_BYTES,
+    IngestError,
+    IngestResult,
+    commit_run,
+    decode_text,
+    read_input,
+)
 from iotuner.measurement import measurement_from_json
 from iotuner.store import Record, Store, StoreError, canonical_config
 
@@ -20,8 +27,10 @@ def ingest_bench(store: Store, path: Path | str) -> IngestResult:
     its program gets the kernel's fields (ingest_bench_records). The first bad line is
     reported with its file and line, and nothing is added.
     """
+    # Read under the name given (a link to /dev/zero is refused as the link), then
+    # stored under the file's real path.
+    data = read_input(Path(path), "a bench results file (JSON lines)", MAX_MEASUREMENTS_FILE_BYTES)
     path = Path(path).resolve()
-    data = read_bytes(path)
     records: list[Record] = []
     for number, line in enumerate(decode_text(path, data).splitlines(), start=1):
         if not line.strip():
@@ -35,7 +44,8 @@ def ingest_bench(store: Store, path: Path | str) -> IngestResult:
                     raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
             if not measurement.uid:
                 raise ValueError("uid must be a non-empty string")
-        except (ValueError, StoreError) as exc:
+        # OverflowError: a number past a float's range (1e999) where an integer goes.
+        except (ValueError, OverflowError, StoreError) as exc:
             raise IngestError(f"{path}:{number}: {exc}; nothing was added") from None
         records.append((measurement, system, space))
     return ingest_bench_records(store, path, records, hashlib.sha256(data).hexdigest())

@@ -1,11 +1,14 @@
 """What every kind of ingest shares: its error, its result, reading the file, and the one
 transaction that stores a run with its new measurements."""
 
+import hashlib
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from iotuner._inputs import InputError, checked_input, read_bounded_bytes
 from iotuner.errors import IotunerError
 from iotuner.measurement import (
     System,
@@ -13,6 +16,12 @@ from iotuner.measurement import (
 from iotuner.store import Record, Store
 
 MIB = 1024 * 1024
+
+MAX_MEASUREMENTS_FILE_BYTES = 256 * MIB
+"""The largest CSV or bench results file read. RATIONALE: such a file is read whole and
+every row becomes a measurement held in memory until the one transaction (a few KiB of
+Python objects each); at 100-1000 bytes a row this is 0.25 to 2.5 million rows, more than
+any sweep writes, while a larger file would take several GiB to hold."""
 
 
 class IngestError(IotunerError):
@@ -39,11 +48,38 @@ class IngestResult:
     detail: str = ""
 
 
-def read_bytes(path: Path) -> bytes:
+def read_input(path: Path, what: str, max_bytes: int) -> bytes:
+    """The bytes of a regular file of at most `max_bytes` (iotuner._inputs); IngestError
+    naming the file and `what` was expected otherwise (a FIFO, a device, a directory, a
+    file too large)."""
     try:
-        return path.read_bytes()
+        return read_bounded_bytes(path, what, max_bytes)
+    except InputError as exc:
+        raise IngestError(str(exc)) from None
+
+
+def hash_input(path: Path, what: str, max_bytes: int) -> str:
+    """The sha256 of a regular file of at most `max_bytes`, read in pieces (a Darshan log
+    is parsed by its reader, never held whole here); IngestError as read_input."""
+    try:
+        checked_input(path, what, max_bytes)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except InputError as exc:
+        raise IngestError(str(exc)) from None
     except OSError as exc:
-        raise IngestError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise IngestError(f"{path}: cannot read it ({exc.strerror}; expected {what})") from None
+    digest = hashlib.sha256()
+    seen = 0
+    try:
+        with os.fdopen(fd, "rb") as source:
+            while piece := source.read(MIB):
+                seen += len(piece)
+                if seen > max_bytes:
+                    raise IngestError(f"{path}: grew while read (expected {what})")
+                digest.update(piece)
+    except OSError as exc:
+        raise IngestError(f"{path}: cannot read it ({exc.strerror}; expected {what})") from None
+    return digest.hexdigest()
 
 
 def decode_text(path: Path, data: bytes) -> str:

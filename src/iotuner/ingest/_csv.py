@@ -83,14 +83,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
+from iotuner._inputs import InputError, read_bounded_text
 from iotuner._safejson import loads_json
 from iotuner.ingest._common import (
+    MAX_MEASUREMENTS_FILE_BYTES,
     MIB,
     IngestError,
     IngestResult,
     commit_run,
     decode_text,
-    read_bytes,
+    read_input,
 )
 from iotuner.measurement import (
     CONFIG_PREFIX,
@@ -119,6 +121,11 @@ CSV_FIELDS = (
 _SCALABLE = ("block", "bytes_per_rank", "stripe_size", "bandwidth", "seconds", "bytes")
 _WHOLE_BYTES = ("block", "bytes_per_rank", "stripe_size", "bytes")
 """Scaled fields that are byte counts: the scaled value is rounded to a whole byte."""
+LARGEST_INTEGER = 2**63 - 1
+"""The largest integer a field may hold: what the knowledge base's INTEGER columns take
+(SQLite's and PostgreSQL's BIGINT)."""
+MAX_MAPPING_BYTES = 1 << 20
+"""The largest column mapping read (a mapping of a few hundred columns is a few KiB)."""
 _MAX_PROBLEMS = 20
 """Bad cells reported per CSV file before giving up."""
 
@@ -160,9 +167,9 @@ def load_mapping(path: Path | str) -> CsvMapping:
     """A CSV column mapping from a TOML file (JSON when the name ends in .json)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise IngestError(f"cannot read the mapping {path}: {exc}") from None
+        text = read_bounded_text(path, "a CSV column mapping (TOML or JSON)", MAX_MAPPING_BYTES)
+    except InputError as exc:
+        raise IngestError(str(exc)) from None
     try:
         data = loads_json(text) if path.suffix == ".json" else tomllib.loads(text)
     except json.JSONDecodeError as exc:
@@ -265,8 +272,8 @@ def _integer(text: str, minimum: int) -> int:
             raise ValueError
     except (ValueError, OverflowError):
         raise _Bad(f"an integer >= {minimum}") from None
-    if value < minimum:
-        raise _Bad(f"an integer >= {minimum}")
+    if not minimum <= value <= LARGEST_INTEGER:
+        raise _Bad(f"an integer >= {minimum} and <= {LARGEST_INTEGER}")
     return value
 
 
@@ -365,7 +372,10 @@ def ingest_csv(
     cell is reported (up to 20) with its line, column, field and what was expected, and
     then nothing is added.
     """
-    path = Path(path).resolve()
+    # Read under the name given (a link to /dev/zero is refused as the link), then
+    # stored under the file's real path.
+    named = Path(path)
+    path = named.resolve()
     if not isinstance(mapping, CsvMapping):
         mapping = mapping_from_dict({"columns": dict(mapping)})
     all_defaults = {**mapping.defaults, **(defaults or {})}
@@ -403,7 +413,7 @@ def ingest_csv(
         system = System(**{f: mapping.system.get(f, "unknown") for f in _SYSTEM_FIELDS})
     space = space or mapping.space or "csv"
 
-    data = read_bytes(path)
+    data = read_input(named, "a CSV file of measurements", MAX_MEASUREMENTS_FILE_BYTES)
     reader = csv.reader(
         io.StringIO(decode_text(path, data), newline=""), delimiter=mapping.delimiter
     )
@@ -478,7 +488,10 @@ def _convert(name: str, text: str, scale: float | None = None) -> Any:
     if _is_cfg(name):
         return canonical_config({name: text})[name]
     if scale is not None and name in _WHOLE_BYTES:
-        return round(_number(text, 0, True) * scale)
+        scaled = round(_number(text, 0, True) * scale)
+        if scaled > LARGEST_INTEGER:
+            raise _Bad(f"a number whose scaled value is <= {LARGEST_INTEGER}")
+        return scaled
     value = _CONVERTERS[name](text)
     return value * scale if scale is not None else value
 
@@ -559,6 +572,12 @@ class _CsvRows:
             return None
         nprocs = values["nprocs"]
         moved = values.get("bytes", values["bytes_per_rank"] * nprocs)
+        if moved > LARGEST_INTEGER:
+            self.problems.append(
+                f"{self.path} line {line}: expected bytes_per_rank * nprocs (the bytes moved) "
+                f"<= {LARGEST_INTEGER}, got {moved}"
+            )
+            return None
         bandwidth = values.get("bandwidth")
         seconds = values.get("seconds")
         if bandwidth is None:

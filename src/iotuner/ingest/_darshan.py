@@ -1,6 +1,7 @@
 """Darshan logs as input: what a program's I/O did, read from the counters Darshan keeps.
 
-read_darshan(path) reads one log with PyDarshan (the `darshan` package) and returns a
+read_darshan(path) reads one log with PyDarshan (the `darshan` package), in a child
+process (DarshanReader: PyDarshan's C library crashes on some damaged logs), and returns a
 DarshanJob: the program, its ranks, and its files gathered into groups that play the same
 role (names equal once their digit runs are replaced by `*`: `out.0001.h5` and
 `out.0002.h5` are `out.*.h5`), one group per operation (write, read) that moved bytes, the
@@ -69,29 +70,46 @@ misaligned (most POSIX accesses off POSIX_FILE_ALIGNMENT), posix_only (bytes tha
 around MPI-IO), one_stripe_shared (a shared file on one Lustre stripe).
 """
 
-import hashlib
+import atexit
+import contextlib
+import functools
 import os
 import re
+import select
+import signal
+import stat
 import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pandas as pd
 
-from iotuner.ingest._common import MIB, IngestError, IngestResult, commit_run, read_bytes
+from iotuner._inputs import InputError, checked_input
+from iotuner.ingest._common import MIB, IngestError, IngestResult, commit_run, hash_input
+from iotuner.ingest._darshan_worker import IO_MODULES, frame
 from iotuner.measurement import Measurement, System, Workload
 from iotuner.store import Record, Store
 
 __all__ = [
+    "DARSHAN_READER_MEMORY",
+    "DARSHAN_READ_TIMEOUT",
+    "MAX_DARSHAN_LOG_BYTES",
     "DarshanJob",
+    "DarshanReader",
     "Evidence",
     "FileGroup",
     "ingest_darshan",
     "is_darshan_log",
     "read_darshan",
+    "shared_reader",
 ]
 
 DARSHAN_MAGIC = 6567223
@@ -102,8 +120,31 @@ _OLD_HEADER = (24, 16)
 _NEW_HEADER = (32, 64)
 """Format 3.41 on: partial_flag is uint64 and the header has room for 64 modules."""
 
-IO_MODULES = ("MPI-IO", "POSIX", "STDIO")
-"""The modules whose records become groups, in the order a file's record is taken from."""
+# IO_MODULES (from _darshan_worker, which reads them): the modules whose records become
+# groups, in the order a file's record is taken from.
+
+MAX_DARSHAN_LOG_BYTES = 1 << 30
+"""The largest log read. RATIONALE: Darshan compresses its logs; those of counters stay
+under a few MiB even for jobs of many thousand ranks, and the largest with DXT traces are
+hundreds of MiB (the traces are not read here). A larger file is more likely a wrong
+file (a core dump, a sparse file) than a log, and refused before it is read."""
+
+DARSHAN_READ_TIMEOUT = 300.0
+"""Seconds the reader may take on one log before it is stopped. RATIONALE: the shipped
+example logs read in well under a second each; five minutes leave room for the largest
+real logs on a loaded node, while a log that makes the C library loop still ends."""
+
+DARSHAN_START_TIMEOUT = 120.0
+"""Seconds the reader's process may take to start (Python and PyDarshan's import: about
+one second, many more on a loaded node or a slow shared file system)."""
+
+DARSHAN_READER_MEMORY = 4 << 30
+"""Address space the reader's process may use. RATIONALE: reading a log's counters
+takes some 200 MiB with PyDarshan and pandas loaded; a corrupt log can make the C library
+allocate what its damaged sizes say, and past this bound that allocation fails (an
+error for that log) instead of making the machine swap."""
+
+_WORKER = Path(__file__).with_name("_darshan_worker.py")
 
 SMALL_CALL = 100 * 1024
 """Below this a call is small (Darshan's buckets end at 100 KiB: ..._10K_100K)."""
@@ -171,11 +212,19 @@ def is_darshan_log(path: Path) -> bool:
     """Whether the file starts like a Darshan log (a version text, then the magic number
     in either byte order); cheap: reads 16 bytes."""
     try:
-        with path.open("rb") as f:
-            head = f.read(16)
+        if not stat.S_ISREG(path.stat().st_mode):
+            return False  # opening a FIFO would wait for a writer; a device never ends
+        head = _head(path, 16)
     except OSError:
         return False
     return len(head) == 16 and _magic_order(head) is not None
+
+
+def _head(path: Path, size: int) -> bytes:
+    """The first `size` bytes of a regular file (fewer when it is shorter)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as source:
+        return source.read(size)
 
 
 def _magic_order(head: bytes) -> str | None:
@@ -185,10 +234,14 @@ def _magic_order(head: bytes) -> str | None:
     return None
 
 
-def _check_header(path: Path, data: bytes) -> str:
+_LONGEST_HEADER = _NEW_HEADER[0] + 16 * (1 + _NEW_HEADER[1]) + 4 * _NEW_HEADER[1]
+
+
+def _check_header(path: Path, data: bytes, size: int) -> str:
     """The log's format version, after checking that the regions its header lists lie
-    inside the file: a truncated log fails here (PyDarshan reads one silently as empty,
-    or crashes on one cut inside the header)."""
+    inside the file of `size` bytes, whose first bytes are `data`: a truncated log fails
+    here (PyDarshan reads one silently as empty, or crashes on one cut inside the
+    header)."""
     if len(data) < 16 or _magic_order(data) is None:
         raise IngestError(
             f"{path}: not a Darshan log (no Darshan version and magic number at the start)"
@@ -203,44 +256,79 @@ def _check_header(path: Path, data: bytes) -> str:
     header_end = maps_at + 16 * (1 + modules) + 4 * modules
     if len(data) < header_end:
         raise IngestError(
-            f"{path}: a truncated Darshan log ({len(data)} bytes, shorter than its header)"
+            f"{path}: a truncated Darshan log ({size} bytes, shorter than its header)"
         )
     regions = struct.unpack_from(f"{order}{2 * (1 + modules)}Q", data, maps_at)
     for offset, length in zip(regions[::2], regions[1::2], strict=True):
-        if length and offset + length > len(data):
+        if length and offset + length > size:
             raise IngestError(
                 f"{path}: a truncated Darshan log (its header lists data up to byte "
-                f"{offset + length}, the file has {len(data)})"
+                f"{offset + length}, the file has {size})"
             )
     return version
 
 
-def read_darshan(path: Path | str, nodes: int | None = None) -> DarshanJob:
+def read_darshan(
+    path: Path | str, nodes: int | None = None, *, reader: "DarshanReader | None" = None
+) -> DarshanJob:
     """Read one Darshan log into its groups of files (see the module docstring).
 
     `nodes`: the hosts the job ran on, if the caller knows (Darshan does not record it).
-    IngestError for a file that is not a Darshan log, a truncated one, or one with no
-    I/O module.
+    `reader`: the process that parses logs (DarshanReader), the one shared by the
+    process's calls when None. IngestError for a file that is not a regular file of at
+    most MAX_DARSHAN_LOG_BYTES, not a Darshan log, a truncated or corrupt one (also when
+    the reader crashes on it or takes more than its timeout), or one with no I/O module.
     """
     path = Path(path)
-    _check_header(path, read_bytes(path))
-    report = _open_report(path)
-    job = report.metadata["job"]
-    nprocs = int(job["nprocs"])
+    try:
+        size = checked_input(path, "a Darshan log", MAX_DARSHAN_LOG_BYTES)
+        head = _head(path, _LONGEST_HEADER)
+    except InputError as exc:
+        raise IngestError(str(exc)) from None
+    except OSError as exc:
+        raise IngestError(
+            f"{path}: cannot read it ({exc.strerror}; expected a Darshan log)"
+        ) from None
+    _check_header(path, head, size)
+    log = (reader or shared_reader()).read(path)
+    try:
+        return _job(path, log, nodes)
+    except IngestError:
+        raise
+    except (KeyError, ValueError, TypeError, IndexError, ArithmeticError, AttributeError) as exc:
+        # RATIONALE: the counters of a damaged log can be anything (a negative count, a
+        # missing column of a module version never released); rather than a check of
+        # every counter before use, a failure of the arithmetic over them is the log's.
+        raise IngestError(
+            f"{path}: the Darshan log's records are not what a Darshan 3 log holds "
+            f"({type(exc).__name__}: {exc}): the log is corrupt or of an unsupported version"
+        ) from None
+
+
+def _job(path: Path, log: Mapping[str, Any], nodes: int | None) -> DarshanJob:
+    """The DarshanJob of a log read by the reader's process (_darshan_worker.read_log)."""
+    job = log["job"]
+    nprocs = job.get("nprocs")
+    if not isinstance(nprocs, int) or nprocs < 1:
+        raise IngestError(
+            f"{path}: the Darshan log says the job had {nprocs!r} processes, expected a "
+            "count of at least 1: the log is corrupt"
+        )
     if nodes is None and nprocs == 1:
         nodes = 1
     if nodes is not None and not 1 <= nodes <= nprocs:
         raise IngestError(f"nodes must be between 1 and the job's {nprocs} ranks, got {nodes}")
-    modules = list(report.modules)
-    present = [m for m in IO_MODULES if m in report.modules]
+    partial_flags: Mapping[str, bool] = log["modules"]
+    modules = list(partial_flags)
+    present = [m for m in IO_MODULES if m in partial_flags]
     if not present:
         raise IngestError(
             f"{path}: the Darshan log has no I/O module (MPI-IO, POSIX or STDIO), only "
             f"{', '.join(modules) or 'none'}: it tells nothing about the program's file I/O"
         )
-    frames = {m: _frames(report, m) for m in present}
-    stripes = _stripes(report) if "LUSTRE" in report.modules else {}
-    exe = str(report.metadata.get("exe") or "").strip()
+    frames: Mapping[str, pd.DataFrame] = log["frames"]
+    stripes: Mapping[int, tuple[int, int]] = log["stripes"]
+    exe = str(log["exe"]).strip()
     program = os.path.basename(exe.split()[0]) if exe.split() else ""
     run_time = job.get("run_time")
     notes = [
@@ -253,7 +341,7 @@ def read_darshan(path: Path | str, nodes: int | None = None) -> DarshanJob:
             f"Darshan does not record the hosts: the node count of the {nprocs} ranks is "
             "unknown (workloads hold 1 as a stand-in; stored as unknown)"
         )
-    partial = [m for m, info in report.modules.items() if info.get("partial_flag")]
+    partial = [m for m, flag in partial_flags.items() if flag]
     if partial:
         notes.append(
             f"Darshan ran out of room for records in {', '.join(partial)}: the counters "
@@ -261,7 +349,7 @@ def read_darshan(path: Path | str, nodes: int | None = None) -> DarshanJob:
         )
     if any(m.startswith("DXT_") for m in modules):
         notes.append("DXT traces are in the log; these groups are read from the counters only")
-    context = _Context(nprocs, nodes, program or None, stripes, report.name_records)
+    context = _Context(nprocs, nodes, program or None, stripes, log["names"])
     groups = _groups(frames, context)
     total = sum(g.bytes for g in groups)
     significant = [g for g in groups if total == 0 or g.bytes >= TINY_GROUP_SHARE * total]
@@ -284,44 +372,218 @@ def read_darshan(path: Path | str, nodes: int | None = None) -> DarshanJob:
         notes=notes,
         nodes=nodes,
         start_time=float(start) if start else None,
-        mounts=[(str(m), str(t)) for m, t in getattr(report, "mounts", [])],
+        mounts=list(log["mounts"]),
         exe=exe,
     )
 
 
-def _open_report(path: Path) -> Any:
-    try:
-        import darshan  # type: ignore[import-untyped]
-    except ImportError as exc:
-        raise IngestError(f"reading Darshan logs needs the darshan package ({exc})") from None
-    try:
-        # read_all=False: the DXT traces, which can be large, are not needed.
-        return darshan.DarshanReport(str(path), read_all=False)
-    except (RuntimeError, OSError, ValueError) as exc:
-        raise IngestError(f"{path}: PyDarshan cannot read this log ({exc})") from None
+class DarshanReader:
+    """A process of its own that parses Darshan logs with PyDarshan
+    (iotuner.ingest._darshan_worker), started at the first log and kept for the next.
+
+    RATIONALE: PyDarshan's C library trusts the log it reads: a flipped byte can make it
+    abort, segfault, loop or allocate without bound. In a child process such a log costs
+    an error for that log: a child killed by a signal, past `timeout` seconds (it is then
+    killed) or over `memory` bytes of address space. The child returns plain data (the
+    job's metadata, names, mounts and one DataFrame of counters per I/O module), which
+    this process turns into groups. Starting the child costs about a second (Python and
+    PyDarshan's import); a log then costs what PyDarshan takes plus the copy of its
+    counters through a pipe, so one reader serves a batch of logs, and after a crash or
+    a timeout the next log starts a new child.
+
+    Use it as a context manager, or call close(); read_darshan without a reader uses
+    shared_reader(), closed when the interpreter exits. Thread-safe (one log at a time).
+    """
+
+    def __init__(
+        self, timeout: float = DARSHAN_READ_TIMEOUT, memory: int = DARSHAN_READER_MEMORY
+    ) -> None:
+        self.timeout = timeout
+        self.memory = memory
+        self._child: subprocess.Popen[bytes] | None = None
+        self._owner = 0
+        """The pid that started the child: a forked copy of this object starts its own."""
+        self._said: IO[bytes] | None = None
+        """The child's standard error (what PyDarshan's C library prints)."""
+        self._said_seen = 0
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> "DarshanReader":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def read(self, path: Path) -> dict[str, Any]:
+        """The log's plain data (_darshan_worker.read_log); IngestError when the reader
+        cannot read it, crashes on it or takes longer than the timeout."""
+        with self._lock:
+            child = self._running()
+            self._said_seen = self._said_size()
+            try:
+                assert child.stdin is not None
+                child.stdin.write(frame(str(path)))
+                child.stdin.flush()
+            except OSError:
+                pass  # the child is gone; the reply's end of input says how
+            status, message = self._reply(child, path, self.timeout)
+            said = self._words_said()
+        if status == "ok" and isinstance(message, dict):
+            return message
+        raise IngestError(
+            f"{path}: PyDarshan cannot read this log ({message}"
+            + (f"; Darshan's library said: {said}" if said else "")
+            + "): the log is corrupt or of an unsupported version"
+        )
+
+    def close(self) -> None:
+        """Stop the child (asked first, killed if it does not end within seconds)."""
+        with self._lock:
+            self._stop(polite=True)
+
+    def _running(self) -> "subprocess.Popen[bytes]":
+        if self._child is not None and self._owner == os.getpid():
+            return self._child
+        self._child = None  # a child of the process this one was forked from: not ours
+        if not sys.executable:
+            raise IngestError("cannot start the Darshan reader: no Python interpreter is known")
+        # Kept open for the child's life (its standard error), closed by _stop.
+        self._said = tempfile.TemporaryFile()  # noqa: SIM115
+        self._said_seen = 0
+        # One thread for the numerical libraries: the reader needs none, and each thread
+        # of OpenBLAS reserves address space against `memory`.
+        env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+        try:
+            child = subprocess.Popen(
+                [sys.executable, "-P", str(_WORKER), str(self.memory)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._said,
+                env=env,
+                # Its own session: Ctrl-C at the terminal reaches iotuner, which stops it.
+                start_new_session=True,
+            )
+        except OSError as exc:
+            raise IngestError(f"cannot start the Darshan reader ({exc.strerror})") from None
+        self._child, self._owner = child, os.getpid()
+        status, message = self._reply(child, None, DARSHAN_START_TIMEOUT)
+        if status != "ready":
+            self._stop(polite=False)
+            raise IngestError(f"reading Darshan logs needs the darshan package ({message})")
+        return child
+
+    def _reply(
+        self, child: "subprocess.Popen[bytes]", path: Path | None, timeout: float
+    ) -> tuple[str, object]:
+        """The child's next frame as (status, message); for a child that ended or ran past
+        `timeout` seconds, IngestError (and the child is gone)."""
+        assert child.stdout is not None
+        deadline = time.monotonic() + timeout
+        what = f"on {path}" if path is not None else "while starting"
+        head = self._exactly(child, 8, deadline)
+        body = None
+        if head is not None:
+            body = self._exactly(child, int.from_bytes(head, "big"), deadline)
+        if body is None:
+            if time.monotonic() >= deadline:
+                self._stop(polite=False)
+                raise IngestError(
+                    f"the Darshan reader took more than {timeout:g} s {what} and was stopped"
+                    + ("" if path is None else ": the log is corrupt or too large to read")
+                )
+            raise IngestError(self._ended(child, path))
+        import pickle
+
+        reply = pickle.loads(body)  # our own child's frame
+        return str(reply[0]), reply[1]
+
+    def _exactly(
+        self, child: "subprocess.Popen[bytes]", size: int, deadline: float
+    ) -> bytes | None:
+        """`size` bytes from the child, or None at its end of output or at the deadline."""
+        assert child.stdout is not None
+        fd = child.stdout.fileno()
+        pieces: list[bytes] = []
+        wanted = size
+        while wanted:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return None
+            piece = os.read(fd, min(wanted, 1 << 20))
+            if not piece:
+                return None
+            pieces.append(piece)
+            wanted -= len(piece)
+        return b"".join(pieces)
+
+    def _ended(self, child: "subprocess.Popen[bytes]", path: Path | None) -> str:
+        """Words for a child whose output ended before its reply (on `path`, or while
+        starting when None): how it ended."""
+        what = f"on {path}" if path is not None else "while starting"
+        try:
+            code: int | None = child.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            code = None
+        said = self._words_said()
+        self._stop(polite=False)
+        if code is not None and code < 0:
+            try:
+                name = f"signal {-code}, {signal.Signals(-code).name}"
+            except ValueError:
+                name = f"signal {-code}"
+            how = f"crashed {what} ({name})"
+        else:
+            how = f"ended {what} (status {code})"
+        why = "" if path is None else ": the log is corrupt or of an unsupported version"
+        return f"the Darshan reader {how}{why}" + (
+            f"; Darshan's library said: {said}" if said else ""
+        )
+
+    def _said_size(self) -> int:
+        return os.fstat(self._said.fileno()).st_size if self._said is not None else 0
+
+    def _words_said(self) -> str:
+        """The last lines the child printed since the request (the C library's errors),
+        at most a few hundred characters."""
+        if self._said is None:
+            return ""
+        end = self._said_size()
+        start = max(self._said_seen, end - 4096)
+        text = os.pread(self._said.fileno(), end - start, start).decode("utf-8", "replace")
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        words = "; ".join(dict.fromkeys(lines[-3:]))
+        return words if len(words) <= 300 else "..." + words[-297:]
+
+    def _stop(self, *, polite: bool) -> None:
+        child, self._child = self._child, None
+        if child is not None and self._owner == os.getpid():
+            try:
+                if polite and child.poll() is None:
+                    assert child.stdin is not None
+                    child.stdin.write(frame(None))
+                    child.stdin.close()
+                    child.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+            for stream in (child.stdin, child.stdout):
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
+        if self._said is not None:
+            self._said.close()
+            self._said = None
 
 
-def _frames(report: Any, module: str) -> pd.DataFrame:
-    """The module's records: one row per (rank, id), integer and float counters side by
-    side (empty frame when the module has no records)."""
-    report.mod_read_all_records(module)
-    frames = report.records[module].to_df()
-    counters = frames["counters"]
-    floats = frames["fcounters"].drop(columns=["rank", "id"])
-    combined: pd.DataFrame = pd.concat([counters, floats], axis=1)
-    return combined
-
-
-def _stripes(report: Any) -> dict[int, tuple[int, int]]:
-    """Record id -> (stripe count, stripe size) of its first Lustre layout component."""
-    report.mod_read_all_lustre_records()
-    frame = report.records["LUSTRE"].to_df()["components"]
-    found: dict[int, tuple[int, int]] = {}
-    for row in frame.itertuples(index=False):
-        count, size = int(row.LUSTRE_COMP_STRIPE_COUNT), int(row.LUSTRE_COMP_STRIPE_SIZE)
-        if int(row.id) not in found and count >= 1 and size >= 1:
-            found[int(row.id)] = (count, size)
-    return found
+@functools.cache
+def shared_reader() -> DarshanReader:
+    """The reader read_darshan and ingest_darshan use when given none: one child process
+    for all the logs of this process, stopped when the interpreter exits."""
+    reader = DarshanReader()
+    atexit.register(reader.close)
+    return reader
 
 
 @dataclass(frozen=True)
@@ -599,8 +861,9 @@ def ingest_darshan(
     config: dict[str, str] | None,
     system: System | None = None,
     nodes: int | None = None,
+    reader: DarshanReader | None = None,
 ) -> IngestResult:
-    """Ingest one Darshan log.
+    """Ingest one Darshan log (read by `reader`, else the shared one: read_darshan).
 
     With `config` (the configuration the job ran with; {} for the system's defaults),
     each group with a time becomes a measurement (bandwidth from the log) in a run of kind
@@ -611,10 +874,10 @@ def ingest_darshan(
     configuration). Uids: the log's sha256 and the group's index; ingesting the log again
     adds nothing.
     """
+    # Checked under the name given: a link to /dev/zero is refused as the link's name.
+    digest = hash_input(Path(path), "a Darshan log", MAX_DARSHAN_LOG_BYTES)
     path = Path(path).resolve()
-    data = read_bytes(path)
-    digest = hashlib.sha256(data).hexdigest()
-    job = read_darshan(path, nodes=nodes)
+    job = read_darshan(path, nodes=nodes, reader=reader)
     names = [g.example_path for g in job.groups]
     if config is None:
         return _store_workloads(store, path, digest, job)
