@@ -12,13 +12,17 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from iotuner._printable import printable
+
 __all__ = ["breakable", "fit_table", "print_table", "say", "whole"]
 
 
 def say(text: str) -> None:
     """Print plain `text` (no markup) to the current sys.stdout, wrapped at words to the
-    terminal's width (a long line is otherwise broken inside a word by the terminal)."""
-    Console(highlight=False).print(text, markup=False)
+    terminal's width (a long line is otherwise broken inside a word by the terminal).
+    Control characters in it (a name's ESC sequence) are shown escaped (_printable)."""
+    shown = "\n".join(printable(line) for line in text.split("\n"))
+    Console(highlight=False).print(shown, markup=False)
 
 
 def whole(text: str, style: str = "") -> Text:

@@ -24,6 +24,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from iotuner._fileio import make_private_dirs
 from iotuner._tables import breakable, print_table, whole
 from iotuner.bench import (
     BenchPlan,
@@ -123,7 +124,7 @@ def run_demo(settings: DemoSettings, console: Console) -> dict[str, Series]:
     workdir = settings.workdir.absolute()
     shutil.rmtree(workdir, ignore_errors=True)
     data_dir = workdir / "data"
-    data_dir.mkdir(parents=True)
+    make_private_dirs(data_dir)  # private, as everything iotuner writes (_fileio)
     store = open_store(workdir / "knowledge.sqlite")
     space = load_space("demo-small")
     unseen = Workload(

@@ -108,8 +108,8 @@ _MCA_FOR_OMPIO_KEY = {
 """OMPIO's per-file info keys (after ompio_map.def) and the MCA parameter that sets each
 for a whole job (see the module docstring for the sources)."""
 
-_CRAY_FORBIDDEN = re.compile(r"[:,=\s]")
-_ROMIO_FORBIDDEN = re.compile(r"\s")
+_CRAY_FORBIDDEN = re.compile(r"[:,=\s\x00-\x1f\x7f-\x9f]")
+_ROMIO_FORBIDDEN = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
 _PLACEHOLDER = {
     "romio-hints": "/path/to/romio-hints",
     "cray": "/path/to/mpich-mpiio-hints",
@@ -362,7 +362,10 @@ def _not_romio(key: str, value: str) -> str | None:
 
 def _romio_value(key: str, value: str) -> str | None:
     if _ROMIO_FORBIDDEN.search(key) or _ROMIO_FORBIDDEN.search(value):
-        return "ROMIO's hints file splits a line at blanks and tabs: a value cannot hold one"
+        return (
+            "ROMIO's hints file splits a line at blanks and tabs: a value cannot hold one "
+            "(nor a control character)"
+        )
     return _not_romio(key, value)
 
 
@@ -384,7 +387,8 @@ def _cray_value(key: str, value: str) -> str | None:
     if _CRAY_FORBIDDEN.search(key) or _CRAY_FORBIDDEN.search(value):
         return (
             "MPICH_MPIIO_HINTS separates specs with ',', keys with ':' and a key from its "
-            "value with '=': a value holding one of them (or white space) cannot be written"
+            "value with '=': a value holding one of them (or white space or a control "
+            "character) cannot be written"
         )
     return _not_romio(key, value)
 
@@ -410,7 +414,7 @@ def _build_cray(entries: Sequence[TableEntry], where: str, **_: object) -> _Buil
         if bad:
             dropped.append(
                 f"file pattern {glob!r} dropped with its entries: MPICH_MPIIO_HINTS cannot "
-                "hold ':', ',', '=' or white space in a pattern"
+                "hold ':', ',', '=', white space or a control character in a pattern"
             )
             continue
         kept += [f"for files {glob}: {sentence}" for sentence in config.kept]

@@ -1,9 +1,9 @@
 """Rendering of a LogSummary on a terminal with rich (`iotuner show`)."""
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from iotuner._printable import markup_safe
 from iotuner._tables import print_table, whole
 from iotuner._units import format_size
 from iotuner.summary import FileSummary, HintSetSummary, LogSummary, mpi_name
@@ -20,35 +20,35 @@ def print_summary(summary: LogSummary, console: Console) -> None:
         console.print()
         console.print("[bold]Warnings[/]")
         for warning in summary.warnings:
-            console.print(f"[yellow]⚠ {escape(warning)}[/]")
+            console.print(f"[yellow]⚠ {markup_safe(warning)}[/]")
 
 
 def _job_line(job: dict[str, object]) -> str:
     line = (
-        f"[bold]{escape(str(job['program']))}[/]: {job['nprocs']} processes "
+        f"[bold]{markup_safe(str(job['program']))}[/]: {job['nprocs']} processes "
         f"({job['nodes']} node{'' if job['nodes'] == 1 else 's'} x {job['ranks_per_node']} "
         f"ranks/node) on "
-        f"{escape(str(job['host']))}, mode {job['mode']}"
+        f"{markup_safe(str(job['host']))}, mode {job['mode']}"
     )
     if "tune" in str(job["mode"]).split(","):
-        line += f" (table {escape(str(job['table']))}, policy {job['policy']})"
-    return f"{line}, {escape(mpi_name(str(job['mpi_library'])))}"
+        line += f" (table {markup_safe(str(job['table']))}, policy {job['policy']})"
+    return f"{line}, {markup_safe(mpi_name(str(job['mpi_library'])))}"
 
 
 def _print_file(file: FileSummary, console: Console) -> None:
     console.print()
-    console.rule(f"[bold]{escape(file.file)}[/]", align="left")
+    console.rule(f"[bold]{markup_safe(file.file)}[/]", align="left")
     console.print(f"read {format_size(file.bytes_read)}, written {format_size(file.bytes_written)}")
     if not file.reduced:
         console.print("[yellow]⚠ not closed before MPI_Finalize: rank 0's figures only[/]")
     for pattern in file.patterns:
         fields = " ".join(f"{key}={_json_word(value)}" for key, value in pattern.items())
-        console.print(f"pattern: {escape(fields)}")
+        console.print(f"pattern: {markup_safe(fields)}")
     if file.operations:
         table = Table("operation", "calls (all ranks)", "bytes", "time (s)", "MiB/s")
         for op in file.operations:
             table.add_row(
-                escape(op.operation),
+                markup_safe(op.operation),
                 whole(str(op.calls)),
                 whole(format_size(op.bytes)),
                 whole(f"{op.duration:.6f}"),
@@ -58,21 +58,21 @@ def _print_file(file: FileSummary, console: Console) -> None:
     for hint_set in file.hint_sets:
         print_table(console, [(_hints_table(hint_set), None)])
     for case in file.untuned:
-        console.print(f"[yellow]no table entry for {escape(case)}: no access hints there[/]")
+        console.print(f"[yellow]no table entry for {markup_safe(case)}: no access hints there[/]")
 
 
 def _hints_table(hint_set: HintSetSummary) -> Table:
     title = f"hints #{hint_set.seq} at {hint_set.at} (t={hint_set.time_stamp:.3f} s"
     title += f", driver {hint_set.driver})" if hint_set.driver else ")"
     table = Table(
-        "key", "requested", "effective", "note", title=escape(title), title_justify="left"
+        "key", "requested", "effective", "note", title=markup_safe(title), title_justify="left"
     )
     for row in hint_set.rows:
-        note = f"[yellow]⚠ unhonoured: {escape(row.unhonoured)}[/]" if row.unhonoured else ""
+        note = f"[yellow]⚠ unhonoured: {markup_safe(row.unhonoured)}[/]" if row.unhonoured else ""
         table.add_row(
-            escape(row.key),
-            "-" if row.requested is None else escape(row.requested),
-            "-" if row.effective is None else escape(row.effective),
+            markup_safe(row.key),
+            "-" if row.requested is None else markup_safe(row.requested),
+            "-" if row.effective is None else markup_safe(row.effective),
             note,
         )
     return table

@@ -93,26 +93,25 @@ def _advise(args: argparse.Namespace) -> int:
 
 
 def print_advice(advice: "Advice", console: "Console", table: Path | None) -> None:
-    from rich.markup import escape
-
+    from iotuner._printable import markup_safe
     from iotuner.advise import gain_words
 
     s = advice.source
     console.print(
-        f"[bold]{escape(s.program)}[/bold] with {s.nprocs} processes "
-        f"({s.kind} log {escape(str(s.path))}): {len(advice.recommendations)} file group(s) "
+        f"[bold]{markup_safe(s.program)}[/bold] with {s.nprocs} processes "
+        f"({s.kind} log {markup_safe(str(s.path))}): {len(advice.recommendations)} file group(s) "
         "to advise"
         + (f", {len(advice.summarised)} small ones left out" if advice.summarised else "")
     )
     for note in [*s.notes, *advice.notes]:
-        console.print(f"  note: {escape(note)}")
+        console.print(f"  note: {markup_safe(note)}")
     for r in advice.recommendations:
         g = r.group
         w = g.workload
         rate = f", {g.bandwidth:.1f} MiB/s" if g.bandwidth else ""
         console.print()
         console.print(
-            f"[bold]{escape(g.name)}[/bold] ({g.files} file(s), {g.op}, "
+            f"[bold]{markup_safe(g.name)}[/bold] ({g.files} file(s), {g.op}, "
             f"{g.bytes / 2**20:.1f} MiB{rate}): {w.pattern}, {w.layout}, "
             f"{w.bytes_per_rank:,} bytes per rank per call"
         )
@@ -120,18 +119,19 @@ def print_advice(advice: "Advice", console: "Console", table: Path | None) -> No
             hints = " ".join(f"{k}={v}" for k, v in sorted(r.hints.items()))
             gain = gain_words(r)
             console.print(
-                f"  recommendation: {escape(hints)}"
+                f"  recommendation: {markup_safe(hints)}"
                 + (f"; predicted bandwidth {gain} of the default's" if gain else "")
             )
         elif r.choice is not None:
             console.print(
-                f"  recommendation: keep the defaults ({escape(r.reason)}; predicted "
+                f"  recommendation: keep the defaults ({markup_safe(r.reason)}; predicted "
                 f"{gain_words(r) or 'no gain'})"
             )
         else:
-            console.print(f"  recommendation: none ({escape(r.reason)})")
+            console.print(f"  recommendation: none ({markup_safe(r.reason)})")
         for e in g.evidence:
-            console.print(f"  evidence: {escape(e.words)} [{escape(e.counter)} = {e.value}]")
+            counter = markup_safe(e.counter)
+            console.print(f"  evidence: {markup_safe(e.words)} [{counter} = {e.value}]")
     console.print()
     console.print("[bold]How to apply it[/bold]")
     if not advice.exports:
@@ -139,19 +139,19 @@ def print_advice(advice: "Advice", console: "Console", table: Path | None) -> No
             "  nothing to apply: every group keeps the defaults or has no prediction, so no "
             "hint file, variable or stripe command would change anything"
         )
-        console.print(f"  to measure instead: {escape(advice.measure_command)}")
+        console.print(f"  to measure instead: {markup_safe(advice.measure_command)}")
         return
     for export in advice.exports:
         console.print(f"  {export.mechanism}:")
         for line in export.usage:
-            console.print(f"    {escape(line)}")
+            console.print(f"    {markup_safe(line)}")
         if export.text and export.mechanism != "iotuner":
             for line in export.text.splitlines():
-                console.print(f"      {escape(line)}")
+                console.print(f"      {markup_safe(line)}")
         for line in export.kept:
-            console.print(f"    kept: {escape(line)}")
+            console.print(f"    kept: {markup_safe(line)}")
         for line in export.dropped:
-            console.print(f"    dropped: {escape(line)}")
-    console.print(f"  with the interposer: {escape(advice.run_command)}")
+            console.print(f"    dropped: {markup_safe(line)}")
+    console.print(f"  with the interposer: {markup_safe(advice.run_command)}")
     if table is None:
         console.print("    (add --table TABLE.jsonl to write the table it reads)")

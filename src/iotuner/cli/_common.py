@@ -32,9 +32,12 @@ ERROR_STATUS = 2
 
 
 def print_error(message: str) -> None:
-    """Write `message` to stderr as iotuner's errors, "iotuner: error: " before each line."""
+    """Write `message` to stderr as iotuner's errors, "iotuner: error: " before each line;
+    a control character in it (a name's ESC sequence, from a table or a trace) escaped."""
+    from iotuner._printable import printable
+
     for line in message.splitlines():
-        print(f"iotuner: error: {line}", file=sys.stderr)
+        print(f"iotuner: error: {printable(line)}", file=sys.stderr)
 
 
 def command_after_dashes(args: argparse.Namespace) -> list[str]:

@@ -51,6 +51,7 @@ def add_export(subparsers: Subparsers) -> None:
 
 def _export(args: argparse.Namespace) -> int:
     from iotuner._fileio import atomic_write_text
+    from iotuner._printable import printable
     from iotuner.errors import ConfigError
     from iotuner.hintexport import export_entries
     from iotuner.table import read_table
@@ -69,9 +70,9 @@ def _export(args: argparse.Namespace) -> int:
         target=args.target,
     )
     for sentence in export.kept:
-        print(f"kept: {sentence}", file=sys.stderr)
+        print(f"kept: {printable(sentence)}", file=sys.stderr)
     for sentence in export.dropped[:SHOWN_ON_STDERR]:
-        print(f"dropped: {sentence}", file=sys.stderr)
+        print(f"dropped: {printable(sentence)}", file=sys.stderr)
     if len(export.dropped) > SHOWN_ON_STDERR:
         print(
             f"dropped: {len(export.dropped) - SHOWN_ON_STDERR} more (--json lists them all)",
@@ -82,8 +83,8 @@ def _export(args: argparse.Namespace) -> int:
         # A table that keeps the defaults everywhere (tune found no gain beyond the noise)
         # is an answer, not a failure: a job script may run this unconditionally.
         print(
-            f"iotuner: {args.table}: every entry that applies keeps the defaults: nothing to "
-            "change, nothing written",
+            f"iotuner: {printable(args.table)}: every entry that applies keeps the defaults: "
+            "nothing to change, nothing written",
             file=sys.stderr,
         )
         if args.json:
@@ -105,5 +106,5 @@ def _export(args: argparse.Namespace) -> int:
     stream = sys.stdout if args.output is not None else sys.stderr
     print("to use it:", file=stream)
     for line in export.usage:
-        print(f"  {line}", file=stream)
+        print(f"  {printable(line)}", file=stream)
     return 0

@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from iotuner._printable import printable
 from iotuner.cli._common import Subparsers, add_db_argument, store_from_args
 
 if TYPE_CHECKING:
@@ -64,18 +65,18 @@ def _table_check(args: argparse.Namespace) -> int:
         return 0 if checked.refused is None and not checked.dropped else 1
     if checked.refused is not None:
         rule, message = checked.refused
-        print(f"{args.table}: refused ({rule}): {message}")
+        print(printable(f"{args.table}: refused ({rule}): {message}"))
         print("  the interposer would run the program untuned")
         return 1
     entries = checked.entries
     counts = Counter(e.at for e in entries)
     (decision_points,) = (f.choices for f in table_fields() if f.name == "at")
     verdict = "valid" if not checked.dropped else f"{len(checked.dropped)} lines dropped"
-    print(f"{args.table}: {verdict}, {len(entries)} entries")
+    print(f"{printable(args.table)}: {verdict}, {len(entries)} entries")
     for at in decision_points:
         print(f"  at {at}: {counts[at]}")
     for dropped in checked.dropped:
-        print(f"  line {dropped.line} dropped ({dropped.rule}): {dropped.message}")
+        print(printable(f"  line {dropped.line} dropped ({dropped.rule}): {dropped.message}"))
     return 0 if not checked.dropped else 1
 
 
@@ -86,9 +87,16 @@ def _table_derive(args: argparse.Namespace) -> int:
     table = read_table(args.table)
     derived = derive_open_entries(read_logs(args.logs), table)
     write_table(args.output, merge_tables(derived, table))
-    print(f"{args.output}: {len(derived)} open entries from trace history, {len(table)} kept")
+    print(
+        f"{printable(args.output)}: {len(derived)} open entries from trace history, "
+        f"{len(table)} kept"
+    )
     for entry in derived:
-        print(f"  {entry.program} {entry.file} x{entry.nprocs}: {entry.hints} ({entry.note})")
+        print(
+            printable(
+                f"  {entry.program} {entry.file} x{entry.nprocs}: {entry.hints} ({entry.note})"
+            )
+        )
     return 0
 
 

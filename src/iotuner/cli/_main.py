@@ -62,10 +62,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _note(line: str) -> None:
     from rich.console import Console
-    from rich.markup import escape
+
+    from iotuner._printable import markup_safe
 
     # Wrapped at words to the terminal, as the rest of the output.
-    Console(stderr=True, highlight=False).print(f"iotuner: note: {escape(line)}")
+    Console(stderr=True, highlight=False).print(f"iotuner: note: {markup_safe(line)}")
 
 
 def _parser() -> argparse.ArgumentParser:

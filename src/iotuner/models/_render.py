@@ -8,6 +8,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from iotuner._printable import markup_safe
 from iotuner._tables import breakable, print_table, whole
 from iotuner.models._analyze import AnalyzeReport
 from iotuner.models._kunkel import KunkelReport, TreeRules
@@ -36,7 +37,7 @@ def render_comparison(comparison: Comparison, console: Console, chosen: str | No
             std = score.split_std if scheme == "split" else score.group_std
             if mean is None or std is None:
                 continue
-            name = escape(score.model)
+            name = markup_safe(score.model)
             if score.baseline:
                 name += " [dim](baseline)[/]"
             if score.model == chosen:
@@ -112,7 +113,7 @@ def render_kunkel(report: KunkelReport, console: Console) -> None:
     )
     for c in report.choices:
         table.add_row(
-            escape(breakable(c.choice)),
+            markup_safe(breakable(c.choice)),
             whole(f"{c.arithmetic:.1f}"),
             whole(_percent(c.arithmetic_of_best)),
             whole(f"{c.harmonic:.1f}"),
@@ -164,7 +165,9 @@ def render_analyze(report: AnalyzeReport, console: Console, limit: int = 20) -> 
             title_justify="left",
         )
         for s in shown:
-            name = escape(breakable(s.config)) + (" [bold](default)[/]" if s.is_default else "")
+            name = markup_safe(breakable(s.config)) + (
+                " [bold](default)[/]" if s.is_default else ""
+            )
             values = {
                 "min": s.minimum,
                 "q1": s.q1,
@@ -186,12 +189,11 @@ def render_analyze(report: AnalyzeReport, console: Console, limit: int = 20) -> 
     if report.withheld:
         console.print(f"[yellow]⚠ {escape(report.withheld)}[/]")
     else:
-        console.print(
-            f"[bold green]consistently good[/]: {escape('; '.join(map(breakable, report.good)))}"
-        )
+        good = markup_safe("; ".join(map(breakable, report.good)))
+        console.print(f"[bold green]consistently good[/]: {good}")
     if report.bad:
         console.print(
-            f"[bold red]consistently bad[/]: {escape('; '.join(map(breakable, report.bad)))}"
+            f"[bold red]consistently bad[/]: {markup_safe('; '.join(map(breakable, report.bad)))}"
         )
     if report.default is not None:
         d = report.default
@@ -206,7 +208,8 @@ def render_analyze(report: AnalyzeReport, console: Console, limit: int = 20) -> 
 def _rules(rules: TreeRules, accuracy: str, console: Console) -> None:
     console.print()
     console.rule(
-        f"[bold]{escape(rules.model)}[/]: depth {rules.depth}, {rules.leaves} leaves", align="left"
+        f"[bold]{markup_safe(rules.model)}[/]: depth {rules.depth}, {rules.leaves} leaves",
+        align="left",
     )
     console.print(escape(rules.text), highlight=False)
     console.print(f"[dim]{escape(accuracy)}[/]")

@@ -17,6 +17,7 @@ import json
 import math
 import os
 import platform
+import stat
 import uuid
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -31,7 +32,7 @@ import sklearn
 from sklearn.ensemble import ExtraTreesRegressor, RandomForestRegressor
 
 from iotuner import __version__
-from iotuner._fileio import atomic_write_text
+from iotuner._fileio import PRIVATE_FILE, atomic_write_text, make_private_dirs
 from iotuner._safejson import loads_json
 from iotuner.models._calibrate import Calibration
 from iotuner.models._common import ModelError
@@ -254,11 +255,17 @@ def save_model(model: TrainedModel, path: Path) -> Path:
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise ModelError(f"{path} exists and is not a directory; a model is saved as one")
-    path.mkdir(parents=True, exist_ok=True)
+    make_private_dirs(path)  # private, as everything iotuner writes (_fileio)
     estimator_path = path / ESTIMATOR_FILE
     tmp = path / f".{ESTIMATOR_FILE}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
     try:
-        joblib.dump(model.estimator, tmp)
+        # Made 0600 before joblib writes into it; a replaced estimator keeps its mode.
+        mode = stat.S_IMODE(estimator_path.stat().st_mode) if estimator_path.exists() else None
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
+        with os.fdopen(fd, "wb") as out:
+            if mode is not None:
+                os.fchmod(out.fileno(), mode)
+            joblib.dump(model.estimator, out)
         os.replace(tmp, estimator_path)
     finally:
         tmp.unlink(missing_ok=True)

@@ -28,6 +28,7 @@ import jinja2
 
 from iotuner import __version__
 from iotuner._fileio import atomic_write_text
+from iotuner._secrets import display_url
 from iotuner.errors import ConfigError
 
 __all__ = ["ReportInputs", "build_report", "write_report"]
@@ -40,11 +41,12 @@ SECTION_IDS = ("system", "model", "table", "search", "traces")
 class ReportInputs:
     """What the report is made from; None or empty: that section is left out."""
 
-    db: str | None = None
+    # Not in the repr: a URL may hold a password (_secrets); messages use display_url.
+    db: str | None = field(default=None, repr=False)
     system: str | None = None
     space: str | None = None
     model: Path | None = None
-    storage: str | None = None
+    storage: str | None = field(default=None, repr=False)
     studies: tuple[str, ...] = ()
     search_record: Path | None = None
     table: Path | None = None
@@ -86,7 +88,7 @@ def _check(inputs: ReportInputs) -> None:
         raise ConfigError("--system and --space choose within a knowledge base: give --db")
     if inputs.db and "://" not in inputs.db and not Path(inputs.db).is_file():
         # open_store would make a new, empty SQLite file: a typo must not report nothing.
-        raise ConfigError(f"--db {inputs.db}: no such knowledge base file")
+        raise ConfigError(f"--db {display_url(inputs.db)}: no such knowledge base file")
     for option, path in (
         ("--table", inputs.table),
         ("--search-record", inputs.search_record),
@@ -191,11 +193,11 @@ _HEADINGS = {
 
 def _described_inputs(inputs: ReportInputs) -> list[tuple[str, str]]:
     given = [
-        ("knowledge base", inputs.db),
+        ("knowledge base", display_url(inputs.db) if inputs.db else None),
         ("system", inputs.system),
         ("space", inputs.space),
         ("model", inputs.model),
-        ("Optuna storage", inputs.storage),
+        ("Optuna storage", display_url(inputs.storage) if inputs.storage else None),
         ("studies", ", ".join(inputs.studies)),
         ("search record", inputs.search_record),
         ("tuning table", inputs.table),

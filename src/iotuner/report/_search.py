@@ -15,6 +15,7 @@ from typing import Any
 import optuna
 from optuna.trial import TrialState
 
+from iotuner._secrets import display_url, mask_secrets
 from iotuner.errors import ConfigError
 from iotuner.report import _plots
 
@@ -37,21 +38,26 @@ def load_studies(storage: str, names: list[str]) -> list[optuna.Study]:
     """The named studies in `storage`, or all of them when none is named; ConfigError
     when the storage cannot be opened, holds no study, or lacks a named one."""
     url = storage if "://" in storage else f"sqlite:///{storage}"
+    shown = display_url(storage)  # in messages: never the storage's password
     if "://" not in storage and not Path(storage).is_file():
-        raise ConfigError(f"--storage {storage}: no such file (an Optuna storage)")
+        raise ConfigError(f"--storage {shown}: no such file (an Optuna storage)")
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
         known = optuna.get_all_study_names(storage=url)
     except Exception as exc:  # Optuna raises whatever its RDB layer meets
-        raise ConfigError(f"cannot open the Optuna storage {storage}: {exc}") from None
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        raise ConfigError(
+            f"cannot open the Optuna storage {shown}: "
+            f"{mask_secrets(reason[0], storage) if reason else type(exc).__name__}"
+        ) from None
     missing = [n for n in names if n not in known]
     if missing:
         raise ConfigError(
-            f"no study {', '.join(map(repr, missing))} in {storage} "
+            f"no study {', '.join(map(repr, missing))} in {shown} "
             f"(studies: {', '.join(known) or 'none'})"
         )
     if not known:
-        raise ConfigError(f"the Optuna storage {storage} holds no study")
+        raise ConfigError(f"the Optuna storage {shown} holds no study")
     return [optuna.load_study(study_name=n, storage=url) for n in (names or known)]
 
 

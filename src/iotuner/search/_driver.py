@@ -28,6 +28,7 @@ from collections.abc import Callable
 
 import optuna
 
+from iotuner._secrets import display_url
 from iotuner.measurement import Workload
 from iotuner.search._batch import collect_submitted, core_seconds, trial_journal
 from iotuner.search._common import SearchError, target_value
@@ -166,7 +167,8 @@ def _run_search(
     trials = [dataclasses.replace(t, note=objective.describe(t.outcome)) for t in loop.trials()]
     result = SearchResult(
         study=name,
-        storage=settings.storage,
+        # Shown and written in the record: never with the storage's password.
+        storage=display_url(settings.storage) if settings.storage is not None else None,
         strategy=settings.strategy,
         objective=objective.description,
         direction=objective.direction,

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from iotuner._printable import markup_safe, printable
 from iotuner._tables import breakable, print_table, whole
 from iotuner.search._result import SearchResult, Spent
 from iotuner.space import config_key
@@ -30,9 +31,12 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
     failed = sum(1 for t in result.trials if t.failed)
     new = sum(1 for t in result.trials if t.new)
     kept = result.storage or "memory (not kept: --storage keeps it)"
+    # Names are data (_printable): the study's is the program's or the table's.
     console.print(
-        f"study {result.study} in {kept}: {result.strategy} over {result.space.name} "
-        f"({result.space.size} configurations), {result.direction} {result.objective}"
+        markup_safe(
+            f"study {result.study} in {kept}: {result.strategy} over {result.space.name} "
+            f"({result.space.size} configurations), {result.direction} {result.objective}"
+        )
     )
     if result.relevance_note:
         console.print(result.relevance_note)
@@ -70,7 +74,7 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
     if result.spent is not None:
         console.print(_spent_line(result.spent))
     for note in result.notes:
-        console.print(f"note: {note}")
+        console.print(f"note: {markup_safe(note)}")
     sign = 1.0 if result.direction == "maximize" else -1.0
     ranked = sorted(
         (t for t in result.trials if t.value is not None), key=lambda t: -sign * (t.value or 0.0)
@@ -82,7 +86,7 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
         table.add_column("configuration")
         for t in ranked[:show]:
             label = breakable(config_key(t.config)) + (f" {t.note}" if t.note else "")
-            table.add_row(str(t.number), whole(_num(t.value)), label)
+            table.add_row(str(t.number), whole(_num(t.value)), markup_safe(label))
         print_table(console, [(table, None)])
     failures: dict[str, str] = {}  # each reason, with the output of its first trial
     for t in result.trials:
@@ -90,9 +94,10 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
             reason = t.outcome.reason or ""
             failures[reason] = failures.get(reason) or t.outcome.stdout_tail
     for reason in sorted(failures)[:3]:
-        console.print(f"failed trials: {reason}")
+        console.print(f"failed trials: {markup_safe(reason)}")
         if failures[reason]:
-            shown = "".join(f"\n  | {line}" for line in failures[reason].splitlines())
+            # The program's own output: its colours and titles are not ours to pass on.
+            shown = "".join(f"\n  | {printable(line)}" for line in failures[reason].splitlines())
             console.print(Text(f"  its output ended with:{shown}"))
     if result.offline is not None:
         o = result.offline
@@ -123,7 +128,7 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
         for r in result.remeasured:
             label = breakable(config_key(r.config)) + (" (default)" if r.is_default else "")
             table.add_row(
-                label,
+                markup_safe(label),
                 *map(
                     whole,
                     (
@@ -139,7 +144,7 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
             )
         print_table(console, [(table, None)])
     if result.winner is not None and result.offline is not None:
-        console.print(f"winner: {config_key(result.winner)}")
+        console.print(f"winner: {markup_safe(config_key(result.winner))}")
     elif result.winner is not None:
         hints = result.space.hints(result.winner)
         line = f"winner: {config_key(result.winner)} -> hints {hints or '{} (none)'}"
@@ -147,8 +152,8 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
         if app:
             shown = ", ".join(f"{name}={value}" for name, value in app.items())
             line += f"; application parameters {shown} (the command or environment sets them)"
-        console.print(line)
-    console.print(result.winner_reason)
+        console.print(markup_safe(line))
+    console.print(markup_safe(result.winner_reason))
 
 
 def _spent_line(spent: Spent) -> str:

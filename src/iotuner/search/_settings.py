@@ -34,7 +34,8 @@ class SearchSettings:
 
     strategy: str = "ga"
     budget: int | None = None
-    storage: str | None = None
+    # Not in the repr: a URL may hold a password (_secrets); messages use display_url.
+    storage: str | None = field(default=None, repr=False)
     study: str | None = None
     seed: int | None = None
     parallel: int = 1

@@ -14,6 +14,8 @@ import pandas as pd
 import sqlalchemy as sa
 
 from iotuner._dbpath import default_store_path
+from iotuner._fileio import create_private_file, make_private_dirs
+from iotuner._secrets import display_url, mask_secrets
 from iotuner.errors import IotunerError
 from iotuner.measurement import (
     CONFIG_PREFIX,
@@ -87,16 +89,21 @@ def _url(url_or_path: str | Path | None) -> sa.URL:
     if isinstance(url_or_path, Path) or "://" not in text:
         if not isinstance(url_or_path, Path) and _SCHEME_ONLY.match(text):
             raise StoreError(
-                f"expected {_URL_FORMS} for the knowledge base, got {text!r} ({_SLASHES})"
+                f"expected {_URL_FORMS} for the knowledge base, got {display_url(text)!r} "
+                f"({_SLASHES})"
             )
         return sa.URL.create("sqlite", database=str(Path(text).expanduser()))
     try:
         url = sa.make_url(text)
-    except sa.exc.ArgumentError:
-        url = None
-    backend = url.get_backend_name() if url is not None else ""
-    if url is None or backend not in ("sqlite", "postgresql", "postgres"):
-        raise StoreError(f"expected {_URL_FORMS} for the knowledge base, got {text!r}")
+        backend = url.get_backend_name()
+    except (sa.exc.ArgumentError, ValueError) as exc:
+        # A bad port (ValueError) or a bracket: SQLAlchemy's message may quote the URL.
+        raise StoreError(
+            f"expected {_URL_FORMS} for the knowledge base, got {display_url(text)!r}: "
+            f"{mask_secrets(str(exc), text)}"
+        ) from None
+    if backend not in ("sqlite", "postgresql", "postgres"):
+        raise StoreError(f"expected {_URL_FORMS} for the knowledge base, got {display_url(text)!r}")
     if backend == "sqlite":
         if url.get_driver_name() != "pysqlite":
             url = url.set(drivername="sqlite")
@@ -111,7 +118,8 @@ def open_store(url_or_path: str | Path | None = None, *, make_folder: bool = Tru
     the working directory, sqlite:////srv/kb.sqlite absolute);
     `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (query `?host=/socket/dir` for a
     unix socket) is a PostgreSQL database reached through psycopg 3. None: the default
-    path (default_store_path()). An SQLite file's missing folder is made, unless
+    path (default_store_path()). A new SQLite file is made 0600, its missing folders
+    0700 (_fileio). An SQLite file's missing folder is made, unless
     `make_folder` is false: then StoreError names the folder. StoreError also when it
     cannot be opened or holds a schema this version does not know.
     """
@@ -119,11 +127,15 @@ def open_store(url_or_path: str | Path | None = None, *, make_folder: bool = Tru
     if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
         folder = Path(str(url.database)).parent
         if not make_folder and not folder.is_dir():
-            raise StoreError(_no_folder(str(url_or_path), str(url.database)))
+            raise StoreError(_no_folder(display_url(str(url_or_path)), str(url.database)))
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            # Private, like the trace logs: the knowledge base holds paths and commands
+            # (_fileio). A file: URI (?uri=true) is SQLite's to create.
+            make_private_dirs(folder)
+            if "uri" not in url.query:
+                create_private_file(Path(str(url.database)))
         except OSError as exc:
-            raise StoreError(f"cannot create the folder of {url.database}: {exc}") from None
+            raise StoreError(f"cannot create {url.database} or its folder: {exc}") from None
     try:
         engine = sa.create_engine(url)
     except ImportError as exc:
@@ -179,8 +191,8 @@ class Store:
 
     @property
     def url(self) -> str:
-        """Where the knowledge base is, with any password hidden."""
-        return self._engine.url.render_as_string(hide_password=True)
+        """Where the knowledge base is, with any password hidden (display_url)."""
+        return display_url(self._engine.url.render_as_string(hide_password=True))
 
     @property
     def backend(self) -> str:
@@ -234,10 +246,14 @@ class Store:
         try:
             yield
         except sa.exc.SQLAlchemyError as exc:
-            detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+            raw = self._engine.url.render_as_string(hide_password=False)
+            detail = mask_secrets(str(getattr(exc, "orig", None) or exc), raw).strip()
+            lines = detail.splitlines()
+            # RATIONALE: not chained: the driver's exception, shown in a traceback or a
+            # log's exc_info, may quote the URL's password (_secrets).
             raise StoreError(
-                f"knowledge base {self.url}: {detail[0] if detail else type(exc).__name__}"
-            ) from exc
+                f"knowledge base {self.url}: {lines[0] if lines else type(exc).__name__}"
+            ) from None
 
     def _create_schema(self) -> None:
         """Create missing tables, bring an older schema up to this version, check it."""

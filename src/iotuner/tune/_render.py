@@ -3,6 +3,7 @@
 from rich.console import Console
 from rich.table import Table
 
+from iotuner._printable import markup_safe
 from iotuner._tables import print_table, whole
 from iotuner.tune._result import TuneResult
 
@@ -44,7 +45,8 @@ def render_choices(result: TuneResult, console: Console, limit: int = 30) -> Non
             c.pattern,
             c.op,
             c.layout,
-            (", ".join(f"{k}={v}" for k, v in c.hints.items()) or "(default)")
+            # Hint values come from the knowledge base: data, not markup.
+            markup_safe(", ".join(f"{k}={v}" for k, v in c.hints.items()) or "(default)")
             + (f" (nearest trained size's, x{2**c.extrapolated} away)" if c.extrapolated else ""),
             whole(f"{c.predicted:.1f} [{c.low:.1f}, {c.high:.1f}]"),
             whole(f"{c.default_predicted:.1f}"),
