@@ -337,6 +337,11 @@ def _ompio_job_settings(table: Path | str, env: dict[str, str], library: Path) -
     return [f"iotuner: {line}" for line in lines]
 
 
+def new_tag() -> str:
+    """A fresh job tag (IOTUNER_JOB_TAG): it names the logs of one run."""
+    return uuid.uuid4().hex[:12]
+
+
 def run(
     command: Sequence[str],
     *,
@@ -348,11 +353,14 @@ def run(
     capture: bool = False,
     extra_env: Mapping[str, str] | None = None,
     timeout: float | None = None,
+    tag: str | None = None,
 ) -> RunResult:
     """Run `command` (launcher, program, arguments; no shell) under the interposer.
 
-    The run gets a fresh job tag, so the logs it wrote are told apart from those of other
-    runs by name: `<log dir>/<program>-<YYYYmmdd-HHMMSS>-<pid>-<tag>.iotrace.jsonl`.
+    The run gets a fresh job tag (or `tag`, when the caller must know it before the job
+    starts: run --learn records it, to find the logs of a run killed before it learned),
+    so the logs it wrote are told apart from those of other runs by name:
+    `<log dir>/<program>-<YYYYmmdd-HHMMSS>-<pid>-<tag>.iotrace.jsonl`.
     In the tune modes the table is validated first: the interposer would run untuned on a
     bad table, and the error is clearer here. With `capture`, the command's standard output
     and error are returned as text instead of passed through; `extra_env` adds variables
@@ -362,7 +370,7 @@ def run(
     if not command:
         raise ConfigError("no command to run")
     command, launcher_note = with_known_launcher(command)
-    tag = uuid.uuid4().hex[:12]
+    tag = tag or new_tag()
     log_dir = Path(log_dir or default_log_dir()).absolute()
     env = interposer_env(mode, table, log_dir, policy, tag, library=library)
     env.update(extra_env or {})

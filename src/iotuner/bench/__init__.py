@@ -26,6 +26,14 @@ first, model or rest). Run the same command again after an interrupt, or after t
 ran out, and what is in the results file is not measured again: the sweep goes on with a
 fresh budget.
 
+Nothing measured is lost to a kill (issue 24): a line is synced to storage as soon as it
+is written (write-ahead), and the knowledge base gets a job's lines when the job ends (or
+fails, or is interrupted). A run killed between the two leaves lines the knowledge base
+lacks; `iotuner bench` run again stores them before it measures (the knowledge base keys a
+measurement by its uid, so none is stored twice), and at its end says whether the knowledge
+base holds every measurement of the results file. A last line torn by the kill is cut off
+(repair_results) and measured again.
+
 Like the programs it stands for, a workload makes many calls per open: every measurement
 opens a file, makes `calls_per_open` data calls of `bytes_per_rank` bytes per rank (the
 kernel's segments, --repeat: each call all ranks' blocks side by side, as a checkpoint
@@ -87,7 +95,9 @@ from iotuner.bench._run import (
     SweepOutcome,
     kernel_command,
     probe_system,
+    read_result_records,
     read_results,
+    repair_results,
     resume_estimate,
     run_bench,
     run_sweep,
@@ -124,8 +134,10 @@ __all__ = [
     "parse_size",
     "plan_sizes",
     "probe_system",
+    "read_result_records",
     "read_results",
     "relevant",
+    "repair_results",
     "resume_estimate",
     "run_bench",
     "run_sweep",

@@ -12,13 +12,14 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import Progress, ProgressColumn, Task, TaskID
 from rich.table import Column
 from rich.text import Text
 
+from iotuner._fileio import create_private_file
 from iotuner._progress import progress_bar
 from iotuner.bench._order import UPPER_QUANTILE, SweepState, first_configurations, next_choice
 from iotuner.bench._pace import Pace, duration_text, moved_bytes
@@ -84,17 +85,60 @@ def kernel_command(workload: Workload, target: Path, *extra: str) -> list[str]:
 def read_results(results: Path) -> list[Measurement]:
     """The measurements of a results file (none when it does not exist); ConfigError
     naming the line that is not a bench result."""
+    return [m for m, _, _ in read_result_records(results)]
+
+
+def read_result_records(results: Path) -> list["Record"]:
+    """The measurements of a results file with the system each was made on and its
+    space's name (none when the file does not exist); ConfigError naming the line that is
+    not a bench result."""
     if not results.exists():
         return []
-    measurements = []
+    records = []
     for number, line in enumerate(results.read_text().splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            measurements.append(measurement_from_json(line)[0])
+            records.append(measurement_from_json(line))
         except ValueError as exc:
             raise ConfigError(f"{results} line {number}: {exc}") from None
-    return measurements
+    return records
+
+
+def repair_results(results: Path) -> str:
+    """Cut off the last line of `results` when a kill tore it (no newline at its end, and
+    not a whole bench result): its measurement is not kept and is measured again. Returns
+    what was done, in a sentence ("" when the file was whole).
+
+    RATIONALE: lines are appended; one left torn would be glued to the next line written,
+    and the file would then hold a line that is neither, which stops every later resume
+    and ingest. A whole line without its newline only gets the newline."""
+    if not results.exists():
+        return ""
+    with results.open("rb+") as file:
+        data = file.read()
+        if not data or data.endswith(b"\n"):
+            return ""
+        start = data.rfind(b"\n") + 1
+        try:
+            measurement_from_json(data[start:].decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            file.truncate(start)
+            _sync(file)
+            return (
+                f"{results}: removed a partial last line ({len(data) - start} bytes, written "
+                f"when a run was killed): its measurement is made again"
+            )
+        file.write(b"\n")
+        _sync(file)
+    return ""
+
+
+def _sync(file: IO[Any]) -> None:
+    """Flush `file` and make it durable: the results file is the record of what was
+    measured, written before the knowledge base (see _Sweep._job)."""
+    file.flush()
+    os.fsync(file.fileno())
 
 
 def probe_system(data_dir: Path, log_dir: Path) -> System:
@@ -182,14 +226,21 @@ def run_sweep(
 
     `after_workload(records)` runs after each kernel job with the measurements it added to
     `results` (e.g. to store them in the knowledge base without reading the growing file
-    again). Interrupting (Ctrl-C) stops the running job; what it measured so far is kept.
+    again), also after a job that failed or was interrupted. Interrupting (Ctrl-C) stops
+    the running job; what it measured so far is kept. Each line is on storage (fsync)
+    before the next measurement is counted; a run killed before `after_workload` leaves
+    lines the caller has not seen, which it finds in `results` (read_result_records). A
+    last line torn by a kill is cut off first (repair_results, said on `console`).
     """
     if not data_dir.is_dir():
         raise ConfigError(f"the data directory {data_dir} does not exist")
+    repaired = repair_results(results)
+    if repaired:
+        console.print(repaired)
     started = time.monotonic() if since is None else since
     work = data_dir / f"iotuner-bench-{plan.sweep_id}"
     log_dir = results.parent / f"{results.stem}-logs"
-    work.mkdir(exist_ok=True)
+    work.mkdir(mode=0o700, exist_ok=True)
     make_log_dir(log_dir)  # private, like every trace log directory
     try:
         previous = read_results(results)
@@ -358,10 +409,15 @@ class _Sweep:
                 if cheapest_first:
                     break  # what comes next costs more
                 continue
-            new = self._job(workload, lines, how)
-            added += len(new)
-            if self.after_workload is not None and new:
-                self.after_workload([(m, self.system, self.plan.space.name) for m in new])
+            new: list[Measurement] = []
+            try:
+                self._job(workload, lines, how, new)
+            finally:
+                # Also when the job failed or was interrupted (Ctrl-C): what it measured
+                # is in the results file, and goes into the knowledge base now.
+                added += len(new)
+                if self.after_workload is not None and new:
+                    self.after_workload([(m, self.system, self.plan.space.name) for m in new])
             if self.out_of_time and cheapest_first:
                 break  # what comes next costs more
         return added
@@ -416,9 +472,12 @@ class _Sweep:
                 self.task, completed=self.state.measured, description=label, left=self._eta()
             )
 
-    def _job(self, workload: Workload, chosen: list[Line], how: str) -> list[Measurement]:
+    def _job(
+        self, workload: Workload, chosen: list[Line], how: str, added: list[Measurement]
+    ) -> None:
         """One MPI job: `chosen` (configuration, repeat) pairs of the workload, shuffled;
-        returns the measurements it added to the results file."""
+        appends to `added` each measurement it adds to the results file, as it adds it (so
+        the caller has them when the job fails or is interrupted)."""
         prefix = f"{self.prefix}:{workload_key(workload)}"
         index = {
             config_key(c): i
@@ -457,8 +516,8 @@ class _Sweep:
             env,
             os.environ.get("LD_PRELOAD"),
         )
-        added: list[Measurement] = []
         stopped = threading.Event()  # set when the budget stopped the job
+        create_private_file(self.results)  # measurements and paths: the logs' policy
         with (
             self.results.open("a", encoding="utf-8") as out,
             subprocess.Popen(
@@ -501,10 +560,14 @@ class _Sweep:
                         wall_seconds=round(now - last, 6), round=self.rounds, chosen=how
                     )
                     last = now
+                    # RATIONALE: write-ahead: the line is on storage before the measurement
+                    # is counted, and long before the knowledge base gets it (when the job
+                    # ends); a run killed in between leaves it in the results file, from
+                    # which the next run stores it (iotuner.cli bench, store_unstored).
                     out.write(
                         measurement_to_json(measurement, self.system, self.plan.space.name) + "\n"
                     )
-                    out.flush()
+                    _sync(out)
                     self.state.add(measurement)
                     added.append(measurement)
                     self.added += 1
@@ -536,7 +599,6 @@ class _Sweep:
             raise ConfigError(
                 f"the kernel failed on {workload_key(workload)} (exit {job.returncode}):\n{stderr}"
             )
-        return added
 
 
 def _count(jobs: dict[str, list[Line]]) -> str:

@@ -7,8 +7,10 @@ import contextlib
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from iotuner._choices import INGEST_KINDS
+from iotuner._printable import printable
 from iotuner.cli._common import (
     ERROR_STATUS,
     Subparsers,
@@ -20,6 +22,9 @@ from iotuner.cli._common import (
 )
 from iotuner.cli._trace import warn_about_leftovers
 from iotuner.errors import ConfigError, IotunerError
+
+if TYPE_CHECKING:
+    from iotuner.store import Record, Store
 
 __all__ = ["add_bench", "add_db", "add_ingest", "add_space"]
 
@@ -177,6 +182,7 @@ def _bench(args: argparse.Namespace) -> int:
         parse_layout,
         parse_size,
         plan_sizes,
+        repair_results,
         resume_estimate,
         run_sweep,
     )
@@ -222,9 +228,18 @@ def _bench(args: argparse.Namespace) -> int:
         f"(space {space.name}, {args.repeats} repeats), {plan.data_bytes() / (1 << 30):,.1f} "
         f"GiB of data; results: {results}"
     )
+    repaired = repair_results(results)
+    if repaired:
+        console.print(repaired)
     console.print(_budget_text(budget, *resume_estimate(plan, results), plan.measurements()))
     after = None
     if store is not None:
+        recovered = _store_unstored(store, results)
+        if recovered:
+            console.print(
+                f"knowledge base {store.url}: stored {recovered:,} measurements of {results} "
+                f"it did not hold (measured by a run that was killed before storing them)"
+            )
         after = lambda records: ingest_bench_records(store, results, records)  # noqa: E731
     outcome = run_sweep(plan, args.dir, results, console, after, budget=budget, since=started)
     console.print(
@@ -238,7 +253,46 @@ def _bench(args: argparse.Namespace) -> int:
         + ("; run the same command again to go on" if outcome.stop == STOP_BUDGET else "")
     )
     console.print(f"{outcome.added} new measurements in {results}")
+    if store is None:
+        return 0
+    in_results, missing = _unstored_count(store, results)
+    if missing:
+        print_error(
+            f"the knowledge base {store.url} lacks {missing:,} of the {in_results:,} "
+            f"measurements in {results}; `iotuner ingest {results}` with the same --db "
+            f"stores them"
+        )
+        return ERROR_STATUS
+    console.print(f"knowledge base {store.url}: holds all {in_results:,} measurements of {results}")
     return 0
+
+
+def _store_unstored(store: "Store", results: Path) -> int:
+    """Store the measurements of `results` the knowledge base does not hold (those of a
+    run killed after writing them and before storing them); how many.
+
+    RATIONALE: one run per sweep, as bench stores them (ingest_bench_records takes the
+    sweep's id as the run's uid), so recovered lines join their sweep's run; the
+    knowledge base skips a uid it holds, so this adds nothing twice."""
+    from iotuner.bench import read_result_records
+    from iotuner.ingest import ingest_bench_records
+
+    records = read_result_records(results)
+    known = store.known_uids(m.uid for m, _, _ in records)
+    sweeps: dict[str, list[Record]] = {}
+    for record in records:
+        if record[0].uid not in known:
+            sweep = str(record[0].provenance.get("bench_run") or "")
+            sweeps.setdefault(sweep, []).append(record)
+    return sum(ingest_bench_records(store, results, group).added for group in sweeps.values())
+
+
+def _unstored_count(store: "Store", results: Path) -> tuple[int, int]:
+    """The measurements in `results`, and how many of them the knowledge base lacks."""
+    from iotuner.bench import read_results
+
+    uids = {m.uid for m in read_results(results)}
+    return len(uids), len(uids - store.known_uids(uids))
 
 
 def _budget_text(budget: float | None, measured: int, rest: float | None, planned: int) -> str:
@@ -396,11 +450,13 @@ def _ingest(args: argparse.Namespace) -> int:
             if result.kind == "darshan":
                 what = " workloads" if config is None else " measurements"
             print(
-                f"{path}: {result.kind}: read {result.read}, added {result.added}{what}, "
-                f"skipped {result.skipped} (already stored){ignored}"
+                printable(
+                    f"{path}: {result.kind}: read {result.read}, added {result.added}{what}, "
+                    f"skipped {result.skipped} (already stored){ignored}"
+                )
             )
             if result.detail:
-                print(f"  {result.detail}")
+                print(f"  {printable(result.detail)}")
     return status
 
 
@@ -435,9 +491,11 @@ def _db_status(args: argparse.Namespace) -> int:
             by_kind = ", ".join(f"{k} {n}" for k, n in kinds.items()) or "none"
             mpi = mpi_name(system.mpi_library)
             # Two short lines: one of ~110 characters broke inside a word at 80 columns.
-            print(f"  system {system.fingerprint}: host {system.host}, {mpi}")
+            print(printable(f"  system {system.fingerprint}: host {system.host}, {mpi}"))
             print(
-                f"    {system.fs_type} at {system.fs_mount} (driver {system.fs_driver}); "
-                f"measurements: {by_kind}"
+                printable(
+                    f"    {system.fs_type} at {system.fs_mount} (driver {system.fs_driver}); "
+                    f"measurements: {by_kind}"
+                )
             )
     return 0

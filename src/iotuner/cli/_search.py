@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from iotuner._choices import STRATEGIES
+from iotuner._printable import markup_safe
 from iotuner.cli._common import (
     Subparsers,
     add_db_argument,
@@ -314,7 +315,9 @@ def _search(args: argparse.Namespace) -> int:
     report = Console(stderr=args.json)
     print_result(result, report)
     record = result_record(result)
-    logs = [log for t in result.trials if t.new for log in t.outcome.logs]
+    # Every trial's logs, not only this run's: a search killed before it stored its
+    # trials left their logs behind, and storing skips what is stored already.
+    logs = [log for t in result.trials for log in t.outcome.logs if Path(log).is_file()]
     logs += [log for r in result.remeasured for log in r.logs] + result.probe_logs
     if logs and not args.no_db:
         store = store_from_args(args)
@@ -330,8 +333,10 @@ def _search(args: argparse.Namespace) -> int:
         entries = winner_entries(result, result.program, result.nprocs)
         merge_winner(args.table, entries)
         report.print(
-            f"{args.table}: {entries[0].program} x{entries[0].nprocs}: {entries[0].hints} "
-            f"at open, kept at set_view and collective access ({len(entries)} entries)"
+            markup_safe(
+                f"{args.table}: {entries[0].program} x{entries[0].nprocs}: {entries[0].hints} "
+                f"at open, kept at set_view and collective access ({len(entries)} entries)"
+            )
         )
         record["table"] = {"path": str(args.table), "entries": [e.to_json() for e in entries]}
     if args.json:

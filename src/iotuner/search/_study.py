@@ -25,15 +25,18 @@ the study (set_user_attr) and of a trial while it is asked and told (Trial.set_u
 import contextlib
 import hashlib
 import json
+import math
 import random
 import threading
 import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import optuna
+import sqlalchemy
 import sqlalchemy.exc
 from optuna.exceptions import ExperimentalWarning
 from optuna.samplers import RandomSampler
@@ -41,6 +44,8 @@ from optuna.storages import RDBStorage
 from optuna.study import StudyDirection
 from optuna.trial import FrozenTrial, TrialState
 
+from iotuner._fileio import create_private_file
+from iotuner._secrets import display_url, mask_secrets
 from iotuner.measurement import Workload
 from iotuner.search._common import SearchError, TrialOutcome
 from iotuner.search._objectives import Objective
@@ -54,6 +59,9 @@ KIND = "iotuner:kind"
 """Trial attribute: "run" (measured), "cached" (answered from the cache) or "vetoed"."""
 OUTCOME_ATTRS = ("reason", "seconds", "logs", "returncode", "answered_by", "repeats")
 """The fields of a TrialOutcome kept as trial attributes `iotuner:<name>`."""
+VALUE = "iotuner:value"
+"""Trial attribute of a measured trial: its value (None when it failed), kept beside the
+study's own so a trial killed before it was told keeps its measurement (outcome_attrs)."""
 FAILED_TAIL = "iotuner:stdout_tail"
 """Trial attribute of a failed trial: the last lines it printed (TrialOutcome.stdout_tail)."""
 SIGNATURE = "iotuner:signature"
@@ -87,6 +95,14 @@ def storage_url(text: str) -> str:
     return text if "://" in text else f"sqlite:///{text}"
 
 
+def _sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite storage URL (sqlite:///PATH), None for another URL."""
+    if not url.startswith("sqlite:///"):
+        return None
+    path = url[len("sqlite:///") :].partition("?")[0]
+    return Path(path) if path and path != ":memory:" else None
+
+
 def default_study_name(objective: Objective, strategy: str, seed: int | None = None) -> str:
     """A study name that is the same for the same command (or table and filters),
     objective, space, strategy and seed, so running the same search again resumes it and
@@ -115,8 +131,18 @@ def open_study(
             sampler=RandomSampler(seed=seed),
             load_if_exists=True,
         )
-    except (ValueError, ImportError, RuntimeError) as exc:
-        raise SearchError(f"cannot open the study {name!r} in {storage}: {exc}") from None
+    except sqlalchemy.exc.OperationalError as exc:
+        # The driver's reason (no server, no such host, refused password), without the
+        # URL's secrets; SQLAlchemy's text would add the URL's pieces and a web link.
+        raise SearchError(
+            f"could not connect to the Optuna storage {display_url(storage or '')} for the "
+            f"study {name!r}: {storage_reason(exc, storage or '')}"
+        ) from None
+    except (ValueError, ImportError, RuntimeError, sqlalchemy.exc.SQLAlchemyError) as exc:
+        raise SearchError(
+            f"cannot open the study {name!r} in {display_url(storage or '')}: "
+            f"{storage_reason(exc, storage or '')}"
+        ) from None
     if study.direction.name.lower() != objective.direction:
         raise SearchError(
             f"the study {name!r} was made to {study.direction.name.lower()}, this search "
@@ -127,10 +153,21 @@ def open_study(
     return study
 
 
+def storage_reason(exc: BaseException, url: str) -> str:
+    """The first line of what the driver (or SQLAlchemy, Optuna) said about `url`, with
+    the URL's secrets masked (_secrets.mask_secrets)."""
+    lines = mask_secrets(str(getattr(exc, "orig", None) or exc), url).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
 def _rdb_storage(url: str | None) -> RDBStorage | None:
     """An RDB storage with heartbeats (module doc), or None (in memory)."""
     if url is None:
         return None
+    sqlite_file = _sqlite_file(url)
+    if sqlite_file is not None and sqlite_file.parent.is_dir():
+        # Private, like the knowledge base (_fileio): trials hold commands and values.
+        create_private_file(sqlite_file)
     with warnings.catch_warnings():
         # The retry callback is marked experimental; its behaviour is what we rely on.
         warnings.simplefilter("ignore", ExperimentalWarning)
@@ -202,9 +239,10 @@ def heartbeat(study: optuna.Study, trial: optuna.Trial) -> Iterator[None]:
 
 
 def fail_stale(study: optuna.Study) -> int:
-    """Fail the running trials of workers that died (no heartbeat for GRACE_SECONDS) and
-    mark them interrupted; how many. Their configurations are queued again by the
-    storage's retry callback."""
+    """Fail the running trials of workers that died (no heartbeat for GRACE_SECONDS, or
+    none ever: _never_beat) and mark them interrupted; how many. Their configurations
+    are queued again by the storage's retry callback (those that never beat are not:
+    the interrupted mark keeps them proposable)."""
     if _heartbeat_interval(study) is None:
         return 0
     before = {t.number for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))}
@@ -213,6 +251,9 @@ def fail_stale(study: optuna.Study) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ExperimentalWarning)
         optuna.storages.fail_stale_trials(study)
+    for trial in _never_beat(study):
+        with contextlib.suppress(Exception):  # another worker may have failed it first
+            study.tell(trial.number, state=TrialState.FAIL)
     after = {t.number for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))}
     stale = before - after
     stale = {
@@ -224,6 +265,36 @@ def fail_stale(study: optuna.Study) -> int:
         marked = set(study.user_attrs.get(INTERRUPTED, [])) | stale
         study.set_user_attr(INTERRUPTED, sorted(marked))
     return len(stale)
+
+
+def _never_beat(study: optuna.Study) -> list[FrozenTrial]:
+    """The running trials asked more than GRACE_SECONDS ago that never sent a heartbeat:
+    their search was killed between asking and its first beat (first_beat).
+
+    RATIONALE: Optuna's fail_stale_trials looks only at trials with a heartbeat, so such a
+    trial stayed running for ever, and a resumed search whose budget it filled waited for
+    it for ever (seen: SIGKILL on a search's process group). A live worker beats within
+    milliseconds of asking. Optuna has no public reading of the beats: they are read from
+    its table, and when that cannot be read, nothing is failed (as before)."""
+    cutoff = datetime.now() - timedelta(seconds=GRACE_SECONDS)
+    old = [
+        t
+        for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+        if t.datetime_start is not None and t.datetime_start < cutoff
+    ]
+    # The RDB storage itself, or the one Optuna's cache wraps.
+    storage = getattr(study._storage, "_backend", study._storage)
+    engine = getattr(storage, "engine", None)
+    if not old or not isinstance(engine, sqlalchemy.Engine):
+        return []
+    try:
+        with engine.connect() as conn:
+            beating = set(
+                conn.execute(sqlalchemy.text("SELECT trial_id FROM trial_heartbeats")).scalars()
+            )
+    except sqlalchemy.exc.SQLAlchemyError:
+        return []
+    return [t for t in old if t._trial_id not in beating]
 
 
 def _seed_words(seed: int | None) -> str:
@@ -296,21 +367,40 @@ def measured_trials(study: optuna.Study, space: Space) -> list[TrialRecord]:
 
 
 def outcome_attrs(outcome: TrialOutcome) -> dict[str, object]:
-    """The trial attributes that keep a measured outcome in the study."""
-    attrs: dict[str, object] = {KIND: "run"}
+    """The trial attributes that keep a measured outcome in the study, in the order they
+    are to be set: KIND last.
+
+    RATIONALE: each attribute is a write of its own, and the trial is told after them; a
+    search killed in between leaves a running trial the next search fails as stale. KIND
+    "run" marks the record whole (the value in VALUE, the logs): such a trial is read as
+    measured, with its value (record_from_trial), and one killed before KIND as not
+    measured, run again."""
+    attrs: dict[str, object] = {VALUE: outcome.value}
     for name in OUTCOME_ATTRS:
         value = getattr(outcome, name)
         attrs[f"iotuner:{name}"] = [str(p) for p in value] if name == "logs" else value
     if outcome.failed and outcome.stdout_tail:
         attrs[FAILED_TAIL] = outcome.stdout_tail
+    attrs[KIND] = "run"
     return attrs
 
 
 def record_from_trial(trial: FrozenTrial, space: Space) -> TrialRecord:
+    """The measured trial `trial` (KIND "run") as a record. A trial its search marked
+    measured and was killed before telling (the study then failed it, its heartbeat
+    stale) keeps its value in VALUE: that is its measurement, not a failure."""
     attrs = trial.user_attrs
+    value = trial.value if trial.state == TrialState.COMPLETE else None
+    reason = attrs.get("iotuner:reason") if trial.state != TrialState.COMPLETE else None
+    if value is None and reason is None:
+        kept = attrs.get(VALUE)
+        if isinstance(kept, int | float) and math.isfinite(kept):
+            value = float(kept)
+        else:
+            reason = "failed (no reason recorded)"
     outcome = TrialOutcome(
-        value=trial.value if trial.state == TrialState.COMPLETE else None,
-        reason=attrs.get("iotuner:reason") if trial.state != TrialState.COMPLETE else None,
+        value=value,
+        reason=reason,
         seconds=float(attrs.get("iotuner:seconds", 0.0)),
         logs=tuple(Path(p) for p in attrs.get("iotuner:logs", [])),
         returncode=attrs.get("iotuner:returncode"),
@@ -318,8 +408,6 @@ def record_from_trial(trial: FrozenTrial, space: Space) -> TrialRecord:
         repeats=int(attrs.get("iotuner:repeats", 1)),
         stdout_tail=str(attrs.get(FAILED_TAIL, "")),
     )
-    if outcome.value is None and outcome.reason is None:
-        outcome = TrialOutcome(None, "failed (no reason recorded)", outcome.seconds, outcome.logs)
     return TrialRecord(trial.number, space.validate(trial.params), outcome, False)
 
 
