@@ -523,6 +523,12 @@ def report(cells: list[Cell], args: argparse.Namespace) -> None:
             )
             figures = f"{r['default']:8.1f} {r['tuned']:8.1f}  {runs}  {r['best']:8.1f}"
             print(f"{r['cell']:<{width}}  {figures}")
+        # What learning did after each run: the figures above are explained by these.
+        for r in learning:
+            cell = by_label[(r["cell"], r["dir"])]
+            for record in cell.learning:
+                for line in record.get("learned", []):
+                    print(f"  {r['cell']} after run {record['run']}: {line[:200]}")
     # The same table gives the same warnings in every cell: each is shown once.
     said = sorted({w for r in rows for w in r["tuned_warnings"]})
     for warning in said[:3]:

@@ -14,12 +14,16 @@ What one run does (learn_after_run):
 2. the run's own bandwidth (bytes over the seconds of its operations of its main workload:
    the one that moved the most bytes) and the hints its table entry gave are appended to
    the history (`run`);
-3. the regression guard: when the program's last change has had GUARD_RUNS runs or more
-   with the new hints, and the runs before it as many with the old ones, and the new runs
-   are slower (their median below the lower quartile of the old ones, and an exact
-   one-sided rank test at GUARD_P), the old entry is restored and the change is rolled
-   back (`rollback`); a rolled-back configuration is not chosen again for the program;
-4. every `refit_every` runs, the next configuration for the run's main workload (every
+3. the regression guard: the old entry is restored and the change rolled back
+   (`rollback`) when the first runs with the new hints all fell below the slowest run
+   before it by more than the noise (one slow run is the price of a try), or, once the
+   change has had GUARD_RUNS runs or more and the runs before it as many, when the new
+   runs are slower (their median below the lower quartile of the old ones, and an exact
+   one-sided rank test at GUARD_P); a rolled-back configuration is not chosen again for
+   the program;
+4. every `refit_every` runs, first a repair: values of the space's knobs that the space
+   does not list (an entry written by hand or for another space) go back to the default,
+   once, with a `repair` event; then the next configuration for the run's main workload (every
    run teaches: the one it tries is measured by the next run, and judged by that):
    a. measured: a configuration whose runs on this workload have their lower quartile
       above the upper quartile of the runs in force (two runs or more each) is taken, the
@@ -29,10 +33,13 @@ What one run does (learn_after_run):
       at most CALIBRATION_FOLDS folds); of the configurations this workload has not run
       yet, the one with the best calibrated bound of its gain over the one in force is
       tried, when held-out configurations predicted to gain as much gained in the median
-      and lost no more than the training data's noise (tune.measurement_noise) in nine of
-      ten. The calibration bounds gains over a workload's default; over the
+      and, in nine of ten, lost no more than the training data's noise
+      (tune.measurement_noise) below the default: when the configuration in force was
+      measured ahead of the default on this workload, a try may risk that lead, never
+      more. The calibration bounds gains over a workload's default; over the
       configuration in force it is the same curve, read as the gain of one configuration
-      over another of the workload;
+      over another of the workload. "In force" is what the trace shows the run had (the
+      table's generic entries when the program has none of its own);
    c. uncalibrated (one workload in the knowledge base): the best configuration (highest
       lower bound) must beat the one in force by its lower bound above the current's
       upper bound, both bands at least the noise wide;
@@ -58,6 +65,8 @@ from typing import Any
 import numpy as np
 from scipy.stats import mannwhitneyu
 
+from iotuner._fileio import create_private_file
+from iotuner.errors import IotunerError
 from iotuner.formats import hint_vocabulary
 from iotuner.measurement import Workload
 from iotuner.space import Space, SpaceError, config_key
@@ -103,8 +112,20 @@ class OnlineReport:
                     f"table: {e['program']} x{e['nprocs']}: rolled back to "
                     f"{e['new'] or 'default'} ({e['reason']})"
                 )
+            elif e["event"] == "repair":
+                said.append(
+                    f"table: {e['program']} x{e['nprocs']}: {e['old']} -> {e['new'] or 'default'} "
+                    f"({e['reason']})"
+                )
             elif e["event"] == "keep":
                 said.append(f"table kept for {e['program']} x{e['nprocs']}: {e['reason']}")
+            elif e["event"] == "recovered" and "reason" not in e:
+                said.append(
+                    f"stored {e['added']} measurements of an earlier run killed before it "
+                    f"learned ({len(e['logs'])} log(s) tagged {e['tag']})"
+                )
+            elif e["event"] == "recovered":
+                said.append(f"an earlier run's log could not be stored: {e['reason']}")
         return said
 
 
@@ -119,8 +140,44 @@ def read_history(table: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def record_start(table: Path, tag: str, log_dir: Path) -> None:
+    """Appends a `start` event before a run --learn job: its tag and log folder, so the
+    next run stores its logs if it is killed between its end and its learning."""
+    create_private_file(history_path(table))  # paths and measurements: the logs' policy
+    with history_path(table).open("a", encoding="utf-8") as out:
+        event = {"event": "start", "time": time.time(), "program": None, "nprocs": None,
+                 "tag": tag, "log_dir": str(log_dir)}  # fmt: skip
+        out.write(json.dumps(event, sort_keys=True) + "\n")
+
+
+RECOVERY_STARTS = 50
+"""Unmatched starts looked at by each run: older ones are left to `iotuner ingest`."""
+
+
+def _unstored_logs(history: list[dict[str, Any]], own: Sequence[Path]) -> dict[str, list[Path]]:
+    """By tag, the logs of earlier run --learn jobs that started and wrote their logs but
+    never learned (no `run` or `recovered` event names them): killed after their job.
+
+    RATIONALE: a job still running has no logs yet and is left for the next run to look
+    at; a job whose logs exist but whose learning is still to come is stored twice at
+    worst, which storing skips (measurements are unique by their log's digest).
+    """
+    done = {str(p) for e in history if e["event"] == "run" for p in e.get("logs", [])}
+    done |= {str(p) for e in history if e["event"] == "recovered" for p in e.get("logs", [])}
+    done |= {str(p) for p in own}
+    starts = [e for e in history if e["event"] == "start"][-RECOVERY_STARTS:]
+    found: dict[str, list[Path]] = {}
+    for start in starts:
+        logs = sorted(Path(start["log_dir"]).glob(f"*-{start['tag']}.iotrace.jsonl"))
+        logs = [log for log in logs if str(log) not in done]
+        if logs:
+            found[start["tag"]] = logs
+    return found
+
+
 def _append(table: Path, event: dict[str, Any], report: OnlineReport) -> None:
     # One write per line with O_APPEND: concurrent runs of the program do not interleave.
+    create_private_file(history_path(table))  # paths and measurements: the logs' policy
     with history_path(table).open("a", encoding="utf-8") as out:
         out.write(json.dumps(event, sort_keys=True, default=_plain) + "\n")
     report.events.append(event)
@@ -133,28 +190,58 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"not JSON: {value!r}")
 
 
-def _main_workload(logs: Sequence[Path]) -> tuple[str, int, Workload, float, str]:
-    """Program, ranks, the workload that moved the most bytes, the run's bandwidth on it
-    (MiB/s) and the host."""
+@dataclass
+class RunSummary:
+    """What one run did on its main workload (the one that moved the most bytes)."""
+
+    program: str
+    nprocs: int
+    host: str
+    workload: Workload
+    bandwidth: float
+    """MiB/s: its bytes over the seconds of its operations."""
+    in_force: dict[str, str]
+    """The configuration in force for most of its bytes, as MPI reported it: the table's
+    program entry, or the generic entries that matched when the program has none."""
+
+
+def _main_workload(logs: Sequence[Path]) -> RunSummary:
+    """The run's main workload, its bandwidth and the configuration in force for it."""
+    from iotuner.ingest._trace import _configs_in_force
+
     moved: Counter[Workload] = Counter()
     seconds: dict[Workload, float] = {}
+    configs: dict[Workload, Counter[str]] = {}
+    spelled: dict[str, dict[str, str]] = {}
     program, nprocs, host = "", 0, ""
     for path in logs:
         log = read_tracelog(path)
         program = str(log.job["program"])
         nprocs = int(log.job.get("nprocs") or log.job.get("size") or 0)
         host = str(log.job["host"]).split(".")[0]
+        in_force, _ = _configs_in_force(log.hints)
         for index, row in enumerate(log.ops):
             if row["duration"] <= 0:
                 continue
             workload = log.workload_of(index)
             moved[workload] += int(row["bytes"])
             seconds[workload] = seconds.get(workload, 0.0) + float(row["duration"])
+            config = in_force.get((row["file"], row["hint_set"]), {})
+            key = json.dumps(config, sort_keys=True)
+            spelled[key] = config
+            configs.setdefault(workload, Counter())[key] += int(row["bytes"])
             nprocs = nprocs or workload.nprocs
     if not moved:
         raise ValueError("the run's trace has no timed I/O operation")
     workload, total = moved.most_common(1)[0]
-    return program, nprocs or workload.nprocs, workload, total / 1048576 / seconds[workload], host
+    return RunSummary(
+        program=program,
+        nprocs=nprocs or workload.nprocs,
+        host=host,
+        workload=workload,
+        bandwidth=total / 1048576 / seconds[workload],
+        in_force=spelled[configs[workload].most_common(1)[0][0]],
+    )
 
 
 def _program_entries(table: Path, program: str, nprocs: int) -> dict[str, str | int]:
@@ -207,6 +294,10 @@ def _guard(history: list[dict[str, Any]], program: str, nprocs: int) -> dict[str
         e["bandwidth"] for e in mine[changes[-1] :] if e["event"] == "run" and e["hints"] == new
     ]
     before = before[-4 * GUARD_RUNS :]  # the recent runs with the old entry
+    first = _first_runs_below(before, after, float(change.get("noise") or 0.0))
+    if first is not None:
+        return {"event": "rollback", "program": program, "nprocs": nprocs, "old": new,
+                "new": old, "reason": first, "after": after, "before": before}  # fmt: skip
     if len(before) < GUARD_RUNS or len(after) < GUARD_RUNS:
         return None
     q1 = float(np.percentile(before, 25))
@@ -228,6 +319,28 @@ def _guard(history: list[dict[str, Any]], program: str, nprocs: int) -> dict[str
         "before": before,
         "p": p,
     }
+
+
+def _first_runs_below(before: list[float], after: list[float], noise: float) -> str | None:
+    """Why a change is rolled back after its first runs (before the rank test can judge):
+    every run with it fell below the slowest run before it by more than the noise (the
+    knowledge base's, or the earlier runs' own spread when wider). None otherwise.
+
+    RATIONALE: a tried configuration that is slower costs one run, not GUARD_RUNS: the
+    promise is that no run is slower than the default beyond the noise, and one run
+    that far below every earlier one is evidence enough to go back to what was measured.
+    """
+    if not before or not after or len(after) >= GUARD_RUNS:
+        return None
+    spread = max(before) / min(before) - 1 if min(before) > 0 else 0.0
+    floor = min(before) / (1 + max(noise, spread))
+    if max(after) >= floor:
+        return None
+    return (
+        f"{len(after)} run(s) with it at {max(after):.1f} MiB/s or less, below the slowest "
+        f"of {len(before)} run(s) before ({min(before):.1f} MiB/s) by more than the noise "
+        f"({max(noise, spread):.0%})"
+    )
 
 
 def _runs_since_refit(history: list[dict[str, Any]], program: str, nprocs: int) -> int:
@@ -256,7 +369,10 @@ def learn_after_run(
     from iotuner.store import open_store
 
     report = OnlineReport()
-    program, nprocs, workload, bandwidth, host = _main_workload(logs)
+    run = _main_workload(logs)
+    program, nprocs, workload, bandwidth, host = (
+        run.program, run.nprocs, run.workload, run.bandwidth, run.host
+    )  # fmt: skip
     now = time.time()
     current = _program_entries(table, program, nprocs)
     store = open_store(db)
@@ -264,8 +380,21 @@ def learn_after_run(
         for log in logs:
             ingest_trace(store, log, kind="trace")
         base = {"time": now, "program": program, "nprocs": nprocs}
-        _append(table, {**base, "event": "run", "hints": current, "bandwidth": bandwidth,
-                        "logs": [str(p) for p in logs]}, report)  # fmt: skip
+        for tag, left in _unstored_logs(read_history(table), logs).items():
+            added = 0
+            for log in left:
+                try:
+                    added += ingest_trace(store, log, kind="trace").added
+                except IotunerError as exc:  # a log cut short by the kill: said, not stored
+                    _append(table, {**base, "event": "recovered", "tag": tag, "logs": [str(log)],
+                                    "added": 0, "reason": str(exc)}, report)  # fmt: skip
+                    continue
+            stored = [str(p) for p in left]
+            _append(table, {**base, "event": "recovered", "tag": tag, "logs": stored,
+                            "added": added}, report)  # fmt: skip
+        _append(table, {**base, "event": "run", "hints": current, "in_force": run.in_force,
+                        "bandwidth": bandwidth, "logs": [str(p) for p in logs]},
+                report)  # fmt: skip
         history = read_history(table)
         rollback = _guard(history, program, nprocs)
         if rollback is not None:
@@ -280,11 +409,17 @@ def learn_after_run(
             system=systems[0].fingerprint if len(systems) == 1 else None,
             space=space,
         )
+        repair = _repair(data.space, current)
+        if repair is not None:
+            # Once: the entry is rewritten without the values, so the next run finds none.
+            _write_program(table, program, nprocs, repair["new"], "iotuner online: repaired")
+            _append(table, {**base, **repair}, report)
+            current = repair["new"]
         rejected = [
             e["old"] for e in history
             if e["event"] == "rollback" and e["program"] == program and e["nprocs"] == nprocs
         ]  # fmt: skip
-        event = _refit(data.frame, data.space, workload, current, rejected, model)
+        event = _refit(data.frame, data.space, workload, current, run.in_force, rejected, model)
         if event.get("event") == "change":
             note = f"iotuner online: predicted x{event['gain']:.2f} over {current or 'default'}"
             _write_program(table, program, nprocs, event["new"], note)
@@ -294,11 +429,33 @@ def learn_after_run(
     return report
 
 
+def _repair(space: Space, hints: dict[str, str | int]) -> dict[str, Any] | None:
+    """The repair event of an entry holding values of the space's knobs that the space
+    does not hold (an entry written by hand or for another space, e.g. cb_buffer_size
+    65536 where the space lists 4 MiB and 16 MiB): those keys go back to the default, the
+    rest stays; None when the space can read every value."""
+    names = {p.name for p in space.parameters}
+    foreign = {
+        k: v for k, v in hints.items() if k in names and space.parameter(k).value_of(v) is None
+    }
+    if not foreign:
+        return None
+    listed = ", ".join(f"{k}={v}" for k, v in sorted(foreign.items()))
+    return {
+        "event": "repair",
+        "old": dict(hints),
+        "new": {k: v for k, v in hints.items() if k not in foreign},
+        "reason": f"{listed} not among the values of space {space.name!r}: the default kept for "
+        f"{'it' if len(foreign) == 1 else 'them'}",
+    }
+
+
 def _refit(
     frame: Any,
     space: Space,
     workload: Workload,
     current: dict[str, str | int],
+    in_force: dict[str, str],
     rejected: list[dict[str, Any]],
     model: str | None,
 ) -> dict[str, Any]:
@@ -314,17 +471,39 @@ def _refit(
     names = {p.name for p in space.parameters}
 
     def key_of(hints: dict[str, Any]) -> str:
-        # Keys outside the space are not the space's to choose: left out.
-        return config_key(space.validate({k: v for k, v in hints.items() if k in names}))
+        # Keys outside the space are not the space's to choose, and values outside it
+        # cannot be chosen again (a rollback's, from before a repair): both left out.
+        return config_key(
+            space.validate(
+                {
+                    k: v
+                    for k, v in hints.items()
+                    if k in names and space.parameter(k).value_of(v) is not None
+                }
+            )
+        )
 
-    cur = keys.index(key_of(current))
+    # The configuration the run had (the table's generic entries when the program has
+    # none of its own), not the program's entry: the one the next runs are judged against.
+    cur = keys.index(key_of(in_force or current))
+    default = keys.index(config_key(space.default()))
     banned = {key_of(r) for r in rejected}
     measured = _measured(frame, space, workload, keys)
     rows = int(frame["n"].sum()) if "n" in frame else len(frame)
     base = {"noise": noise, "measurements": rows, "workload": workload.as_row()}
 
+    def entry_of(config: dict[str, Any]) -> dict[str, str | int]:
+        # The program's entries win over the table's generic ones, so a key those set
+        # and the choice leaves at its default is written with the default's value.
+        hints: dict[str, str | int] = dict(space.hints(config))
+        for name in names - set(hints):
+            parameter = space.parameter(name)
+            if name in in_force and parameter.kind == "hint":
+                hints[name] = str(parameter.default)
+        return hints
+
     def change(best: int, gain: float, interval: list[float], **why: Any) -> dict[str, Any]:
-        return {"event": "change", "old": dict(current), "new": dict(space.hints(configs[best])),
+        return {"event": "change", "old": dict(current), "new": entry_of(configs[best]),
                 "gain": gain, "interval": interval, **base, **why}  # fmt: skip
 
     # 1. Measured: a configuration whose runs on this workload beat the ones in force.
@@ -367,10 +546,15 @@ def _refit(
         # gained in the median and lost no more than the noise in nine of ten.
         gains = np.log(np.clip(median, 1e-9, None) / max(float(median[cur]), 1e-9))
         bounds = [calibration.gain_bounds(float(g)) for g in gains]
+        # The floor is the default's: a configuration in force that was measured above
+        # the default leaves room to try one whose bound over it is below 1, as long as
+        # the try stays above the default but for the noise (a conservative bandit).
+        ahead = _measured_ahead(m_low[cur], m_high[default]) if cur != default else 0.0
+        floor = -math.log1p(noise) - ahead
         admissible = [
             i for i in range(len(keys))
             if i != cur and i not in tried and keys[i] not in banned and bounds[i] is not None
-            and bounds[i][1] > 0 and math.exp(bounds[i][0]) >= 1 / (1 + noise)
+            and bounds[i][1] > 0 and bounds[i][0] >= floor
         ]  # fmt: skip
         evidence = {"model": kind, "calibrated": True}
         if admissible:
@@ -382,7 +566,13 @@ def _refit(
                 [float(math.exp(low_b)), float(math.exp(high_b))],
                 predicted=float(math.exp(gains[best])),
                 evidence="calibrated: held-out configurations predicted alike gained in the "
-                "median and lost no more than the noise in nine of ten",
+                "median and lost no more than the noise in nine of ten"
+                + (
+                    f", counted from the default's measured runs (the one in force is "
+                    f"x{math.exp(ahead):.2f} ahead of them)"
+                    if ahead > 0
+                    else ""
+                ),
                 **evidence,
             )
         return {"event": "keep", "reason": (
@@ -418,6 +608,15 @@ def _refit(
             **evidence,
         }
     return change(best, gain, interval, **evidence)
+
+
+def _measured_ahead(low_in_force: float, high_default: float) -> float:
+    """How far (log) the configuration in force is measured ahead of the default on the
+    workload: its lower quartile over the default's upper quartile; 0 when unknown or
+    not ahead."""
+    if not (np.isfinite(low_in_force) and np.isfinite(high_default)) or high_default <= 0:
+        return 0.0
+    return max(0.0, math.log(low_in_force / high_default))
 
 
 def _calibration(frame: Any, space: Space, name: str) -> Any:

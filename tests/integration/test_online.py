@@ -139,6 +139,26 @@ def test_a_change_that_made_runs_slower_is_rolled_back(folder: Path) -> None:
     assert _program_hints(folder) == {"romio_ds_write": "enable"}
 
 
+def test_an_entry_the_space_cannot_read_is_repaired_once(folder: Path) -> None:
+    """An entry holding a value the vocabulary allows but the space does not list (here
+    sieving `disable` under a space of `automatic` and `enable`): the first learning run
+    puts that key back to its default and says so, once; the next runs learn as usual."""
+    (folder / "space.toml").write_text(SPACE.replace('"disable", ', ""))
+    _set_program(folder, {**SLOW, "striping_factor": 2})  # a key outside the space stays
+    first = _learn(folder)
+    assert first.stderr.count("not among the values of space") == 1, first.stderr
+    assert _program_hints(folder) in (
+        {"striping_factor": 2},
+        {"striping_factor": 2, "romio_ds_write": "enable"},
+    ), _program_hints(folder)
+    second = _learn(folder)
+    assert "not among the values" not in second.stderr, second.stderr
+    history = read_history(folder / "table.jsonl")
+    (repair,) = [e for e in history if e["event"] == "repair"]
+    assert repair["old"] == {**SLOW, "striping_factor": 2}
+    assert repair["new"] == {"striping_factor": 2}
+
+
 def test_a_failure_to_learn_is_a_warning_and_keeps_the_programs_status(folder: Path) -> None:
     completed = _run(
         folder, "--learn", "--table", str(folder / "table.jsonl"),
@@ -174,24 +194,24 @@ def test_a_refit_with_enough_data_uses_the_model_and_the_evidence_rule() -> None
     space = parse_space(SPACE, "test space")
     frame = synthetic_summary_frame(space, effects={"romio_ds_write": {"disable": 0.2}})
     workload = Workload.from_row(frame.iloc[0])
-    measured = _refit(frame, space, workload, SLOW, [], None)
+    measured = _refit(frame, space, workload, SLOW, SLOW, [], None)
     assert measured["event"] == "change" and measured["old"] == SLOW
     assert measured["model"] == "the workload's measurements" and measured["interval"][0] > 1
     assert measured["new"].get("romio_ds_write", "automatic") != "disable"
     json.dumps(measured, default=lambda v: v.item())  # numpy cells are written as numbers
-    kept = _refit(frame, space, workload, measured["new"], [], None)
+    kept = _refit(frame, space, workload, measured["new"], measured["new"], [], None)
     assert kept["event"] == "keep"
     # The workload ran only with sieving off: the model, calibrated on the other
     # workloads, says which untried setting to try.
     same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
     same &= frame["bytes_per_rank"] == workload.bytes_per_rank
     first = frame[~same | (frame["config"] == config_key(space.validate(SLOW)))]
-    tried = _refit(first, space, workload, SLOW, [], None)
+    tried = _refit(first, space, workload, SLOW, SLOW, [], None)
     assert tried["event"] == "change" and tried["calibrated"] is True
     assert tried["model"] == "random_forest"
     assert tried["new"].get("romio_ds_write", "automatic") != "disable"
     assert tried["interval"][0] >= 1 / (1 + tried["noise"])
     # A configuration rolled back is never chosen again.
-    banned = _refit(first, space, workload, SLOW, [tried["new"]], None)
+    banned = _refit(first, space, workload, SLOW, SLOW, [tried["new"]], None)
     assert banned["event"] in ("change", "keep")
     assert banned.get("new") != tried["new"]
