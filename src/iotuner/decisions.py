@@ -54,6 +54,7 @@ def table_decisions(log: TraceLog) -> tuple[list[Decision], str]:
         return [], f"the table {table} cannot be read now ({exc}): no decisions shown"
     program = str(log.job.get("program", ""))
     decisions: list[Decision] = []
+    last_of_file = _last_operations(log)
     for record in log.files:
         name = str(record["file"])
         nprocs = int(record.get("nprocs", log.job.get("nprocs", 0)))
@@ -74,14 +75,8 @@ def table_decisions(log: TraceLog) -> tuple[list[Decision], str]:
                     _note(opening),
                 )
             )
-        # The last operation of each case: the interposer decides at the 1st, 2nd, 4th,
-        # 8th ... collective call, so the first calls of a new size may still run under the
-        # decision made for an earlier one.
-        last: dict[tuple[int, str, str], dict[str, object]] = {}
-        for op in log.ops:
-            if op.get("file") == name and op.get("kind") in ("read", "write"):
-                last[(int(op["group"]), str(op.get("pattern")), str(op["kind"]))] = op
-        for (group, kind, op_name), op in last.items():
+        for (group, kind, op_name), index in last_of_file.get(name, {}).items():
+            op = log.ops[index]
             at = "access" if kind == "collective" else "view"
             entry = match(
                 entries,
@@ -114,6 +109,30 @@ def table_decisions(log: TraceLog) -> tuple[list[Decision], str]:
                 )
             decisions.append(Decision(name, at, group, kind, op_name, layout, entry, applied, why))
     return decisions, f"table {table}"
+
+
+def _last_operations(log: TraceLog) -> dict[str, dict[tuple[int, str, str], int]]:
+    """File -> (group, pattern, kind) -> the index of its last read or write row, the
+    cases in the order the rows first show them.
+
+    The last operation of each case: the interposer decides at the 1st, 2nd, 4th, 8th ...
+    collective call, so the first calls of a new size may still run under the decision
+    made for an earlier one. RATIONALE: found in one pass over the rows' columns, not one
+    per file record (a log may hold hundreds of thousands of rows and as many opens).
+    """
+    last: dict[str, dict[tuple[int, str, str], int]] = {}
+    ops = log.ops
+    columns = zip(
+        ops.column("file"),
+        ops.column("group"),
+        ops.column("pattern"),
+        ops.column("kind"),
+        strict=True,
+    )
+    for index, (name, group, pattern, kind) in enumerate(columns):
+        if kind in ("read", "write"):
+            last.setdefault(name, {})[(int(group), str(pattern), str(kind))] = index
+    return last
 
 
 def _note(entry: TableEntry) -> str:

@@ -111,28 +111,74 @@ class LogSummary:
 
 
 def summarize(log: TraceLog) -> LogSummary:
-    """Sum up a trace log; files appear in the order the log first names them."""
-    names = list(dict.fromkeys(r["file"] for r in (*log.files, *log.ops, *log.hints)))
-    files = [_file_summary(log, name) for name in names]
+    """Sum up a trace log; files appear in the order the log first names them.
+
+    RATIONALE: the op rows are read once, column by column, into sums per file and
+    routine (a log may hold hundreds of thousands of rows over many files); the sums are
+    made in log order, so they are those of adding the rows one by one.
+    """
+    operations = _operations(log)
+    names = list(
+        dict.fromkeys(
+            [*(r["file"] for r in log.files), *operations, *(h["file"] for h in log.hints)]
+        )
+    )
+    records, hints, no_entries = _by_file(log.files), _by_file(log.hints), _by_file(log.no_entries)
+    files = [
+        _file_summary(
+            name,
+            records.get(name, []),
+            operations.get(name, {}),
+            hints.get(name, []),
+            no_entries.get(name, []),
+        )
+        for name in names
+    ]
     warnings = list(log.end["warnings"]) if log.end else ["the log is incomplete (no 'end')"]
     if log.end and log.end["dropped_rows"]:
         warnings.append(f"{log.end['dropped_rows']} op rows were dropped (over the log's cap)")
     return LogSummary(job=log.job, files=files, warnings=warnings)
 
 
-def _file_summary(log: TraceLog, name: str) -> FileSummary:
-    records = [r for r in log.files if r["file"] == name]
-    operations: dict[str, OperationSummary] = {}
-    for op in log.ops:
-        if op["file"] != name:
-            continue
-        seen = operations.get(op["operation"], OperationSummary(op["operation"], 0, 0, 0.0))
-        operations[op["operation"]] = OperationSummary(
-            seen.operation,
-            seen.calls + op["calls"],
-            seen.bytes + op["bytes"],
-            seen.duration + op["duration"],
-        )
+def _operations(log: TraceLog) -> dict[str, dict[str, OperationSummary]]:
+    """File -> MPI routine -> its rows added up, both in the order the rows first name them."""
+    sums: dict[str, dict[str, list[Any]]] = {}
+    ops = log.ops
+    for name, operation, calls, moved, seconds in zip(
+        ops.column("file"),
+        ops.column("operation"),
+        ops.column("calls"),
+        ops.column("bytes"),
+        ops.column("duration"),
+        strict=True,
+    ):
+        routines = sums.get(name)
+        if routines is None:
+            routines = sums[name] = {}
+        total = routines.get(operation)
+        if total is None:
+            routines[operation] = [calls, moved, 0.0 + seconds]
+        else:
+            total[0] += calls
+            total[1] += moved
+            total[2] += seconds
+    return {
+        name: {
+            operation: OperationSummary(operation, calls, moved, seconds)
+            for operation, (calls, moved, seconds) in routines.items()
+        }
+        for name, routines in sums.items()
+    }
+
+
+def _file_summary(
+    name: str,
+    records: list[dict[str, Any]],
+    operations: dict[str, OperationSummary],
+    hints: list[dict[str, Any]],
+    no_entries: list[dict[str, Any]],
+) -> FileSummary:
+    """One file's summary from its `file`, `hints` and `no_entry` records and its sums."""
     return FileSummary(
         file=name,
         bytes_read=sum(r["bytes_read"] for r in records),
@@ -140,13 +186,21 @@ def _file_summary(log: TraceLog, name: str) -> FileSummary:
         patterns=[r["pattern"] for r in records],
         reduced=all(r["reduced"] for r in records),
         operations=list(operations.values()),
-        hint_sets=[_hint_set(h) for h in log.hints if h["file"] == name],
+        hint_sets=[_hint_set(h) for h in hints],
         untuned=[
             f"{n['op']} {n['layout']}, size group {n['group']} ({_group_range(n['group'])})"
-            for n in log.no_entries
-            if n["file"] == name
+            for n in no_entries
         ],
     )
+
+
+def _by_file(records: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Records by their `file`, in log order (a log of one file per process names
+    thousands of files: each is looked up, not searched for)."""
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        grouped.setdefault(record["file"], []).append(record)
+    return grouped
 
 
 def _group_range(number: int) -> str:

@@ -10,20 +10,25 @@ ingest, trace history and the search all take records, line numbers and workload
 
 import bisect
 import functools
+import hashlib
 import json
 import math
+import operator
 import os
 import re
+import stat
 import time
+from array import array
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, NoReturn, overload
 
+from iotuner._inputs import InputError, checked_input
 from iotuner._safejson import loads_json
 from iotuner.errors import TraceLogError
-from iotuner.formats import op_fields, trace_records
+from iotuner.formats import limits, op_fields, size_groups, trace_records
 from iotuner.measurement import Workload
 
 __all__ = [
@@ -31,8 +36,10 @@ __all__ = [
     "FORMAT",
     "STALE_AFTER_SECONDS",
     "TEMPORARY_LOG_NAME",
+    "TRACE_LOG_MAX_BYTES",
     "VERSION",
     "LeftoverLog",
+    "OpRows",
     "TraceLog",
     "dominant_workload",
     "leftover_logs",
@@ -118,22 +125,202 @@ _TYPE_NAMES = {
 }
 
 
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+"""The integers a log may hold: the writer's are C `long long`, and the knowledge base's
+columns 64-bit; a larger one is no count the interposer made."""
+
+TRACE_LOG_MAX_BYTES = 16 * limits()["LOG_MAX_BYTES"]
+"""The largest trace log read (1 GiB); a larger file is refused up front.
+
+RATIONALE: the interposer keeps at most LOG_MAX_BYTES of text per rank (64 MiB unless
+IOTUNER_LOG_MAX_BYTES says otherwise) and most rows are rank 0's, so a real log of a
+16-rank job at the defaults stays within this. The reader keeps about 0.6 bytes of memory
+per byte of log (op rows as columns: 60 MB for a 100 MB log), so a log at the limit still
+reads in some 600 MB; a file many times larger is no trace log of ours (or needs a raised
+limit, not more patience).
+"""
+
+_OP_NAMES = tuple(f.name for f in op_fields())
+_OP_INTS = tuple(f.name for f in op_fields() if f.type == "INT")
+_OP_KEY_SET = frozenset(["record", *_OP_NAMES])
+_OP_TEXT_AT = tuple(i for i, f in enumerate(op_fields()) if f.type == "TEXT")
+
+_NPROCS = "the job's nprocs"
+_LAST_RANK = "the job's last rank"
+"""Upper bounds of _RANGES that a log gives: its job's nprocs, the highest rank number
+(nprocs - 1)."""
+
+_RANGES: dict[str, dict[str, tuple[int, int | str | None]]] = {
+    "job": {"nprocs": (1, None), "nodes": (1, _NPROCS), "ranks_per_node": (1, _NPROCS)},
+    "hints": {"seq": (0, None)},
+    "file": {"nprocs": (1, _NPROCS), "bytes_read": (0, None), "bytes_written": (0, None)},
+    "file_pattern": {
+        "nodes": (1, _NPROCS),
+        "ranks_per_node": (1, _NPROCS),
+        "ranks_with_io": (0, _NPROCS),
+        "burst_bytes": (0, None),
+        "first_offset": (-1, None),
+        "first_offset_max": (-1, None),
+        "view_block": (1, None),
+    },
+    "meta": {
+        "duration": (0, None),
+        "result": (0, None),
+        "calls": (1, None),
+        "rank": (0, _LAST_RANK),
+    },
+    "no_entry": {"nprocs": (1, _NPROCS), "group": (1, len(size_groups()))},
+    "end": {"rows": (0, None), "dropped_rows": (0, None)},
+    "op": {
+        "group": (1, len(size_groups())),
+        "bytes": (0, None),
+        "duration": (0, None),
+        "bandwidth": (0, None),
+        "calls": (1, None),
+        "ranks": (0, _NPROCS),
+        "bytes_per_rank": (0, None),
+        "summary": (0, 1),
+        "hint_set": (-1, None),
+    },
+}
+"""Record -> key -> the least and greatest value the format allows (None: no bound).
+
+RATIONALE: these are what the interposer can write (formats/README.md, trace.c): counts of
+ranks within the job's MPI_COMM_WORLD (a file's communicator is part of it; a rank number
+is below it), one or more calls in a row, sizes and durations never negative, size groups
+of formats/size_groups.def, hint_set -1 for none. Times are only required to be finite:
+they come from two clocks made to agree, and a rank that started a call a hair before
+MPI_Init returned on another would be no error. A value outside is a log iotuner did not
+write, or one damaged since; reading on would only move the error to a worse place (a
+KeyError in the workloads, a division by zero, an integer the knowledge base cannot
+store).
+"""
+
+_CHOICES: dict[str, dict[str, frozenset[str]]] = {
+    "job": {"policy": frozenset({"table", "app"})},
+    "hints": {"at": frozenset({"open", "set_view", "set_info", "access"})},
+    "no_entry": {
+        "at": frozenset({"open", "set_view", "set_info", "access"}),
+        "pattern": frozenset({"collective", "independent"}),
+        "op": frozenset({"read", "write"}),
+        "layout": frozenset({"contiguous", "strided"}),
+    },
+}
+"""Record -> key -> the words the format allows. An op row's pattern and kind are left to
+TraceLog.workload_of, which names such a row as no workload iotuner knows while the other
+rows of the log still read."""
+
+_FREE_OBJECTS: dict[tuple[str, str], tuple[type, ...]] = {
+    ("hints", "requested"): (str,),
+    ("hints", "table"): (str,),
+    ("hints", "app"): (str,),
+    ("hints", "effective"): (str,),
+    ("job", "hint_map"): (str, _NONE),
+}
+"""OBJECT values whose keys are hint names (any), and the types of their values: MPI
+info values are strings; the hint map's are null where OMPIO has no equivalent."""
+
+_ORDERED_PAIRS = (("stride_min", "stride_max"), ("gap_min", "gap_max"))
+"""Keys of a file's pattern of which the first, a least over the ranks, cannot exceed the
+second, the greatest."""
+
+
+class OpRows(Sequence[dict[str, Any]]):
+    """The `op` records of a log in log order, kept column by column: each row read back
+    is a dict as decoded from its line (with its "record": "op"), built when asked for.
+
+    RATIONALE: a log may hold hundreds of thousands of op rows (300,000 in 100 MB). As
+    dicts, with the text they came from, they took some 2 KiB each; as columns (integers
+    in 64-bit arrays, the other values as references, the few distinct file names,
+    routines, patterns and kinds shared) about 200 bytes. Aggregations (ingest, show, the
+    workloads) read `column` and never build the dicts; code that wants rows iterates them
+    as before. Real values are kept as decoded (the writer's %.9g writes 0 as an integer),
+    so a row reads back unchanged. A row read back is a new dict: changing it changes
+    nothing in the log.
+    """
+
+    def __init__(self) -> None:
+        self._columns: dict[str, Any] = {
+            name: array("q") if name in _OP_INTS else [] for name in _OP_NAMES
+        }
+        self.lines = array("q")
+        """The line number of each row in the log (0 when not read from a file)."""
+        columns = list(self._columns.values())
+        self._text_columns = {at: columns[at] for at in _OP_TEXT_AT}
+        self.texts: dict[str, str] = {}
+        """The distinct strings of the rows, each kept once."""
+        self._appends = tuple(self._columns[name].append for name in _OP_NAMES)
+
+    def append(self, record: Mapping[str, Any], line: int = 0) -> None:
+        """Add a row, checked (by the reader) against trace_op_fields.def."""
+        self.append_values(_OP_VALUES(record), line)
+
+    def append_values(self, values: Sequence[Any], line: int = 0) -> None:
+        """Add a row given as its values in the order of trace_op_fields.def."""
+        for append, value in zip(self._appends, values, strict=True):
+            append(value)
+        # The few distinct names, routines, patterns and kinds are kept once each.
+        texts = self.texts
+        for at in _OP_TEXT_AT:
+            column = self._text_columns[at]
+            column[-1] = texts.setdefault(column[-1], column[-1])
+        self.lines.append(line)
+
+    def column(self, name: str) -> Sequence[Any]:
+        """The values of one column of trace_op_fields.def, one per row (do not modify)."""
+        column: Sequence[Any] = self._columns[name]
+        return column
+
+    def clear(self) -> None:
+        for column in self._columns.values():
+            del column[:]
+        del self.lines[:]
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        row: dict[str, Any] = {"record": "op"}
+        for name, column in self._columns.items():
+            row[name] = column[index]
+        return row
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        keys = ("record", *_OP_NAMES)
+        for values in zip(*self._columns.values(), strict=True):
+            yield dict(zip(keys, ("op", *values), strict=True))
+
+
 @dataclass
 class TraceLog:
-    """The records of one trace log, each a dict as decoded from JSON, in log order."""
+    """The records of one trace log in log order: `op` rows as OpRows, the others each a
+    dict as decoded from JSON."""
 
     path: Path
     job: dict[str, Any]
     hints: list[dict[str, Any]]
-    ops: list[dict[str, Any]]
+    ops: OpRows
     files: list[dict[str, Any]]
     metas: list[dict[str, Any]]
     end: dict[str, Any] | None
     no_entries: list[dict[str, Any]] = field(default_factory=list)
     """Where a tune mode's table had no entry (one per file, size group, op and layout)."""
-    op_lines: list[int] = field(default_factory=list)
-    """The line number of each `op` record, in the order of `ops` (empty when the log was
-    not read from a file)."""
+    sha256: str = ""
+    """The SHA-256 of the log's bytes as read, in hex (empty when not read from a file)."""
+
+    @property
+    def op_lines(self) -> list[int]:
+        """The line number of each `op` record, in the order of `ops` (a new list: per
+        row, read `ops.lines`)."""
+        return list(self.ops.lines)
 
     @functools.cached_property
     def _hints_by_set(self) -> dict[tuple[str, int], dict[str, Any]]:
@@ -141,8 +328,8 @@ class TraceLog:
 
     def where(self, index: int) -> str:
         """'<path> line <n>' of the op record `ops[index]`, for messages."""
-        if index < len(self.op_lines):
-            return f"{self.path} line {self.op_lines[index]}"
+        if index < len(self.ops) and self.ops.lines[index] > 0:
+            return f"{self.path} line {self.ops.lines[index]}"
         return f"{self.path} op record {index + 1}"
 
     def workload_of(self, index: int) -> Workload:
@@ -186,42 +373,86 @@ class TraceLog:
 
     @functools.cached_property
     def _workloads(self) -> list[Workload | str]:
-        """workload_of for every op, or the reason it is none."""
-        opens = [self._open_of(op) for op in self.ops]
+        """workload_of for every op, or the reason it is none.
+
+        RATIONALE: rows of one open with the same pattern, kind, size and hint set have
+        the same workload, so it is made once per such case (a few hundred in a log of
+        300,000 rows) and shared, and each row finds its open by bisection, not by a scan
+        of the file's opens.
+        """
+        ops = self.ops
+        files, stamps = ops.column("file"), ops.column("time_stamp")
+        patterns, kinds, groups = ops.column("pattern"), ops.column("kind"), ops.column("group")
+        opens = self._opens_by_name
+        numbers = [
+            opens[name].number_at(stamp) if name in opens else -1
+            for name, stamp in zip(files, stamps, strict=True)
+        ]
         calls: dict[tuple[int, str, str, int], float] = defaultdict(float)
-        for op, (number, record) in zip(self.ops, opens, strict=True):
-            calls[(number, op["pattern"], op["kind"], op["group"])] += self._calls_per_rank(
-                op, record
+        for number, pattern, kind, group, count, ranks in zip(
+            numbers, patterns, kinds, groups, ops.column("calls"), ops.column("ranks"), strict=True
+        ):
+            calls[(number, pattern, kind, group)] += self._calls_per_rank(
+                number, pattern, count, ranks
             )
+        made: dict[tuple[int, str, str, int, int, str, int], Workload | str] = {}
         workloads: list[Workload | str] = []
-        for op, (number, record) in zip(self.ops, opens, strict=True):
-            shape = record["pattern"] if record and isinstance(record["pattern"], dict) else {}
-            nprocs, files = self._ranks_and_files(number)
-            nodes = shape.get("nodes")
-            nodes = nodes if isinstance(nodes, int) and nodes >= 1 else self.job["nodes"]
-            per_node = shape.get("ranks_per_node", self.job["ranks_per_node"])
-            per_open = calls[(number, op["pattern"], op["kind"], op["group"])]
-            stripe_count, stripe_size = self._striping(op)
-            try:
-                workloads.append(
-                    Workload(
-                        nprocs=nprocs,
-                        nodes=min(nodes, nprocs),
-                        pattern=op["pattern"],
-                        op=op["kind"],
-                        bytes_per_rank=op["bytes_per_rank"],
-                        calls_per_open=max(1, math.floor(per_open + 0.5)),
-                        ranks_per_node=_count(per_node, at_most=nprocs),
-                        files=files,
-                        stripe_count=stripe_count,
-                        stripe_size=stripe_size,
-                        program=self.job["program"] or None,
-                        **_shape(shape, record).as_fields(),
-                    )
+        for case in zip(
+            numbers,
+            patterns,
+            kinds,
+            groups,
+            ops.column("bytes_per_rank"),
+            files,
+            ops.column("hint_set"),
+            strict=True,
+        ):
+            workload = made.get(case)
+            if workload is None:
+                number, pattern, kind, group, bytes_per_rank, name, hint_set = case
+                per_open = calls[(number, pattern, kind, group)]
+                workload = made[case] = self._workload(
+                    number, pattern, kind, bytes_per_rank, per_open, (name, hint_set)
                 )
-            except ValueError as exc:
-                workloads.append(str(exc))
+            workloads.append(workload)
         return workloads
+
+    def _workload(
+        self,
+        number: int,
+        pattern: str,
+        kind: str,
+        bytes_per_rank: int,
+        per_open: float,
+        hint_set: tuple[str, int],
+    ) -> Workload | str:
+        """The workload of the rows of open `number` (-1: none) with this pattern, kind,
+        size and hint set (file, seq), whose calls per rank in the open add up to
+        `per_open`; or why there is none."""
+        record = self.files[number] if number >= 0 else None
+        shape = record["pattern"] if record and isinstance(record["pattern"], dict) else {}
+        nprocs, files = self._ranks_and_files(number)
+        nodes = shape.get("nodes")
+        nodes = nodes if isinstance(nodes, int) and nodes >= 1 else self.job["nodes"]
+        per_node = shape.get("ranks_per_node", self.job["ranks_per_node"])
+        stripe_count, stripe_size = self._striping(self._hints_by_set.get(hint_set))
+        try:
+            return Workload(
+                nprocs=nprocs,
+                nodes=min(nodes, nprocs),
+                pattern=pattern,
+                op=kind,
+                bytes_per_rank=bytes_per_rank,
+                calls_per_open=max(1, math.floor(per_open + 0.5)),
+                ranks_per_node=_count(per_node, at_most=nprocs),
+                files=files,
+                stripe_count=stripe_count,
+                stripe_size=stripe_size,
+                program=self.job["program"] or None,
+                **_shape(shape, record).as_fields(),
+            )
+        except ValueError as exc:
+            return str(exc)
 
     def _ranks_and_files(self, number: int) -> tuple[int, int | None]:
         """nprocs and files of the open `self.files[number]` (-1: no file record)."""
@@ -246,9 +477,10 @@ class TraceLog:
                 by_name[record["file"]].append(record)
         return {name: _Intervals(records) for name, records in by_name.items()}
 
-    def _striping(self, op: dict[str, Any]) -> tuple[int | None, int | None]:
-        """Stripe count and size in force for an op: the hints MPI reported, on lustre."""
-        hints = self.hints_for(op)
+    @staticmethod
+    def _striping(hints: dict[str, Any] | None) -> tuple[int | None, int | None]:
+        """Stripe count and size in force under a hints record: what MPI reported, on
+        lustre."""
         if hints is None or hints["driver"] != "lustre":
             return None, None
         effective = hints["effective"]
@@ -257,41 +489,20 @@ class TraceLog:
             _count(_integer(effective.get("striping_unit"))),
         )
 
-    def _open_of(self, op: dict[str, Any]) -> tuple[int, dict[str, Any] | None]:
-        """The `file` record of the open an op row falls into, and its index (-1: none).
-
-        A file opened more than once has one record per open; the row belongs to the open
-        whose [opened_at, closed_at] holds its time stamp, else to the latest open before
-        it (a row summed over many calls is stamped with the first).
-        """
-        best: tuple[int, dict[str, Any] | None] = (-1, None)
-        for number, record in self._opens_by_name.get(op["file"], []):
-            if record["opened_at"] <= op["time_stamp"] or best[1] is None:
-                best = (number, record)
-            closed = record["closed_at"]
-            if record["opened_at"] <= op["time_stamp"] and (
-                closed is None or op["time_stamp"] <= closed
-            ):
-                return number, record
-        return best
-
     @functools.cached_property
-    def _opens_by_name(self) -> dict[str, list[tuple[int, dict[str, Any]]]]:
+    def _opens_by_name(self) -> dict[str, "_Opens"]:
         by_name: dict[str, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
         for number, record in enumerate(self.files):
             by_name[record["file"]].append((number, record))
-        for records in by_name.values():
-            records.sort(key=lambda item: item[1]["opened_at"])
-        return by_name
+        return {name: _Opens(records) for name, records in by_name.items()}
 
-    def _calls_per_rank(self, op: dict[str, Any], record: dict[str, Any] | None) -> float:
-        """The calls each rank made in one op row: every rank of the file takes part in a
-        collective call; independent calls are made by the ranks that moved data."""
-        if op["pattern"] == "collective":
-            ranks = record["nprocs"] if record else self.job["nprocs"]
-        else:
-            ranks = op["ranks"]
-        return op["calls"] / ranks if ranks > 0 else float(op["calls"])
+    def _calls_per_rank(self, number: int, pattern: str, calls: int, ranks: int) -> float:
+        """The calls each rank made in one op row of open `number` (-1: none): every rank
+        of the file takes part in a collective call; independent calls are made by the
+        ranks that moved data."""
+        if pattern == "collective":
+            ranks = self.files[number]["nprocs"] if number >= 0 else self.job["nprocs"]
+        return calls / ranks if ranks > 0 else float(calls)
 
     def hints_for(self, op: dict[str, Any]) -> dict[str, Any] | None:
         """The hints record in force for an `op` record (same file and seq as its hint_set).
@@ -301,69 +512,193 @@ class TraceLog:
         return self._hints_by_set.get((op["file"], op["hint_set"]))
 
 
+class _Opens:
+    """The opens of one file name (its `file` records), to find the one an op row falls
+    into.
+
+    A file opened more than once has one record per open; a row belongs to the first open
+    (by opened_at, then log order) whose [opened_at, closed_at] holds its time stamp, else
+    to the latest open before it (a row summed over many calls is stamped with the first),
+    else to the earliest open.
+    """
+
+    def __init__(self, records: list[tuple[int, dict[str, Any]]]) -> None:
+        records = sorted(records, key=lambda item: item[1]["opened_at"])
+        self._numbers = [number for number, _ in records]
+        self._opened = [record["opened_at"] for _, record in records]
+        # The latest close among the opens up to each: non-decreasing, so the first open
+        # that closes at or after a time is found by bisection.
+        self._closed_by: list[float] = []
+        latest = -math.inf
+        for _, record in records:
+            latest = max(latest, _closed(record))
+            self._closed_by.append(latest)
+
+    def number_at(self, time_stamp: float) -> int:
+        """The index in TraceLog.files of the open a row stamped `time_stamp` falls into."""
+        started = bisect.bisect_right(self._opened, time_stamp)
+        holding = bisect.bisect_left(self._closed_by, time_stamp)
+        if holding < started:
+            return self._numbers[holding]
+        return self._numbers[started - 1] if started else self._numbers[0]
+
+
 def read_tracelog(path: Path | str, *, allow_incomplete: bool = False) -> TraceLog:
     """Read and check a trace log; TraceLogError names the file, line and what was expected.
 
-    A log without its `end` record is incomplete (the interposer renames a log into place
-    only once written whole) and is an error unless `allow_incomplete`.
+    Refused up front: anything but a regular file, and a file over TRACE_LOG_MAX_BYTES.
+    Then each line, as it is read, must be one record of formats/trace_records.def (op:
+    trace_op_fields.def) with values of the right types and in the ranges the format
+    allows (_RANGES, _CHOICES), after the `job` record on line 1. A log without its `end`
+    record is incomplete (the interposer renames a log into place only once written whole)
+    and is an error unless `allow_incomplete`.
 
     RATIONALE: unlike a table, a log is written by a program, so the first problem is
     reported alone: it points at the bug, and the rest of the file often follows from it.
+    The file is read once, line by line, with its SHA-256 taken on the way (ingest's run
+    uid), and op rows are kept as columns (OpRows): memory grows with the rows' numbers,
+    not with their text.
     """
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TraceLogError(f"cannot read {path}: {exc}") from None
-    if not lines:
-        raise TraceLogError(f"{path}: empty file, expected a 'job' record on line 1")
-    records: dict[str, list[dict[str, Any]]] = {kind: [] for kind in ["op", *_RECORD_KEYS]}
-    hint_sets: set[tuple[str, int]] = set()
-    op_lines: list[tuple[str, dict[str, Any]]] = []
-    op_numbers: list[int] = []
-    for number, line in enumerate(lines, start=1):
-        where = f"{path} line {number}"
-        if records["end"]:
-            raise TraceLogError(f"{where}: nothing may follow the 'end' record")
-        record = _decode(where, line)
-        kind = record["record"]
-        if (number == 1) != (kind == "job"):
-            expected = "the 'job' record" if number == 1 else "one 'job' record, on line 1"
-            raise TraceLogError(f"{where}: expected {expected}, got a {kind!r} record")
-        _check_record(where, kind, record)
-        if kind == "hints":
-            hint_set = (record["file"], record["seq"])
-            if hint_set in hint_sets:
+        checked_input(path, "a trace log", TRACE_LOG_MAX_BYTES)
+    except InputError as exc:
+        raise TraceLogError(f"cannot read {exc}") from None
+    reader = _Reader(path)
+    try:
+        # O_NONBLOCK: should a FIFO take the file's place after the check, opening it
+        # returns at once instead of waiting for a writer; fstat then refuses it.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as source:
+            if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
+                raise TraceLogError(f"cannot read {path}: not a regular file any more")
+            reader.read(source)
+    except OSError as exc:
+        raise TraceLogError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return reader.log(allow_incomplete)
+
+
+class _Reader:
+    """One reading of a trace log: the records so far, checked as they come."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.number = 0
+        self.nprocs = 0
+        self.job: dict[str, Any] | None = None
+        self.end: dict[str, Any] | None = None
+        self.ops = OpRows()
+        self.others: dict[str, list[dict[str, Any]]] = {kind: [] for kind in _RECORD_KEYS}
+        self.hint_sets: set[tuple[str, int]] = set()
+        self.op_hint_sets: dict[tuple[str, int], int] = {}
+        """(file, hint_set) of the op rows -> the first line naming it."""
+        self.digest = hashlib.sha256()
+
+    def where(self, number: int | None = None) -> str:
+        return f"{self.path} line {self.number if number is None else number}"
+
+    def fail(self, message: str) -> NoReturn:
+        raise TraceLogError(f"{self.where()}: {message}")
+
+    def read(self, source: BinaryIO) -> None:
+        read = 0
+        for number, line in enumerate(source, start=1):
+            read += len(line)
+            if read > TRACE_LOG_MAX_BYTES:
                 raise TraceLogError(
-                    f"{where}: a second hints record for file {hint_set[0]!r} seq {hint_set[1]}"
+                    f"{self.path}: grew past {TRACE_LOG_MAX_BYTES} bytes while read "
+                    "(expected a trace log, which is written whole before it is renamed)"
                 )
-            hint_sets.add(hint_set)
-        elif kind == "op":
-            op_numbers.append(number)
-            if record["hint_set"] != -1:
-                op_lines.append((where, record))
-        records[kind].append(record)
-    # Checked once all are read: the writer need not put a hints record before its ops.
-    for where, op in op_lines:
-        if (op["file"], op["hint_set"]) not in hint_sets:
+            self.digest.update(line)
+            self.number = number
+            self.take(line)
+
+    def take(self, line: bytes) -> None:
+        """Check one line and keep its record."""
+        if self.end is not None:
+            self.fail("nothing may follow the 'end' record")
+        record = self.decode(line)
+        kind = record["record"]
+        if (self.number == 1) != (kind == "job"):
+            expected = "the 'job' record" if self.number == 1 else "one 'job' record, on line 1"
+            self.fail(f"expected {expected}, got a {kind!r} record")
+        if kind == "op":
+            values = _op_values(record, self.nprocs, self.ops.texts)
+            if values is None:
+                _check_record(self.where(), "op", record, self.nprocs)
+                self.fail(f"op record: not as formats/trace_op_fields.def says: {_shown(record)}")
+            self.ops.append_values(values, self.number)
+            hint_set = (record["file"], record["hint_set"])
+            if hint_set[1] != -1 and hint_set not in self.op_hint_sets:
+                self.op_hint_sets[hint_set] = self.number
+            return
+        _check_record(self.where(), kind, record, self.nprocs)
+        if kind == "job":
+            self.job, self.nprocs = record, record["nprocs"]
+        elif kind == "end":
+            self.end = record
+        elif kind == "hints":
+            hint_set = (record["file"], record["seq"])
+            if hint_set in self.hint_sets:
+                self.fail(f"a second hints record for file {hint_set[0]!r} seq {hint_set[1]}")
+            self.hint_sets.add(hint_set)
+        self.others[kind].append(record)
+
+    def decode(self, line: bytes) -> dict[str, Any]:
+        """One line as a record: a JSON object with a known `record` key."""
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self.fail(
+                f"expected UTF-8 text, got byte {line[exc.start : exc.start + 1]!r} at "
+                f"column {exc.start + 1}"
+            )
+        try:
+            record = loads_json(text)
+        except json.JSONDecodeError as exc:
+            self.fail(f"not valid JSON ({exc.msg} at column {exc.colno})")
+        except ValueError as exc:  # e.g. an integer of more than 4300 digits
+            self.fail(f"not valid JSON ({exc})")
+        if type(record) is not dict:
+            self.fail(f"expected a JSON object, got {_kind_of(record)}: {_shown(record)}")
+        kind = record.get("record")
+        if type(kind) is not str or (kind != "op" and kind not in _RECORD_KEYS):
+            known = ", ".join(["op", *_RECORD_KEYS])
+            got = _shown(kind) if "record" in record else "no 'record' key"
+            self.fail(f"'record' must be one of {known}, got {got}")
+        return record
+
+    def log(self, allow_incomplete: bool) -> TraceLog:
+        """The log read, once the checks that need all of it pass."""
+        if self.job is None:
+            raise TraceLogError(f"{self.path}: empty file, expected a 'job' record on line 1")
+        # Checked once all are read: the writer need not put a hints record before its ops.
+        missing = [
+            (number, hint_set)
+            for hint_set, number in self.op_hint_sets.items()
+            if hint_set not in self.hint_sets
+        ]
+        if missing:
+            number, (name, seq) = min(missing)
             raise TraceLogError(
-                f"{where}: hint_set {op['hint_set']} of file {op['file']!r} names no hints "
+                f"{self.where(number)}: hint_set {seq} of file {name!r} names no hints "
                 f"record (expected a seq of one, or -1)"
             )
-    log = TraceLog(
-        path=path,
-        job=records["job"][0],
-        hints=records["hints"],
-        ops=records["op"],
-        files=records["file"],
-        metas=records["meta"],
-        end=records["end"][0] if records["end"] else None,
-        no_entries=records["no_entry"],
-        op_lines=op_numbers,
-    )
-    if log.end is None and not allow_incomplete:
-        raise TraceLogError(f"{path}: incomplete log, expected an 'end' record on the last line")
-    return log
+        if self.end is None and not allow_incomplete:
+            raise TraceLogError(
+                f"{self.path}: incomplete log, expected an 'end' record on the last line"
+            )
+        return TraceLog(
+            path=self.path,
+            job=self.job,
+            hints=self.others["hints"],
+            ops=self.ops,
+            files=self.others["file"],
+            metas=self.others["meta"],
+            end=self.end,
+            no_entries=self.others["no_entry"],
+            sha256=self.digest.hexdigest(),
+        )
 
 
 def dominant_workload(logs: Iterable[TraceLog]) -> Workload | None:
@@ -377,13 +712,14 @@ def dominant_workload(logs: Iterable[TraceLog]) -> Workload | None:
     moved: dict[tuple[int, int, str, str, str], list[int]] = defaultdict(lambda: [0, 0])
     heaviest: dict[tuple[int, int, str, str, str], tuple[int, Workload]] = {}
     for log in logs:
-        for index, op in enumerate(log.ops):
+        columns = zip(log.ops.column("bytes"), log.ops.column("calls"), strict=True)
+        for index, (moved_bytes, calls) in enumerate(columns):
             workload = log.workload_of(index)
             key = (workload.nprocs, workload.nodes, workload.pattern, workload.op, workload.layout)
-            moved[key][0] += int(op["bytes"])
-            moved[key][1] += int(op["calls"])
-            if key not in heaviest or op["bytes"] > heaviest[key][0]:
-                heaviest[key] = (int(op["bytes"]), workload)
+            moved[key][0] += int(moved_bytes)
+            moved[key][1] += int(calls)
+            if key not in heaviest or moved_bytes > heaviest[key][0]:
+                heaviest[key] = (int(moved_bytes), workload)
     if not moved:
         return None
     key, (total, calls) = max(moved.items(), key=lambda item: item[1][0])
@@ -450,7 +786,13 @@ def _shape(pattern: dict[str, Any], record: dict[str, Any] | None) -> _Shape:
     if isinstance(view_block, int) and isinstance(view_extent, int) and view_block > 0:
         view_extent = max(view_extent, view_block)
         block, view_fill = view_block, min(1.0, writers * view_block / view_extent)
-    if isinstance(gap_min, int) and gap_min > 0 and isinstance(stride, int) and burst:
+    if (
+        isinstance(gap_min, int)
+        and gap_min > 0
+        and isinstance(stride, int)
+        and stride > 0
+        and burst
+    ):
         # Each rank skips bytes between its calls: the ranks' data covers this share.
         covered = min(1.0, writers * burst / stride)
         if views_with_holes:
@@ -521,19 +863,98 @@ def _count(value: Any, at_most: int | None = None) -> int | None:
     return min(count, at_most) if at_most is not None else count
 
 
-def _decode(where: str, line: str) -> dict[str, Any]:
-    """One line as a record: a JSON object with a known `record` key."""
-    try:
-        record = loads_json(line)
-    except json.JSONDecodeError as exc:
-        raise TraceLogError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(record, dict):
-        raise TraceLogError(f"{where}: expected a JSON object, got {type(record).__name__}")
-    kind = record.get("record")
-    if kind != "op" and kind not in _RECORD_KEYS:
-        known = ", ".join(["op", *_RECORD_KEYS])
-        raise TraceLogError(f"{where}: 'record' must be one of {known}, got {kind!r}")
-    return record
+def _kind_of(value: Any) -> str:
+    """What a JSON value is, in words."""
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def _shown(value: Any, limit: int = 80) -> str:
+    """A value as JSON for a message: ASCII only (a control character or a lone surrogate
+    is shown escaped, never sent to the terminal as it is), cut after `limit` characters."""
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _name(key: str, limit: int = 60) -> str:
+    """A key for a message: repr, which escapes what a terminal would act on, cut."""
+    return repr(key) if len(key) <= limit else repr(key[:limit]) + "..."
+
+
+def _text_problem(text: str) -> str | None:
+    """What a string of a log must be and this one is not, or None.
+
+    RATIONALE: the writer's strings are C strings of UTF-8, so never hold NUL, and JSON
+    escapes can still spell a lone surrogate (\\ud800), which Python decodes but cannot
+    write as UTF-8 again: such a string would fail later, in a path, the terminal or the
+    knowledge base, far from its line.
+    """
+    if "\x00" in text:
+        return "text without NUL characters"
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return "text of Unicode characters (no lone surrogate)"
+    return None
+
+
+def _value_problem(value: Any) -> str | None:
+    """What a value of the right JSON type must also be and is not, or None: integers fit
+    64 bits, numbers are finite, strings are text (_text_problem)."""
+    kind = type(value)
+    if kind is int:
+        low, high = _INT64
+        return None if low <= value <= high else "an integer of at most 64 bits"
+    if kind is float:
+        return None if math.isfinite(value) else "a finite number"
+    if kind is str:
+        return _text_problem(value)
+    return None
+
+
+_OP_VALUES = operator.itemgetter(*_OP_NAMES)
+"""An op record's values in the order of trace_op_fields.def."""
+_OP_TYPES_WRITTEN = tuple({"INT": int, "REAL": float, "TEXT": str}[f.type] for f in op_fields())
+_OP_INT_AT = tuple(i for i, f in enumerate(op_fields()) if f.type == "INT")
+_OP_REAL_AT = tuple(i for i, f in enumerate(op_fields()) if f.type == "REAL")
+_OP_RANGES = tuple(
+    (_OP_NAMES.index(name), low, high if isinstance(high, int) else None, high == _NPROCS)
+    for name, (low, high) in _RANGES["op"].items()
+)
+"""_RANGES of an op row: (index of the column, least, greatest or None, whether the
+job's nprocs bounds it)."""
+
+
+def _op_values(
+    record: dict[str, Any], nprocs: int, known_texts: Mapping[str, str]
+) -> tuple[Any, ...] | None:
+    """An op record's values in the order of trace_op_fields.def when it passes
+    _check_record, else None (and _check_record says what is wrong); decided fast, as the
+    op rows are nearly all of a log. `known_texts`: strings already found to be text."""
+    if record.keys() != _OP_KEY_SET:
+        return None
+    values: tuple[Any, ...] = _OP_VALUES(record)
+    if tuple(map(type, values)) != _OP_TYPES_WRITTEN:
+        for value, written in zip(values, _OP_TYPES_WRITTEN, strict=True):
+            # A REAL may be written as an integer: %.9g writes 0 as 0.
+            if type(value) is not written and not (written is float and type(value) is int):
+                return None
+    low, high = _INT64
+    for at in _OP_INT_AT:
+        if not low <= values[at] <= high:
+            return None
+    for at in _OP_REAL_AT:
+        value = values[at]
+        if not (math.isfinite(value) if type(value) is float else low <= value <= high):
+            return None
+    for at in _OP_TEXT_AT:
+        if values[at] not in known_texts and _text_problem(values[at]) is not None:
+            return None
+    for at, least, most, by_nprocs in _OP_RANGES:
+        value = values[at]
+        if value < least or value > (nprocs if by_nprocs else value if most is None else most):
+            return None
+    return values
 
 
 @functools.cache
@@ -550,7 +971,7 @@ def _check_keys(
     ignore: frozenset[str] = frozenset(),
 ) -> None:
     """Check that an object has exactly these keys (but `ignore`), with values of the right
-    types."""
+    types (_value_problem)."""
     for key, types in {**keys, **optional}.items():
         if key not in record:
             if key in optional:
@@ -559,44 +980,99 @@ def _check_keys(
         value = record[key]
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             expected = " or ".join(_TYPE_NAMES[t] for t in types)
-            raise TraceLogError(f"{where}: {key!r} must be {expected}, got {json.dumps(value)}")
+            raise TraceLogError(f"{where}: {key!r} must be {expected}, got {_shown(value)}")
+        problem = _value_problem(value)
+        if problem is not None:
+            raise TraceLogError(f"{where}: {key!r} must be {problem}, got {_shown(value)}")
     unknown = set(record) - set(keys) - set(optional) - ignore
     if unknown:
-        raise TraceLogError(f"{where}: unknown key(s) {', '.join(map(repr, sorted(unknown)))}")
+        names = ", ".join(_name(key) for key in sorted(unknown)[:10])
+        more = f" and {len(unknown) - 10} more" if len(unknown) > 10 else ""
+        raise TraceLogError(f"{where}: unknown key(s) {names}{more}")
 
 
-def _check_record(where: str, kind: str, record: dict[str, Any]) -> None:
-    """Check that a record has exactly its keys, with values of the right types, and so
-    have the objects whose keys trace_records.def lists."""
+def _check_ranges(where: str, ranges: str, record: dict[str, Any], bounds: dict[str, int]) -> None:
+    """Check the values of `record` against _RANGES[ranges] (null values pass); `bounds`
+    gives the named upper bounds (_NPROCS, ...)."""
+    for key, (least, most) in _RANGES.get(ranges, {}).items():
+        value = record.get(key)
+        if value is None:
+            continue
+        high = bounds[most] if isinstance(most, str) else most
+        if value < least or (high is not None and value > high):
+            expected = (
+                f"at least {least}"
+                if high is None
+                else f"between {least} and {high}" + (f" ({most})" if isinstance(most, str) else "")
+            )
+            raise TraceLogError(f"{where}: {key!r} must be {expected}, got {_shown(value)}")
+
+
+def _check_record(where: str, kind: str, record: dict[str, Any], nprocs: int) -> None:
+    """Check that a record has exactly its keys, with values of the right types and in
+    the ranges of the format, and so have the objects whose keys trace_records.def lists.
+    `nprocs`: the job's (ignored for the job record, which gives it)."""
     where = f"{where}: {kind} record"
     keys = _op_keys() if kind == "op" else _RECORD_KEYS[kind]
     _check_keys(where, record, keys, _OPTIONAL_KEYS.get(kind, {}), frozenset({"record"}))
+    if kind == "job":
+        if (record["format"], record["version"]) != (FORMAT, VERSION):
+            raise TraceLogError(
+                f"{where}: expected format {FORMAT!r} version {VERSION}, "
+                f"got {record['format']!r} version {record['version']}"
+            )
+        nprocs = record["nprocs"]
+    bounds = {_NPROCS: nprocs, _LAST_RANK: nprocs - 1}
+    _check_ranges(where, kind, record, bounds)
+    for key, words in _CHOICES.get(kind, {}).items():
+        if record[key] not in words:
+            expected = " or ".join(repr(word) for word in sorted(words))
+            raise TraceLogError(f"{where}: {key!r} must be {expected}, got {_shown(record[key])}")
     for (owner, key), listed in _OBJECT_KEYS.items():
         if owner == kind and isinstance(record[key], dict):
+            inner = f"{where}'s {key!r}"
             _check_keys(
-                f"{where}'s {key!r}",
-                record[key],
-                _ALL_KEYS.get(listed, {}),
-                _ALL_OPTIONAL_KEYS.get(listed, {}),
+                inner, record[key], _ALL_KEYS.get(listed, {}), _ALL_OPTIONAL_KEYS.get(listed, {})
             )
-    if kind == "job" and (record["format"], record["version"]) != (FORMAT, VERSION):
-        raise TraceLogError(
-            f"{where}: expected format {FORMAT!r} version {VERSION}, "
-            f"got {record['format']!r} version {record['version']}"
-        )
+            _check_ranges(inner, listed, record[key], bounds)
+            for least, most in _ORDERED_PAIRS:
+                low, high = record[key].get(least), record[key].get(most)
+                if isinstance(low, int) and isinstance(high, int) and low > high:
+                    raise TraceLogError(
+                        f"{inner}: {least!r} ({low}) must not exceed {most!r} ({high})"
+                    )
+    for (owner, key), types in _FREE_OBJECTS.items():
+        if owner == kind and isinstance(record.get(key), dict):
+            _check_free_object(f"{where}'s {key!r}", record[key], types)
     if kind == "hints":
         for item in record["unhonoured"]:
             if not (
                 isinstance(item, dict)
                 and set(item) == {"key", "reason"}
-                and all(isinstance(v, str) for v in item.values())
+                and all(isinstance(v, str) and _text_problem(v) is None for v in item.values())
             ):
                 raise TraceLogError(
                     f'{where}: \'unhonoured\' items must be {{"key": "...", "reason": "..."}}, '
-                    f"got {json.dumps(item)}"
+                    f"got {_shown(item)}"
                 )
-    if kind == "end" and not all(isinstance(w, str) for w in record["warnings"]):
+    if kind == "end" and not all(
+        isinstance(w, str) and _text_problem(w) is None for w in record["warnings"]
+    ):
         raise TraceLogError(f"{where}: 'warnings' must be a list of strings")
+
+
+def _check_free_object(where: str, values: dict[str, Any], types: tuple[type, ...]) -> None:
+    """Check an object whose keys are any names (hints): keys are text, values of `types`."""
+    expected = " or ".join(_TYPE_NAMES[t] for t in types)
+    for key, value in values.items():
+        problem = _text_problem(key)
+        if problem is not None:
+            raise TraceLogError(f"{where}: a key must be {problem}, got {_shown(key)}")
+        if not isinstance(value, types):
+            raise TraceLogError(f"{where}: {_name(key)} must be {expected}, got {_shown(value)}")
+        problem = _value_problem(value)
+        if problem is not None:
+            raise TraceLogError(f"{where}: {_name(key)} must be {problem}, got {_shown(value)}")
 
 
 @dataclass(frozen=True)
