@@ -135,7 +135,11 @@ def test_a_change_that_made_runs_slower_is_rolled_back(folder: Path) -> None:
     history = read_history(folder / "table.jsonl")
     (rollback,) = [e for e in history if e["event"] == "rollback"]
     assert rollback["old"] == SLOW and rollback["new"] == {"romio_ds_write": "enable"}
-    assert len(rollback["after"]) >= 3 and len(rollback["before"]) == 3
+    assert len(rollback["before"]) == 3
+    # Sieving off is several times slower: its first run falls below every run before
+    # it by more than the noise, and the change goes back at once; otherwise the rank
+    # test judges after three runs.
+    assert len(rollback["after"]) >= 3 or "below the slowest" in rollback["reason"]
     assert _program_hints(folder) == {"romio_ds_write": "enable"}
 
 
@@ -175,7 +179,7 @@ def test_the_site_wide_setting_learns_and_never_stops_a_run(
     monkeypatch.setenv("IOTUNER_DB", str(folder / "kb.sqlite"))
     completed = _run(folder, "--table", str(folder / "table.jsonl"), "--space", "no-such-space")
     assert completed.returncode == 0, completed.stderr
-    assert [e["event"] for e in read_history(folder / "table.jsonl")] == ["run"]
+    assert [e["event"] for e in read_history(folder / "table.jsonl")] == ["start", "run"]
     completed = _run(folder)  # no table: run as asked, one warning
     assert completed.returncode == 0, completed.stderr
     assert "IOTUNER_LEARN is set, no --table: not learning" in completed.stderr

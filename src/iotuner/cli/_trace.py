@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from iotuner._fileio import atomic_write_text
+from iotuner._printable import printable
+from iotuner._secrets import mask_secrets
 from iotuner._units import format_size
 from iotuner.cli._common import ERROR_STATUS, Subparsers, command_after_dashes, print_error
 from iotuner.errors import IotunerError
@@ -81,18 +83,21 @@ def _run(args: argparse.Namespace) -> int:
         # The site-wide setting must not stop a run that names no table: it runs as asked.
         print("iotuner: warning: IOTUNER_LEARN is set, no --table: not learning", file=sys.stderr)
         learn = False
+    tag = None
     if learn:
         # The table is tuned and the run traced; a table not there yet means defaults.
         mode = "tune,trace" if args.table.exists() else "trace"
+        tag = _record_start(args)
     result = run(
         command_after_dashes(args),
         mode=mode,
         table=args.table,
         log_dir=args.log_dir,
         policy=args.policy,
+        tag=tag,
     )
     for log in result.logs:
-        print(f"iotuner: trace log: {log}", file=sys.stderr)
+        print(f"iotuner: trace log: {printable(log)}", file=sys.stderr)
     if "trace" in mode.split(",") and not result.logs:
         print(
             f"iotuner: warning: no trace log tagged {result.tag} in {result.log_dir} "
@@ -102,6 +107,21 @@ def _run(args: argparse.Namespace) -> int:
     if learn and result.logs:
         _learn(args, result.logs)
     return result.returncode
+
+
+def _record_start(args: argparse.Namespace) -> str | None:
+    """The job's tag, recorded in the table's history before the job starts, so a later
+    run stores this run's logs if it is killed before it learned; None (a tag of the
+    runner's) when the history cannot be written, which the learning will say."""
+    from iotuner.online import record_start
+    from iotuner.runner import default_log_dir, new_tag
+
+    tag = new_tag()
+    try:
+        record_start(args.table, tag, Path(args.log_dir or default_log_dir()).absolute())
+    except OSError:
+        return None
+    return tag
 
 
 def _learn(args: argparse.Namespace, logs: list[Path]) -> None:
@@ -118,10 +138,12 @@ def _learn(args: argparse.Namespace, logs: list[Path]) -> None:
             refit_every=args.refit_every,
         )
         for line in report.lines():
-            print(f"iotuner: learn: {line}", file=sys.stderr)
+            print(f"iotuner: learn: {printable(line)}", file=sys.stderr)
     except Exception as exc:
+        # Whatever failed may quote the knowledge base's URL (_secrets) or a program's name.
+        why = printable(mask_secrets(str(exc), args.db or os.environ.get("IOTUNER_DB") or ""))
         print(
-            f"iotuner: warning: learning from this run failed ({type(exc).__name__}: {exc}); "
+            f"iotuner: warning: learning from this run failed ({type(exc).__name__}: {why}); "
             "the run itself is unaffected",
             file=sys.stderr,
         )
@@ -182,9 +204,11 @@ def _show(args: argparse.Namespace) -> int:
     for decision in decisions:
         hints = ", ".join(f"{k}={v}" for k, v in decision.applied.items())
         console.print(
-            f"  {decision.file}, {decision.case}: "
-            + (f"applied {hints}; " if hints else "defaults kept; ")
-            + decision.why,
+            printable(
+                f"  {decision.file}, {decision.case}: "
+                + (f"applied {hints}; " if hints else "defaults kept; ")
+                + decision.why
+            ),
             markup=False,
         )
     return 0

@@ -272,8 +272,10 @@ def _integer(text: str, minimum: int) -> int:
             raise ValueError
     except (ValueError, OverflowError):
         raise _Bad(f"an integer >= {minimum}") from None
-    if not minimum <= value <= LARGEST_INTEGER:
-        raise _Bad(f"an integer >= {minimum} and <= {LARGEST_INTEGER}")
+    if value < minimum:
+        raise _Bad(f"an integer >= {minimum}")
+    if value > LARGEST_INTEGER:
+        raise _Bad(f"an integer >= {minimum} that fits in 64 bits (<= {LARGEST_INTEGER})")
     return value
 
 
