@@ -29,12 +29,14 @@ IOTUNER = str(Path(sys.executable).parent / "iotuner")
 
 BENCH = ("--space", "demo-small", "--nprocs", "1,2", "--patterns", "collective,independent",
          "--layouts", "contiguous", "--ops", "write", "--sizes", "1m", "--open-size", "8m",
-         "--repeats", "2", "--time-budget", "none")  # fmt: skip
-"""4 workloads, 84 measurements (18 + 3 configurations per scale, 2 repeats), 8 MiB written
-and synced each, in 8 kernel jobs of 6 to 30 measurements: 10-20 s on 2 busy cores."""
-BENCH_PLANNED = 84
+         "--repeats", "4", "--time-budget", "none")  # fmt: skip
+"""4 workloads, 168 measurements (18 + 3 configurations per scale, 4 repeats), 8 MiB
+written and synced each, in 8 kernel jobs of 12 to 60 measurements: 10-40 s on 2 cores.
+RATIONALE: enough that five killed runs leave some for the last one to measure, on a
+quiet machine too (with 84, a quiet machine finished the plan before the last kill)."""
+BENCH_PLANNED = 168
 
-KILL_DELAYS = (0.0, 0.3, 1.0, 0.1, 2.0)
+KILL_DELAYS = (0.0, 0.3, 1.0, 0.1, 0.6)
 """Seconds after the results file (or the log folder) gained a line (a log) that each
 killed run is killed: right after a measurement is written, and later within the job."""
 
