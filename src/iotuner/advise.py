@@ -95,10 +95,14 @@ class Recommendation:
 
     @property
     def gain(self) -> float | None:
-        """Predicted bandwidth over the default's (1.0: no change), None when not predicted."""
+        """The gain over the default (1.0: no change): the one that goes with `interval`
+        (measured in the sweep, else calibrated; Choice.gain), else predicted bandwidth
+        over the default's; None when not predicted."""
         c = self.choice
         if c is None or c.default_predicted <= 0:
             return None
+        if c.gain is not None and c.gain_interval is not None:
+            return c.gain
         return c.predicted / c.default_predicted
 
     @property

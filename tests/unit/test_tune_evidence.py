@@ -88,6 +88,9 @@ def test_measured_gains_make_entries_where_the_model_sees_none() -> None:
         # The gain's interval (what advise shows): worst over the default's best, best over
         # its worst.
         assert choice.gain_interval == pytest.approx((250 / 110, 320 / 90))
+        # ... and the point that goes with it is the measured one (medians 300 over 100),
+        # not the flat model's x1: a point outside its own interval was shown before.
+        assert choice.gain == pytest.approx(3.0)
     # The groups between the two measured ones take their shared choice.
     between = [g for g in measured if size_group(SMALL) < g < size_group(LARGE)]
     assert between and all(not measured[g].kept_default for g in between)
@@ -118,6 +121,7 @@ def test_a_calibrated_model_acts_where_held_out_gains_held() -> None:
     # The gain's interval is the calibration's: x2 predicted, x1.5 median, x0.7 of it low.
     interval = next(iter(_choices(held).values())).gain_interval
     assert interval == pytest.approx((1.5 * 0.7, 1.5 * math.e))
+    assert next(iter(_choices(held).values())).gain == pytest.approx(1.5)
     # ... gains that did not (median below 1) make none, though the band alone would.
     failed = tune(CalibratedPredictor(gain=2.0, held=0.45, worst=0.9), SPACE, frame)
     assert all(c.kept_default for c in _choices(failed).values())

@@ -275,6 +275,15 @@ class Case:
         bounds = self.gain_bounds(self._log_gain(index, 0)) if self.gain_bounds else None
         return None if bounds is None else (math.exp(bounds[0]), math.exp(bounds[2]))
 
+    def gain_estimate(self, index: int) -> float | None:
+        """The gain of `index` over the default that goes with gain_interval, so it lies
+        inside it: the measured gain where both were measured, else the calibrated
+        median; None without either (the model's ratio of predictions stands then)."""
+        if self._measured_pairs(index, 0):
+            return self.measured_gain(index, 0)
+        calibrated = self.calibrated_gain(index, 0)
+        return None if calibrated is None else calibrated[1]
+
     @property
     def first(self) -> Workload:
         return self.workloads[0]

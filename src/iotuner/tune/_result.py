@@ -42,6 +42,9 @@ class Choice:
     # The gain's 10-90 % interval over the default, measured or calibrated (Case.gain_interval);
     # None where neither is known (the bands of an uncalibrated model then stand for it).
     gain_interval: tuple[float, float] | None = None
+    # The gain's point that goes with gain_interval (inside it): measured, else the
+    # calibrated median; None where neither is known (predicted over default_predicted).
+    gain: float | None = None
 
 
 @dataclass(frozen=True)

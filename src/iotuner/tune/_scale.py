@@ -348,4 +348,5 @@ def _choice(case: Case, space: Space, index: int, reason: str) -> Choice:
         reason=reason,
         extrapolated=case.distance,
         gain_interval=case.gain_interval(index),
+        gain=case.gain_estimate(index),
     )
