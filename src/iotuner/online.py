@@ -40,6 +40,10 @@ What one run does (learn_after_run):
       configuration in force it is the same curve, read as the gain of one configuration
       over another of the workload. "In force" is what the trace shows the run had (the
       table's generic entries when the program has none of its own);
+   then, when neither rule gives a try and the default never ran this workload while
+   another configuration is in force (the table's, chosen without trial runs), the next
+   run measures the default (a run with it is never slower than the default), so the
+   measured rule can judge the configuration in force against it;
    c. uncalibrated (one workload in the knowledge base): the best configuration (highest
       lower bound) must beat the one in force by its lower bound above the current's
       upper bound, both bands at least the noise wide;
@@ -101,7 +105,12 @@ class OnlineReport:
         """One line per decision, for stderr."""
         said = []
         for e in self.events:
-            if e["event"] == "change":
+            if e["event"] == "change" and e.get("gain") is None:
+                said.append(
+                    f"table: {e['program']} x{e['nprocs']}: {e['old'] or 'default'} -> "
+                    f"{e['new'] or 'default'} ({e.get('purpose') or e.get('evidence')})"
+                )
+            elif e["event"] == "change":
                 said.append(
                     f"table: {e['program']} x{e['nprocs']}: {e['old'] or 'default'} -> "
                     f"{e['new']} (predicted x{e['gain']:.2f}, "
@@ -421,7 +430,11 @@ def learn_after_run(
         ]  # fmt: skip
         event = _refit(data.frame, data.space, workload, current, run.in_force, rejected, model)
         if event.get("event") == "change":
-            note = f"iotuner online: predicted x{event['gain']:.2f} over {current or 'default'}"
+            note = (
+                f"iotuner online: {event['purpose']}"
+                if event.get("gain") is None
+                else f"iotuner online: predicted x{event['gain']:.2f} over {current or 'default'}"
+            )
             _write_program(table, program, nprocs, event["new"], note)
         _append(table, {**base, **event}, report)
     finally:
@@ -506,8 +519,22 @@ def _refit(
         return {"event": "change", "old": dict(current), "new": entry_of(configs[best]),
                 "gain": gain, "interval": interval, **base, **why}  # fmt: skip
 
-    # 1. Measured: a configuration whose runs on this workload beat the ones in force.
     m_median, m_low, m_high = measured
+
+    def measure_default() -> dict[str, Any] | None:
+        # The default never ran this workload while another configuration is in force
+        # (the table's, chosen without trial runs): one run with it measures what that
+        # configuration gains, and a run with the default is never slower than the
+        # default. Then the measured rule (1) keeps the better of the two.
+        if cur == default or np.isfinite(m_median[default]) or keys[default] in banned:
+            return None
+        return {"event": "change", "old": dict(current), "new": entry_of(configs[default]),
+                "gain": None, "interval": None, "purpose": "measure the default", **base,
+                "model": "the workload's measurements",
+                "evidence": "the default never ran this workload: one run with it measures "
+                "what the configuration in force gains"}  # fmt: skip
+
+    # 1. Measured: a configuration whose runs on this workload beat the ones in force.
     beating = [
         i for i in range(len(keys))
         if keys[i] not in banned and np.isfinite(m_low[i]) and np.isfinite(m_high[cur])
@@ -533,7 +560,7 @@ def _refit(
     except ModelError as exc:
         # Too little data for a model (a program's first runs, no sweep): the workload's
         # own measurements are all there is, and they showed nothing better.
-        return {
+        return measure_default() or {
             "event": "keep",
             "model": f"the workload's measurements ({exc})",
             "reason": "no configuration's measured runs beat the ones in force",
@@ -575,7 +602,7 @@ def _refit(
                 ),
                 **evidence,
             )
-        return {"event": "keep", "reason": (
+        return measure_default() or {"event": "keep", "reason": (
             "no untried configuration's calibrated gain over the one in force clears the "
             f"noise ({noise:.0%}), and no measured one beats it"), **base, **evidence}  # fmt: skip
     # 3. Uncalibrated (one workload in the knowledge base): the model's bands.

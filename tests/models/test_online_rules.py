@@ -72,3 +72,25 @@ def test_a_lead_over_the_default_may_be_risked_never_more() -> None:
     assert event["event"] == "change", event
     assert event["new"] == {"romio_ds_write": "enable"}
     assert "ahead of them" in event["evidence"]
+
+
+def test_a_choice_never_compared_with_the_default_on_the_workload_is_measured_against_it() -> None:
+    """The table put `enable` in force without trial runs, and the default never ran this
+    workload: nothing calibrated is worth a try (nothing gains over `enable`), so the next
+    run measures the default, written by name so the table's generic entry does not
+    apply again. Such a run is never slower than the default."""
+    space = parse_space(SPACE, "test space")
+    frame = synthetic_summary_frame(space, effects={"romio_ds_write": {"disable": 0.2}})
+    workload = Workload.from_row(frame.iloc[0])
+    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
+    same &= frame["bytes_per_rank"] == workload.bytes_per_rank
+    enable = config_key(space.validate({"romio_ds_write": "enable"}))
+    only_enable = frame[~same | (frame["config"] == enable)]
+    event = _refit(only_enable, space, workload, {}, {"romio_ds_write": "enable"}, [], None)
+    assert event["event"] == "change", event
+    assert event["new"] == {"romio_ds_write": "automatic"}
+    assert event["purpose"] == "measure the default" and event["gain"] is None
+    # Once the default has run there, the measured rule decides, and nothing is measured
+    # again for its own sake.
+    kept = _refit(frame, space, workload, {}, {"romio_ds_write": "enable"}, [], None)
+    assert kept.get("purpose") is None
