@@ -14,10 +14,9 @@ can run many more than a developer's quick run.
 
 import json
 import math
-import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +32,15 @@ from iotuner.store import Store, open_store
 from iotuner.summary import summarize
 from iotuner.tracelog import TraceLog, dominant_workload, read_tracelog
 
+# The example count is the fuzz profile's (tests/fuzz/conftest.py, IOTUNER_FUZZ_EXAMPLES);
+# the fixtures (a folder, a store) are shared by a test's examples, each of which writes
+# its own file.
 EXAMPLES = settings(
-    max_examples=int(os.environ.get("IOTUNER_FUZZ_EXAMPLES", "50")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
 )
 
 SAMPLE_LOG = (
@@ -272,28 +276,39 @@ def _dump(records: list[Any]) -> bytes:
 @EXAMPLES
 @given(data=st.data())
 def test_a_mutated_sample_log_reads_or_is_one_trace_log_error(
-    tmp_path: Path, store: Store, data: st.DataObject
+    tmp_path: Path, store: Store, data: st.DataObject, count_input: Callable[[str], None]
 ) -> None:
     records = data.draw(_mutated_records(_records(SAMPLE_LOG)))
+    count_input("trace: mutated sample log")
     _read_everything(_write(tmp_path, "sample.iotrace.jsonl", _dump(records)), store)
 
 
 @EXAMPLES
 @given(data=st.data())
 def test_a_mutated_real_log_reads_or_is_one_trace_log_error(
-    tmp_path: Path, store: Store, real_log: Path, data: st.DataObject
+    tmp_path: Path,
+    store: Store,
+    real_log: Path,
+    data: st.DataObject,
+    count_input: Callable[[str], None],
 ) -> None:
     records = data.draw(_mutated_records(_records(real_log)))
+    count_input("trace: mutated real log")
     _read_everything(_write(tmp_path, "real.iotrace.jsonl", _dump(records)), store)
 
 
 @EXAMPLES
 @given(data=st.data())
 def test_a_cut_or_damaged_log_reads_or_is_one_trace_log_error(
-    tmp_path: Path, store: Store, real_log: Path, data: st.DataObject
+    tmp_path: Path,
+    store: Store,
+    real_log: Path,
+    data: st.DataObject,
+    count_input: Callable[[str], None],
 ) -> None:
     source = data.draw(st.sampled_from([SAMPLE_LOG, real_log]))
     damaged = data.draw(_mutated_bytes(source.read_bytes()))
+    count_input("trace: damaged bytes")
     _read_everything(_write(tmp_path, "damaged.iotrace.jsonl", damaged), store)
 
 
