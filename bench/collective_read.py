@@ -35,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -147,56 +148,63 @@ def print_table(size: int, calls: int, np: int, results: dict[str, list[Measured
     moved = size * calls * np / (1024 * 1024)
     wall = {c: [m.seconds for m in runs] for c, runs in results.items()}
     cpu = {c: [m.cpu_seconds for m in runs] for c, runs in results.items()}
-    base, cpu_base = wall.get("baseline"), cpu.get("baseline")
     print(
         f"collective_read: size={size} bytes per rank per call, calls={calls}, np={np}, "
         f"{len(next(iter(results.values())))} repeats"
     )
-    print("wall-clock time of the loop (slowest rank):")
-    header = (
-        "configuration",
+    _loop_table(
+        "wall-clock time of the loop (slowest rank):",
         "median MiB/s",
-        "min",
-        "max",
-        "added ns/call",
-        "overhead % of time",
-        "per-repeat range %",
+        wall,
+        calls,
+        lambda seconds: [moved / s if s > 0 else 0.0 for s in seconds],
+        ".1f",
     )
-    rows = []
-    for config, seconds in wall.items():
-        other = None if config == "baseline" else base
-        mibs = [moved / s if s > 0 else 0.0 for s in seconds]
-        cells = [config, f"{statistics.median(mibs):.1f}", f"{min(mibs):.1f}", f"{max(mibs):.1f}"]
-        rows.append(
-            (*cells, added_per_call(seconds, other, calls), *overhead_cells(seconds, other))
-        )
-    print_aligned(header, rows)
-    print("CPU time of the loop (largest of the ranks; leaves out waits for a core):")
+    _loop_table(
+        "CPU time of the loop (largest of the ranks; leaves out waits for a core):",
+        "median ns/call",
+        cpu,
+        calls,
+        lambda seconds: [s / calls * 1e9 for s in seconds],
+        ".0f",
+    )
+    jobs = {c: [m.job_seconds for m in runs] for c, runs in results.items()}
+    print_job_table("the whole job, launch to exit (wall clock):", jobs)
+
+
+def _loop_table(
+    title: str,
+    figure: str,
+    series: dict[str, list[float]],
+    calls: int,
+    figures_of: Callable[[list[float]], list[float]],
+    spec: str,
+) -> None:
+    """One table of the loop's seconds per configuration: the figure (`figures_of` the
+    seconds) median, min and max, and the cost added over the baseline."""
     header = (
         "configuration",
-        "median ns/call",
+        figure,
         "min",
         "max",
         "added ns/call",
         "overhead % of time",
         "per-repeat range %",
     )
+    base = series.get("baseline")
     rows = []
-    for config, seconds in cpu.items():
-        other = None if config == "baseline" else cpu_base
-        per_call = [s / calls * 1e9 for s in seconds]
+    for config, seconds in series.items():
+        other = None if config == "baseline" else base
+        values = figures_of(seconds)
         cells = [
             config,
-            f"{statistics.median(per_call):.0f}",
-            f"{min(per_call):.0f}",
-            f"{max(per_call):.0f}",
+            *(format(v, spec) for v in (statistics.median(values), min(values), max(values))),
         ]
         rows.append(
             (*cells, added_per_call(seconds, other, calls), *overhead_cells(seconds, other))
         )
+    print(title)
     print_aligned(header, rows)
-    jobs = {c: [m.job_seconds for m in runs] for c, runs in results.items()}
-    print_job_table("the whole job, launch to exit (wall clock):", jobs)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
