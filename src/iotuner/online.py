@@ -128,13 +128,12 @@ class OnlineReport:
                 )
             elif e["event"] == "keep":
                 said.append(f"table kept for {e['program']} x{e['nprocs']}: {e['reason']}")
-            elif e["event"] == "recovered" and "reason" not in e:
+            elif e["event"] == "recovered":
                 said.append(
                     f"stored {e['added']} measurements of an earlier run killed before it "
                     f"learned ({len(e['logs'])} log(s) tagged {e['tag']})"
                 )
-            elif e["event"] == "recovered":
-                said.append(f"an earlier run's log could not be stored: {e['reason']}")
+                said += [f"an earlier run's log could not be stored: {r}" for r in e["refused"]]
         return said
 
 
@@ -389,22 +388,21 @@ def learn_after_run(
         for log in logs:
             ingest_trace(store, log, kind="trace")
         base = {"time": now, "program": program, "nprocs": nprocs}
-        for tag, left in _unstored_logs(read_history(table), logs).items():
-            added = 0
+        earlier = read_history(table)
+        for tag, left in _unstored_logs(earlier, logs).items():
+            added, refused = 0, []
             for log in left:
                 try:
                     added += ingest_trace(store, log, kind="trace").added
                 except IotunerError as exc:  # a log cut short by the kill: said, not stored
-                    _append(table, {**base, "event": "recovered", "tag": tag, "logs": [str(log)],
-                                    "added": 0, "reason": str(exc)}, report)  # fmt: skip
-                    continue
-            stored = [str(p) for p in left]
-            _append(table, {**base, "event": "recovered", "tag": tag, "logs": stored,
-                            "added": added}, report)  # fmt: skip
+                    refused.append(str(exc))
+            _append(table, {**base, "event": "recovered", "tag": tag, "added": added,
+                            "logs": [str(p) for p in left], "refused": refused},
+                    report)  # fmt: skip
         _append(table, {**base, "event": "run", "hints": current, "in_force": run.in_force,
                         "bandwidth": bandwidth, "logs": [str(p) for p in logs]},
                 report)  # fmt: skip
-        history = read_history(table)
+        history = earlier + report.events  # read once: this run's events are known
         rollback = _guard(history, program, nprocs)
         if rollback is not None:
             _write_program(table, program, nprocs, rollback["new"], "iotuner online: rollback")
