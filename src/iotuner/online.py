@@ -506,7 +506,9 @@ def _refit(
     def entry_of(config: dict[str, Any]) -> dict[str, str | int]:
         # The program's entries win over the table's generic ones, so a key those set
         # and the choice leaves at its default is written with the default's value.
-        hints: dict[str, str | int] = dict(space.hints(config))
+        # Keys outside the space are not the space's to choose: the entry keeps them.
+        hints: dict[str, str | int] = {k: v for k, v in current.items() if k not in names}
+        hints.update(space.hints(config))
         for name in names - set(hints):
             parameter = space.parameter(name)
             if name in in_force and parameter.kind == "hint":

@@ -53,6 +53,9 @@ def test_the_refit_compares_with_what_the_run_had_in_force() -> None:
     assert event["new"]["romio_ds_write"] in ("automatic", "enable")
     kept = _refit(frame, space, workload, event["new"], event["new"], [], None)
     assert kept["event"] == "keep"
+    # A key of the program's entry outside the space is not the space's to choose: kept.
+    outside = _refit(frame, space, workload, {"striping_factor": 2}, SLOW, [], None)
+    assert outside["new"]["striping_factor"] == 2
 
 
 def test_a_lead_over_the_default_may_be_risked_never_more() -> None:
