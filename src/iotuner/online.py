@@ -31,15 +31,20 @@ What one run does (learn_after_run):
    b. calibrated: else the model (`model`'s kind, default random_forest) is fitted anew on
       the knowledge base and calibrated on held-out workloads (iotuner.models._calibrate,
       at most CALIBRATION_FOLDS folds); of the configurations this workload has not run
-      yet, the one with the best calibrated bound of its gain over the one in force is
-      tried, when held-out configurations predicted to gain as much gained in the median
-      and, in nine of ten, lost no more than the training data's noise
-      (tune.measurement_noise) below the default: when the configuration in force was
-      measured ahead of the default on this workload, a try may risk that lead, never
-      more. The calibration bounds gains over a workload's default; over the
-      configuration in force it is the same curve, read as the gain of one configuration
-      over another of the workload. "In force" is what the trace shows the run had (the
-      table's generic entries when the program has none of its own);
+      yet, the one with the best calibrated bound of its gain over the best measured
+      one (the one in force unless an earlier choice ran better) is tried, when
+      held-out configurations predicted to gain as much gained in the median and, in
+      nine of ten, lost no more than the training data's noise (tune.measurement_noise)
+      below the default: when the base was measured ahead of the default on this
+      workload, a try may risk that lead, never more. The predictions are moved by what
+      the workload's runs measured (_gains_over), so a try that fell short of its
+      prediction lets the next candidate run: one run per try, down the ranking, until
+      nothing untried clears the bound; then, when the last try came out below an
+      earlier choice, back to that one. The calibration bounds gains over a workload's
+      default; over another configuration it is the same curve, read as the gain of
+      one configuration over another of the workload. "In force" is what the trace
+      shows the run had (the table's generic entries when the program has none of its
+      own);
    then, when neither rule gives a try and the default never ran this workload while
    another configuration is in force (the table's, chosen without trial runs), the next
    run measures the default (a run with it is never slower than the default), so the
@@ -519,7 +524,8 @@ def _refit(
         return {"event": "change", "old": dict(current), "new": entry_of(configs[best]),
                 "gain": gain, "interval": interval, **base, **why}  # fmt: skip
 
-    m_median, m_low, m_high = measured
+    m_median, m_low, m_high, m_runs = measured
+    judged = m_runs >= 2  # quartiles that say something about the spread
 
     def measure_default() -> dict[str, Any] | None:
         # The default never ran this workload while another configuration is in force
@@ -537,8 +543,7 @@ def _refit(
     # 1. Measured: a configuration whose runs on this workload beat the ones in force.
     beating = [
         i for i in range(len(keys))
-        if keys[i] not in banned and np.isfinite(m_low[i]) and np.isfinite(m_high[cur])
-        and m_low[i] > m_high[cur]
+        if keys[i] not in banned and judged[i] and judged[cur] and m_low[i] > m_high[cur]
     ]  # fmt: skip
     if beating:
         best = max(beating, key=lambda i: m_median[i])
@@ -566,24 +571,25 @@ def _refit(
             "reason": "no configuration's measured runs beat the ones in force",
             **base,
         }
-    tried = {i for i in range(len(keys)) if np.isfinite(m_median[i])}
+    tried = {i for i in range(len(keys)) if m_runs[i] >= 1}
     if calibration is not None and calibration.gain_curve:
         # 2. Calibrated: try the untried configuration with the best calibrated bound of
-        # its gain over the one in force, when held-out configurations predicted alike
-        # gained in the median and lost no more than the noise in nine of ten.
-        gains = np.log(np.clip(median, 1e-9, None) / max(float(median[cur]), 1e-9))
+        # its gain over the best measured one, when held-out configurations predicted
+        # alike gained in the median and lost no more than the noise in nine of ten.
+        ref = _best_measured(m_median, tried - {keys.index(k) for k in banned if k in keys}, cur)
+        gains, offset = _gains_over(median, m_median, tried, ref)
         bounds = [calibration.gain_bounds(float(g)) for g in gains]
-        # The floor is the default's: a configuration in force that was measured above
-        # the default leaves room to try one whose bound over it is below 1, as long as
-        # the try stays above the default but for the noise (a conservative bandit).
-        ahead = _measured_ahead(m_low[cur], m_high[default]) if cur != default else 0.0
+        # The floor is the default's: a configuration measured above the default leaves
+        # room to try one whose bound over it is below 1, as long as the try stays above
+        # the default but for the noise (a conservative bandit).
+        ahead = _measured_ahead(m_low[ref], m_high[default]) if ref != default else 0.0
         floor = -math.log1p(noise) - ahead
         admissible = [
             i for i in range(len(keys))
-            if i != cur and i not in tried and keys[i] not in banned and bounds[i] is not None
+            if i != ref and i not in tried and keys[i] not in banned and bounds[i] is not None
             and bounds[i][1] > 0 and bounds[i][0] >= floor
         ]  # fmt: skip
-        evidence = {"model": kind, "calibrated": True}
+        evidence: dict[str, Any] = {"model": kind, "calibrated": True}
         if admissible:
             best = max(admissible, key=lambda i: (bounds[i][0], gains[i]))
             low_b, mid_b, high_b = bounds[best]
@@ -595,12 +601,33 @@ def _refit(
                 evidence="calibrated: held-out configurations predicted alike gained in the "
                 "median and lost no more than the noise in nine of ten"
                 + (
-                    f", counted from the default's measured runs (the one in force is "
+                    f", over {'the one in force' if ref == cur else 'the best measured'}, "
+                    f"the predictions moved x{math.exp(offset):.2f} by {len(tried)} measured "
+                    "configuration(s) of the workload"
+                    if tried and abs(offset) > 1e-12
+                    else ""
+                )
+                + (
+                    f", counted from the default's measured runs (the base is "
                     f"x{math.exp(ahead):.2f} ahead of them)"
                     if ahead > 0
                     else ""
                 ),
                 **evidence,
+            )
+        if ref != cur:
+            # Nothing untried is worth a run, and a configuration this workload ran
+            # before did better than the one in force (the last try): back to it.
+            return change(
+                ref,
+                float(m_median[ref] / m_median[cur]),
+                [float(m_low[ref] / m_high[cur]), float(m_high[ref] / m_low[cur])],
+                purpose="back to the best measured",
+                model="the workload's measurements",
+                evidence=f"measured: {int(m_runs[ref])} run(s) at median "
+                f"{m_median[ref]:.1f} MiB/s against {int(m_runs[cur])} at "
+                f"{m_median[cur]:.1f} MiB/s in force, and no untried configuration's "
+                "calibrated gain clears the noise",
             )
         return measure_default() or {"event": "keep", "reason": (
             "no untried configuration's calibrated gain over the one in force clears the "
@@ -637,6 +664,43 @@ def _refit(
     return change(best, gain, interval, **evidence)
 
 
+def _best_measured(m_median: np.ndarray, tried: set[int], cur: int) -> int:
+    """The configuration to improve on: the best by median of those the workload ran
+    (the one in force when none beats it or it never ran)."""
+    if not np.isfinite(m_median[cur]):
+        return cur
+    return max((i for i in tried if m_median[i] > m_median[cur]), key=lambda i: m_median[i],
+               default=cur)  # fmt: skip
+
+
+def _gains_over(
+    predicted: np.ndarray, m_median: np.ndarray, tried: set[int], ref: int
+) -> tuple[np.ndarray, float]:
+    """The predicted gain (log) of every configuration over `ref`, and the shift applied.
+
+    The model's predictions are moved by the median residual (measured over predicted,
+    log) of the configurations the workload ran, and compared with `ref`'s measured
+    bandwidth. With one measured configuration this is the model's own ratio; with more,
+    a model that overrated the last try (measured below its prediction while the others
+    met theirs) leaves the next candidates ahead of it, so the learner goes on down the
+    ranking instead of stopping at the model's favourite.
+
+    RATIONALE: the shared part of the residual is the model being off on this machine
+    or program as a whole (the constant term of iotuner.models._online's belief); a
+    configuration's own excess over it is what its measurement says about it alone.
+    The calibration's curve is read at these moved gains: an approximation (it was
+    fitted on unmoved predictions), which the guard's rollback bounds.
+    """
+    log_pred = np.log(np.clip(predicted, 1e-9, None))
+    residuals = [math.log(m_median[i]) - log_pred[i] for i in tried if m_median[i] > 0]
+    offset = float(np.median(residuals)) if residuals else 0.0
+    if np.isfinite(m_median[ref]) and m_median[ref] > 0:
+        level = math.log(m_median[ref])
+    else:
+        level = float(log_pred[ref]) + offset
+    return log_pred + offset - level, offset
+
+
 def _measured_ahead(low_in_force: float, high_default: float) -> float:
     """How far (log) the configuration in force is measured ahead of the default on the
     workload: its lower quartile over the default's upper quartile; 0 when unknown or
@@ -658,17 +722,19 @@ def _calibration(frame: Any, space: Space, name: str) -> Any:
 
 def _measured(
     frame: Any, space: Space, workload: Workload, keys: list[str]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Median, first and third quartile of the workload's measurements per configuration
-    (NaN where a configuration has fewer than 2)."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Median, first and third quartile of the workload's measurements per configuration,
+    and the number of runs (NaN and 0 where a configuration never ran the workload; one
+    run is its own median and quartiles)."""
     row = workload.as_row()
     same = np.ones(len(frame), dtype=bool)
     for column in ("nprocs", "pattern", "op", "layout", "bytes_per_rank", "block", "fill"):
         if row.get(column) is not None and column in frame:
             same &= (frame[column] == row[column]).to_numpy()
     median, low, high = (np.full(len(keys), np.nan) for _ in range(3))
+    runs = np.zeros(len(keys))
     counts: dict[str, int] = {}
-    for _, r in frame[same & (frame["n"] >= 2).to_numpy()].iterrows():
+    for _, r in frame[same & (frame["n"] >= 1).to_numpy()].iterrows():
         # A run without an entry for a knob ran with its default ("default" in the frame).
         config = {p.name: r.get(f"cfg:{p.name}", "default") for p in space.parameters}
         config = {k: v for k, v in config.items() if v != "default"}
@@ -681,5 +747,8 @@ def _measured(
         if key in keys and not counts.get(key, 0) > r["n"]:
             counts[key] = int(r["n"])
             i = keys.index(key)
-            median[i], low[i], high[i] = r["bw_median"], r["bw_q1"], r["bw_q3"]
-    return median, low, high
+            median[i], runs[i] = r["bw_median"], r["n"]
+            low[i], high[i] = (
+                (r["bw_q1"], r["bw_q3"]) if r["n"] >= 2 else (r["bw_median"], r["bw_median"])
+            )
+    return median, low, high, runs

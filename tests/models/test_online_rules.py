@@ -97,3 +97,73 @@ def test_a_choice_never_compared_with_the_default_on_the_workload_is_measured_ag
     # again for its own sake.
     kept = _refit(frame, space, workload, {}, {"romio_ds_write": "enable"}, [], None)
     assert kept.get("purpose") is None
+
+
+def _one_run(frame, space, workload, value: str, factor: float):  # type: ignore[no-untyped-def]
+    """`frame` where the workload ran `value` once, at `factor` times its default's median
+    (a program's try under `run --learn`: one run, its own median and quartiles)."""
+    frame = frame.copy()
+    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
+    same &= frame["bytes_per_rank"] == workload.bytes_per_rank
+    default = frame[same & (frame["config"] == config_key(space.default()))]
+    level = float(default["bw_median"].iloc[0]) * factor
+    row = same & (frame["config"] == config_key(space.validate({"romio_ds_write": value})))
+    for column in ("bw_min", "bw_q1", "bw_median", "bw_q3", "bw_max"):
+        frame.loc[row, column] = level
+    frame.loc[row, "n"] = 1
+    return frame
+
+
+def _without(frame, space, workload, value: str):  # type: ignore[no-untyped-def]
+    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
+    same &= frame["bytes_per_rank"] == workload.bytes_per_rank
+    return frame[~same | (frame["config"] != config_key(space.validate({"romio_ds_write": value})))]
+
+
+EFFECTS = {"romio_ds_write": {"disable": 3.0, "enable": 2.5}}
+
+
+def _large_independent_writes(frame):  # type: ignore[no-untyped-def]
+    """4 MiB independent writes at one rank: a workload where the model, refitted with
+    the try's run, still underrates the default (so the learner must move its predictions
+    by what the workload measured)."""
+    rows = frame[(frame["bytes_per_rank"] == 4 << 20) & (frame["pattern"] == "independent")]
+    return Workload.from_row(rows[rows["nprocs"] == 1].iloc[0])
+
+
+def test_a_try_that_fell_short_of_its_prediction_lets_the_next_candidate_run() -> None:
+    """The model's favourite (`disable`, x3 elsewhere) ran once on this workload and did
+    no better than the default: the learner goes on to the next candidate (`enable`, x2.5
+    elsewhere) instead of keeping the favourite because the model still ranks it first."""
+    space = parse_space(SPACE, "test space")
+    frame = synthetic_summary_frame(space, effects=EFFECTS, noise=0.1, seed=3)
+    workload = _large_independent_writes(frame)
+    frame = _without(_one_run(frame, space, workload, "disable", 1.0), space, workload, "enable")
+    event = _refit(frame, space, workload, SLOW, SLOW, [], None)
+    assert event["event"] == "change", event
+    assert event["new"] == {"romio_ds_write": "enable"}
+    assert "predictions moved" in event["evidence"]
+
+
+def test_a_try_that_met_its_prediction_is_kept() -> None:
+    space = parse_space(SPACE, "test space")
+    frame = synthetic_summary_frame(space, effects=EFFECTS, noise=0.1, seed=3)
+    workload = _large_independent_writes(frame)
+    frame = _without(_one_run(frame, space, workload, "disable", 3.0), space, workload, "enable")
+    event = _refit(frame, space, workload, SLOW, SLOW, [], None)
+    assert event["event"] == "keep", event
+
+
+def test_a_try_below_an_earlier_choice_goes_back_to_it_when_nothing_is_left_to_try() -> None:
+    """Every configuration ran the workload; the last try (`disable`, once) came out below
+    the default's runs, within the noise, so the guard keeps waiting: the learner itself
+    goes back to the best measured."""
+    space = parse_space(SPACE, "test space")
+    frame = synthetic_summary_frame(space, effects=EFFECTS, noise=0.1, seed=3)
+    workload = _large_independent_writes(frame)
+    frame = _one_run(frame, space, workload, "disable", 0.9)
+    frame = _one_run(frame, space, workload, "enable", 0.8)
+    event = _refit(frame, space, workload, SLOW, SLOW, [], None)
+    assert event["event"] == "change", event
+    assert event["purpose"] == "back to the best measured"
+    assert event["new"] == {"romio_ds_write": "automatic"}
