@@ -181,6 +181,27 @@ def test_a_killed_search_resumed_stores_every_trial_of_its_study(tmp_path: Path)
         frame = store.measurements()
     assert unstored == [], f"{len(unstored)} of {len(measured)} measured trials not stored"
     assert frame["uid"].is_unique
+    # A trial whose run wrote its log and whose search was killed before recording it
+    # (the kill right after the log appeared) is no measured trial, but its log is a
+    # measurement all the same: every whole log in the folder is stored.
+    with open_store(tmp_path / "kb.sqlite", make_folder=False) as store:
+        left_out = [
+            log.name
+            for log in logs.glob("*.iotrace.jsonl")
+            if _whole(log) and store.run_id(hashlib.sha256(log.read_bytes()).hexdigest()) is None
+        ]
+    assert left_out == [], left_out
+
+
+def _whole(log: Path) -> bool:
+    from iotuner.errors import IotunerError
+    from iotuner.tracelog import read_tracelog
+
+    try:
+        read_tracelog(log)
+    except IotunerError:
+        return False
+    return True
 
 
 def test_a_run_learn_killed_before_storing_is_stored_by_the_next(tmp_path: Path) -> None:

@@ -221,6 +221,7 @@ def _search(args: argparse.Namespace) -> int:
     from rich.table import Column
 
     from iotuner._progress import progress_bar
+    from iotuner.errors import IotunerError
     from iotuner.ingest import ingest_trace
     from iotuner.models import load_model
     from iotuner.search import (
@@ -319,12 +320,30 @@ def _search(args: argparse.Namespace) -> int:
     # trials left their logs behind, and storing skips what is stored already.
     logs = [log for t in result.trials for log in t.outcome.logs if Path(log).is_file()]
     logs += [log for r in result.remeasured for log in r.logs] + result.probe_logs
-    if logs and not args.no_db:
+    # And those of trials a killed search ran and never recorded: whole logs are
+    # measurements; one cut short by the kill is refused by its reader, and said.
+    unrecorded = [log for log in result.unrecorded_logs if log not in logs]
+    if (logs or unrecorded) and not args.no_db:
         store = store_from_args(args)
         added = sum(ingest_trace(store, log, kind="search").added for log in logs)
+        recovered, refused = 0, []
+        for log in unrecorded:
+            try:
+                recovered += ingest_trace(store, log, kind="search").added
+            except IotunerError as exc:
+                refused.append(str(exc))
         report.print(
             f"knowledge base {store.url}: {added} measurements from {len(logs)} trial logs"
         )
+        if unrecorded:
+            report.print(
+                markup_safe(
+                    f"  and {recovered} from {len(unrecorded) - len(refused)} log(s) of trials "
+                    "an earlier search ran and was killed before it recorded"
+                    + "".join(f"\n  not stored: {words}" for words in refused)
+                )
+            )
+        added += recovered
         record["knowledge_base"] = {"url": str(store.url), "added": added}
         store.close()
     if args.table is not None and result.winner is not None:

@@ -31,6 +31,7 @@ from typing import cast
 import optuna
 from optuna.trial import FrozenTrial, TrialState
 
+from iotuner.search._common import LOGS_AT
 from iotuner.search._objectives import Objective
 from iotuner.search._result import TrialRecord
 from iotuner.search._slurm import SUBMITTED
@@ -51,10 +52,16 @@ submitted job this trial's outcome was collected from."""
 
 def trial_journal(study: optuna.Study, lock: threading.Lock) -> Callable[[str, str, object], None]:
     """Objective.journal for `study`: (label, key, value) sets the user attribute `key` of
-    the running trial numbered `label`; a label that is no running trial's number (a
-    re-measure, the traced run of the default before it is recorded) is ignored."""
+    the running trial numbered `label`. For a label that is no running trial's number (a
+    re-measure, the traced run of the default before it is recorded) only LOGS_AT is
+    kept, in a study attribute of its own per run (`LOGS_AT:<tag>`, so that workers never
+    write the same one), the rest is ignored."""
 
     def note(label: str, key: str, value: object) -> None:
+        if key == LOGS_AT and not _running(label) and isinstance(value, dict):
+            with lock:
+                study.set_user_attr(f"{LOGS_AT}:{value.get('tag')}", value)
+            return
         if not label.isdigit():
             return
         with lock:
@@ -69,6 +76,19 @@ def trial_journal(study: optuna.Study, lock: threading.Lock) -> Callable[[str, s
                     storage.set_trial_user_attr(trial_id, key, value)
             except (KeyError, RuntimeError):
                 return
+
+    def _running(label: str) -> bool:
+        if not label.isdigit():
+            return False
+        with lock:
+            storage = study._storage
+            try:
+                trial_id = storage.get_trial_id_from_study_id_trial_number(
+                    study._study_id, int(label)
+                )
+                return bool(storage.get_trial(trial_id).state == TrialState.RUNNING)
+            except (KeyError, RuntimeError):
+                return False
 
     return note
 

@@ -7,6 +7,12 @@ from iotuner.errors import IotunerError
 
 DIRECTIONS = ("maximize", "minimize")
 
+LOGS_AT = "iotuner:logs_at"
+"""Trial attribute set before its run starts: {"tag", "log_dir"}, where the run's trace
+logs will be (`<log_dir>/*-<tag>.iotrace.jsonl`). A search killed after the run wrote its
+logs and before it recorded the trial (KIND) leaves them there: the next search stores
+them (unrecorded_logs), so the measurement is not lost with the record."""
+
 
 class SearchError(IotunerError):
     """A search cannot start or go on: bad command, objective, table, strategy or storage."""

@@ -39,7 +39,13 @@ from iotuner.search._program import identity, read_program, searched_parameters,
 from iotuner.search._result import SearchProgress, SearchResult, Spent
 from iotuner.search._settings import SearchSettings
 from iotuner.search._strategies import Strategy, make_strategy
-from iotuner.search._study import default_study_name, open_study, store_workload, stored_workload
+from iotuner.search._study import (
+    default_study_name,
+    open_study,
+    store_workload,
+    stored_workload,
+    unrecorded_logs,
+)
 from iotuner.search._verdict import choose_winner
 from iotuner.tune import Predictor
 
@@ -188,6 +194,7 @@ def _run_search(
         searched_size=chosen.searched.size,
         relevance_note=chosen.note,
         probe_logs=list(program.extra_logs),
+        unrecorded_logs=unrecorded_logs(study),
         skipped=list(loop.skipped),
         trial_mode=objective.trial_mode,
         offline=objective.summary(trials, settings.target_fraction),

@@ -36,8 +36,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from iotuner.runner import RunResult, run
-from iotuner.search._common import SearchError
+from iotuner.runner import RunResult, new_tag, run
+from iotuner.search._common import LOGS_AT, SearchError
 
 __all__ = ["LAUNCHERS", "LAUNCHER_NAMES", "Journal", "Launched", "Launcher", "LocalLauncher"]
 
@@ -149,6 +149,9 @@ class Launcher:
         The base class runs it here (runner.run); RunError when it cannot be run or runs
         past `timeout` seconds (then it is stopped whole)."""
         started = time.monotonic()
+        tag = new_tag()
+        if journal is not None:
+            journal(LOGS_AT, {"tag": tag, "log_dir": str(log_dir.absolute())})
         result = run(
             argv,
             mode=mode,
@@ -158,6 +161,7 @@ class Launcher:
             capture=True,
             extra_env=extra_env,
             timeout=timeout,
+            tag=tag,
         )
         return Launched(result, time.monotonic() - started)
 

@@ -189,6 +189,9 @@ class SearchResult:
     probe_logs: list[Path] = field(default_factory=list)
     """Trace logs of the traced run of the default made only to read the accesses (not a
     trial; empty when that run was the first trial, or none was needed)."""
+    unrecorded_logs: list[Path] = field(default_factory=list)
+    """Trace logs of trials of the study whose run started and that were never recorded
+    (a search killed in between: _study.unrecorded_logs), to be stored all the same."""
     skipped: list[Skipped] = field(default_factory=list)
     trial_mode: str | None = None
     """The interposer's mode of the trials and re-measures (None: the objective runs

@@ -48,7 +48,7 @@ from pathlib import Path
 
 from iotuner.errors import ConfigError, TableError
 from iotuner.runner import RunResult, interposer_env, make_log_dir, run_child
-from iotuner.search._common import SearchError
+from iotuner.search._common import LOGS_AT, SearchError
 from iotuner.search._launchers import LAUNCHERS, Journal, Launched, Launcher, ranks_in
 
 __all__ = ["SUBMITTED", "SlurmLauncher", "slurm_minutes"]
@@ -242,6 +242,8 @@ class SlurmLauncher(Launcher):
             make_log_dir(log_dir)
         except ConfigError as exc:
             raise SearchError(str(exc)) from None
+        if journal is not None:
+            journal(LOGS_AT, {"tag": tag, "log_dir": str(log_dir.absolute())})
         env = interposer_env(mode, table, log_dir, policy, tag)
         env.update(extra_env)
         ranks_preload = env["LD_PRELOAD"]

@@ -23,6 +23,7 @@ the study (set_user_attr) and of a trial while it is asked and told (Trial.set_u
 """
 
 import contextlib
+import glob
 import hashlib
 import json
 import math
@@ -47,13 +48,13 @@ from optuna.trial import FrozenTrial, TrialState
 from iotuner._fileio import create_private_file
 from iotuner._secrets import display_url, mask_secrets
 from iotuner.measurement import Workload
-from iotuner.search._common import SearchError, TrialOutcome
+from iotuner.search._common import LOGS_AT, SearchError, TrialOutcome
 from iotuner.search._objectives import Objective
 from iotuner.search._result import TrialRecord
 from iotuner.search._samplers import INTERRUPTED
 from iotuner.space import Space
 
-__all__ = ["default_study_name", "storage_url"]
+__all__ = ["default_study_name", "storage_url", "unrecorded_logs"]
 
 KIND = "iotuner:kind"
 """Trial attribute: "run" (measured), "cached" (answered from the cache) or "vetoed"."""
@@ -355,6 +356,28 @@ def mark_interrupted(study: optuna.Study) -> int:
     for t in running:
         study.tell(t.number, state=TrialState.FAIL)
     return stale + len(running)
+
+
+def unrecorded_logs(study: optuna.Study) -> list[Path]:
+    """The trace logs of trials whose run started (LOGS_AT) and that were never recorded
+    as measured (KIND), and of runs outside a trial (their logs may be a recorded trial's
+    too: storing skips a log stored already): a search killed between its run and its
+    record left them."""
+    places = [
+        t.user_attrs.get(LOGS_AT)
+        for t in study.get_trials(deepcopy=False)
+        if t.user_attrs.get(KIND) != "run"
+    ]
+    # Runs outside a trial (the traced default before it is recorded, re-measures).
+    places += [v for k, v in study.user_attrs.items() if k.startswith(f"{LOGS_AT}:")]
+    logs: list[Path] = []
+    for at in places:
+        if not isinstance(at, dict):
+            continue
+        tag, folder = str(at.get("tag", "")), at.get("log_dir")
+        if tag and isinstance(folder, str) and Path(folder).is_dir():
+            logs += sorted(Path(folder).glob(f"*-{glob.escape(tag)}.iotrace.jsonl"))
+    return logs
 
 
 def measured_trials(study: optuna.Study, space: Space) -> list[TrialRecord]:
