@@ -81,7 +81,7 @@ def test_the_straggler_rests_on_the_slowest_and_fastest_rank_counters() -> None:
 def test_small_requests_come_from_the_histogram_not_the_mean() -> None:
     found = by_code(diagnose_job(read_darshan(MACSIO)))
     mpiio = counters_of(MACSIO, "MPI-IO")
-    small = [f for f in found["requests.small_write"] if f.module == "MPI-IO"][0]
+    small = next(f for f in found["requests.small_write"] if f.module == "MPI-IO")
     bins = [
         f"MPIIO_SIZE_WRITE_AGG_{b}" for b in ("0_100", "100_1K", "1K_10K", "10K_100K", "100K_1M")
     ]
