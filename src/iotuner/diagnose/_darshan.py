@@ -146,7 +146,24 @@ def diagnose_darshan(log: Mapping[str, Any]) -> list[Finding]:
     )
     findings: list[Finding] = []
     for check in _CHECKS:
-        findings.extend(_finite(f) for f in check(ctx))
+        try:
+            findings.extend(_finite(f) for f in check(ctx))
+        except (KeyError, ValueError, TypeError, IndexError, ArithmeticError) as exc:
+            # RATIONALE: a damaged log's counters can be anything (read_darshan's reason);
+            # one check that cannot read them costs that check, said, not the advice.
+            findings.append(
+                Finding(
+                    "job.unreadable",
+                    "info",
+                    "job",
+                    "job",
+                    f"the check {check.__name__.lstrip('_')} could not read the log's counters "
+                    f"({type(exc).__name__}: {str(exc)[:100]})",
+                    {},
+                    "",
+                    None,
+                )
+            )
     return ordered(findings)
 
 
