@@ -27,13 +27,14 @@ import math
 import os
 import sys
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from iotuner._inputs import InputError, checked_input
+from iotuner.diagnose import Finding, diagnose_job, ordered
 from iotuner.errors import IotunerError
 from iotuner.formats import size_group
 from iotuner.hintexport import MECHANISMS, Export, export_entries
@@ -50,6 +51,7 @@ __all__ = [
     "AdviceError",
     "Recommendation",
     "advise",
+    "findings_of",
     "groups_of_trace",
     "read_source",
     "recommend_from_table",
@@ -79,6 +81,9 @@ class Source:
     nprocs: int
     groups: list[FileGroup]
     notes: list[str]
+    job: DarshanJob | None = None
+    """The Darshan log as read (its counters: what the findings come from); None for a
+    trace log."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +132,8 @@ class Advice:
     exports: list[Export] = field(default_factory=list)
     run_command: str = ""
     notes: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    """What in the log costs time (iotuner.diagnose), most important first."""
 
     @property
     def measure_command(self) -> str:
@@ -144,6 +151,7 @@ class Advice:
                 "nprocs": self.source.nprocs,
             },
             "noise": self.noise,
+            "findings": [asdict(f) for f in self.findings],
             "recommendations": [_recommendation_dict(r) for r in self.recommendations],
             "summarised_groups": [g.name for g in self.summarised],
             "exports": [
@@ -215,7 +223,7 @@ def read_source(path: Path | str, *, reader: DarshanReader | None = None) -> Sou
         job: DarshanJob = read_darshan(path, reader=reader)
     except IngestError as exc:
         raise AdviceError(str(exc)) from None
-    return Source(path, "darshan", job.program, job.nprocs, list(job.groups), list(job.notes))
+    return Source(path, "darshan", job.program, job.nprocs, list(job.groups), list(job.notes), job)
 
 
 def _starts_like_json(path: Path) -> bool:
@@ -327,12 +335,13 @@ def advise(
     significant = [g for g in source.groups if g.bytes >= SIGNIFICANT_SHARE * total]
     summarised = [g for g in source.groups if g not in significant]
     notes: list[str] = []
+    findings = findings_of(source)
     if predictor is None or space is None or summary is None:
         recommendations = [
             Recommendation(g, None, {}, [], None, True, "no model: evidence only")
             for g in significant
         ]
-        return Advice(source, recommendations, summarised, None, notes=notes)
+        return Advice(source, recommendations, summarised, None, notes=notes, findings=findings)
     tunable = [g for g in significant if g.through_mpiio]
     scales = sorted({g.workload.nprocs for g in tunable})
     trained_scales = {int(n) for n in summary["nprocs"].unique()}
@@ -375,7 +384,38 @@ def advise(
         f"iotuner run --mode tune --table {table} -- mpiexec -n {source.nprocs} {source.program}"
     )
     noise = result.noise if result else None
-    return Advice(source, recommendations, summarised, noise, exports, command, notes)
+    return Advice(source, recommendations, summarised, noise, exports, command, notes, findings)
+
+
+def findings_of(source: Source) -> list[Finding]:
+    """The diagnosis of a source: a Darshan log's from its counters (iotuner.diagnose); a
+    trace log's from its groups' evidence (small requests, independent access to a shared
+    file, a strided view), one finding per group and fact."""
+    if source.job is not None:
+        return diagnose_job(source.job)
+    found = [
+        Finding(
+            code=_TRACE_CODES.get(e.code, e.code)
+            + ("" if e.code == "noncontiguous" else f"_{g.op}"),
+            level="warning",
+            module="trace",
+            subject=g.name,
+            words=e.words,
+            counters={e.counter: float(e.value)},
+            action="",
+            seconds=g.seconds,
+        )
+        for g in source.groups
+        for e in g.evidence
+    ]
+    return ordered(found)
+
+
+_TRACE_CODES = {
+    "small_requests": "requests.small",
+    "independent_shared": "mpiio.independent",
+    "noncontiguous": "access.strided",
+}
 
 
 def recommend_from_table(

@@ -92,6 +92,29 @@ def _advise(args: argparse.Namespace) -> int:
     return 0
 
 
+_LEVEL_STYLE = {"critical": "bold red", "warning": "yellow", "info": "dim"}
+
+
+def print_findings(advice: "Advice", console: "Console") -> None:
+    """The findings, most important first: level, words, the counters they rest on, and
+    what to do."""
+    from iotuner._printable import markup_safe
+
+    if not advice.findings:
+        return
+    console.print("[bold]Findings[/bold]")
+    for f in advice.findings:
+        style = _LEVEL_STYLE.get(f.level, "")
+        counters = ", ".join(f"{k} = {v:,.6g}" for k, v in f.counters.items())
+        console.print(
+            f"  [{style}]{f.level}[/{style}] {markup_safe(f.words)}"
+            + (" " + markup_safe(f"[{counters}]") if counters else ""),
+            highlight=False,
+        )
+        if f.action:
+            console.print(f"    do: {markup_safe(f.action)}", highlight=False)
+
+
 def print_advice(advice: "Advice", console: "Console", table: Path | None) -> None:
     from iotuner._printable import markup_safe
     from iotuner.advise import gain_words
@@ -103,6 +126,7 @@ def print_advice(advice: "Advice", console: "Console", table: Path | None) -> No
         "to advise"
         + (f", {len(advice.summarised)} small ones left out" if advice.summarised else "")
     )
+    print_findings(advice, console)
     for note in [*s.notes, *advice.notes]:
         console.print(f"  note: {markup_safe(note)}")
     for r in advice.recommendations:

@@ -108,6 +108,7 @@ __all__ = [
     "FileGroup",
     "ingest_darshan",
     "is_darshan_log",
+    "is_system_file",
     "read_darshan",
     "shared_reader",
 ]
@@ -153,6 +154,12 @@ TINY_GROUP_SHARE = 0.001
 """Groups under this share of the job's bytes are summarised in a note, not listed."""
 
 _STREAMS = re.compile(r"<(STDIN|STDOUT|STDERR)>")
+_SYSTEM = re.compile(
+    r"^/(usr|lib|lib32|lib64|bin|sbin|etc|proc|sys|dev|run)(/|$)"
+    r"|/(site-packages|dist-packages|__pycache__|\.conda|\.cache)/"
+    r"|/(ompi|openmpi-sessions)[^/]*/"
+    r"|\.(pyc|pyo|py|pth|so)$|\.so\.[0-9.]+$"
+)
 _DIGITS = re.compile(r"[0-9]+")
 
 _BUCKETS = ("0_100", "100_1K", "1K_10K", "10K_100K")
@@ -206,6 +213,9 @@ class DarshanJob:
     start_time: float | None = None
     mounts: list[tuple[str, str]] = field(default_factory=list)
     exe: str = ""
+    log: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
+    """The reader's plain data of the log (_darshan_worker.read_log): what
+    iotuner.diagnose reads its findings from."""
 
 
 def is_darshan_log(path: Path) -> bool:
@@ -320,11 +330,12 @@ def _job(path: Path, log: Mapping[str, Any], nodes: int | None) -> DarshanJob:
         raise IngestError(f"nodes must be between 1 and the job's {nprocs} ranks, got {nodes}")
     partial_flags: Mapping[str, bool] = log["modules"]
     modules = list(partial_flags)
-    present = [m for m in IO_MODULES if m in partial_flags]
+    present = [m for m in (*IO_MODULES, *_BYPASS_MODULES) if m in partial_flags]
     if not present:
         raise IngestError(
-            f"{path}: the Darshan log has no I/O module (MPI-IO, POSIX or STDIO), only "
-            f"{', '.join(modules) or 'none'}: it tells nothing about the program's file I/O"
+            f"{path}: the Darshan log has no I/O module (MPI-IO, POSIX, STDIO, DFS or "
+            f"DAOS), only {', '.join(modules) or 'none'}: it tells nothing about the "
+            "program's file I/O"
         )
     frames: Mapping[str, pd.DataFrame] = log["frames"]
     stripes: Mapping[int, tuple[int, int]] = log["stripes"]
@@ -359,8 +370,19 @@ def _job(path: Path, log: Mapping[str, Any], nodes: int | None) -> DarshanJob:
             f"{len(tiny)} more groups moved {sum(g.bytes for g in tiny)} bytes in all "
             f"(under {TINY_GROUP_SHARE:.1%} of the job's {total}); not listed"
         )
+    system = _system_bytes(frames, log["names"])
+    if system:
+        notes.append(
+            f"{system} bytes moved to and from system files (Python modules, libraries, "
+            "/usr, /etc ...) are not the program's data; not grouped"
+        )
+    bypass = {m: _moved(frames.get(m), _PREFIX[m]) for m in _BYPASS_MODULES}
     if not groups:
-        notes.append("no file of the log moved any bytes")
+        through = [f"{n} bytes through {m}" for m, n in bypass.items() if n]
+        notes.append(
+            "no file seen by POSIX, MPI-IO or STDIO moved any bytes"
+            + (f"; the I/O went around them: {', '.join(through)}" if through else "")
+        )
     start = job.get("start_time_sec")
     return DarshanJob(
         path=path,
@@ -374,6 +396,7 @@ def _job(path: Path, log: Mapping[str, Any], nodes: int | None) -> DarshanJob:
         start_time=float(start) if start else None,
         mounts=list(log["mounts"]),
         exe=exe,
+        log=log,
     )
 
 
@@ -595,7 +618,39 @@ class _Context:
     names: Mapping[int, str]
 
 
-_PREFIX = {"MPI-IO": "MPIIO", "POSIX": "POSIX", "STDIO": "STDIO"}
+_PREFIX = {"MPI-IO": "MPIIO", "POSIX": "POSIX", "STDIO": "STDIO", "DFS": "DFS", "DAOS": "DAOS"}
+
+_BYPASS_MODULES = ("DFS", "DAOS")
+"""DAOS's interfaces: their I/O reaches storage without POSIX, so a log can hold it alone."""
+
+
+def _moved(frame: pd.DataFrame | None, prefix: str) -> int:
+    """Bytes read and written in a module's records."""
+    if frame is None or frame.empty:
+        return 0
+    return _sum(frame, f"{prefix}_BYTES_READ", f"{prefix}_BYTES_WRITTEN")
+
+
+def _system_bytes(frames: Mapping[str, pd.DataFrame], names: Mapping[int, str]) -> int:
+    """Bytes the POSIX and STDIO records of system files (is_system_file) moved."""
+    moved = 0
+    for module in ("POSIX", "STDIO"):
+        frame = frames.get(module)
+        if frame is None or frame.empty:
+            continue
+        mine = frame[[is_system_file(str(names.get(int(i), ""))) for i in frame["id"]]]
+        moved += _moved(mine, module)
+    return moved
+
+
+def is_system_file(name: str) -> bool:
+    """Whether a file is the system's or the interpreter's, not the program's data: under
+    /usr, /lib, /etc, /proc, /sys, /dev ..., in a Python package directory, or a Python
+    module or shared library by its suffix (.py, .pyc, .so), or an MPI library's session
+    file (/tmp/ompi.*/...). RATIONALE: a Python program's
+    log holds hundreds of imports; counted as data they outweigh a small HDF5 file and push
+    it under TINY_GROUP_SHARE."""
+    return bool(_SYSTEM.search(name))
 
 
 def _role(name: str) -> str:
@@ -605,7 +660,7 @@ def _role(name: str) -> str:
 
 def _groups(frames: Mapping[str, pd.DataFrame], ctx: _Context) -> list[FileGroup]:
     """Every group of the log: each file is read from the first of IO_MODULES that has a
-    record of it; streams (<STDOUT> ...) are left out."""
+    record of it; streams (<STDOUT> ...) and system files (is_system_file) are left out."""
     taken: set[int] = set()
     groups: list[FileGroup] = []
     for module in IO_MODULES:
@@ -615,7 +670,8 @@ def _groups(frames: Mapping[str, pd.DataFrame], ctx: _Context) -> list[FileGroup
         ids = [int(i) for i in frame["id"]]
         names = [str(ctx.names.get(i, "")) for i in ids]
         keep = [
-            i not in taken and not _STREAMS.fullmatch(n) for i, n in zip(ids, names, strict=True)
+            i not in taken and not _STREAMS.fullmatch(n) and not is_system_file(n)
+            for i, n in zip(ids, names, strict=True)
         ]
         own = frame[keep].copy()
         own["name"] = [n for n, k in zip(names, keep, strict=True) if k]

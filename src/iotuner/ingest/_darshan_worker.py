@@ -20,6 +20,7 @@ itself is then pointed at the standard error, so what the C library prints canno
 with them. The parent keeps the standard error (a file) for its error messages.
 """
 
+import contextlib
 import gc
 import os
 import pickle
@@ -33,9 +34,30 @@ from typing import Any, BinaryIO
 IO_MODULES = ("MPI-IO", "POSIX", "STDIO")
 """The modules whose records the parent groups (the same as _darshan.IO_MODULES)."""
 
+LAYER_MODULES = ("H5F", "H5D", "PNETCDF_FILE", "PNETCDF_VAR", "DFS", "DAOS")
+"""Modules read for the diagnosis only (iotuner.diagnose): the HDF5 and PnetCDF layers
+above MPI-IO, and DAOS's file (DFS) and object (DAOS) interfaces, which bypass POSIX."""
+
+DXT_MODULES = ("DXT_POSIX", "DXT_MPIIO")
+
+DXT_SEGMENTS_KEPT = 200_000
+"""Segments of each DXT module returned to the parent. RATIONALE: a DXT log can trace
+millions of calls; 200,000 segments (rank, id, op, offset, length, start, end: some 40
+bytes each, 8 MB) are enough to see small and unaligned calls, while the per-rank sums
+(DxtRanks) cover every segment whatever the cap."""
+
 _LENGTH = struct.Struct(">Q")
 
-__all__ = ["IO_MODULES", "frame", "read_frame", "read_log", "write_frame"]
+__all__ = [
+    "DXT_MODULES",
+    "DXT_SEGMENTS_KEPT",
+    "IO_MODULES",
+    "LAYER_MODULES",
+    "frame",
+    "read_frame",
+    "read_log",
+    "write_frame",
+]
 
 
 def frame(message: object) -> bytes:
@@ -69,8 +91,11 @@ def read_log(path: str) -> dict[str, Any]:
     line; modules: name -> partial flag, in the log's order; names: record id -> file
     name; mounts: (mount point, file system type); frames: for each of IO_MODULES in the
     log, one pandas DataFrame of its records (rank, id, then the integer and float
-    counters); stripes: record id -> (stripe count, stripe size) of the first Lustre
-    layout component (empty without a LUSTRE module).
+    counters), and the same for each of LAYER_MODULES the log has records of; stripes:
+    record id -> (stripe count, stripe size) of the first Lustre layout component (empty
+    without a LUSTRE module); dxt: for each of DXT_MODULES in the log, _dxt's summary.
+    job["run_time"] is the job's run time in seconds (from its start and end when the
+    log's metadata lacks it).
     """
     import darshan  # type: ignore[import-untyped]
 
@@ -78,7 +103,7 @@ def read_log(path: str) -> dict[str, Any]:
     # or never end; the parent's time limit would catch it, this says why at once.
     if not stat.S_ISREG(os.stat(path).st_mode):
         raise CorruptLog("not a regular file any more")
-    # read_all=False: the DXT traces, which can be large, are not needed. `with` closes
+    # read_all=False: the DXT traces, which can be large, are read by _dxt, bounded. `with` closes
     # the log here: Darshan's close is where some damaged logs crash the C library, and
     # left to the garbage collector (the report's records refer to it) it would crash
     # on the next log, blamed on that one.
@@ -87,15 +112,26 @@ def read_log(path: str) -> dict[str, Any]:
         for module in IO_MODULES:
             if module in report.modules:
                 frames[module] = _frame(report, module)
+        for module in LAYER_MODULES:
+            if module in report.modules:
+                # A layer module is for the diagnosis only: one it cannot read is left
+                # out (the I/O modules above still say whether the log is sound).
+                with contextlib.suppress(CorruptLog):
+                    frames[module] = _frame(report, module)
         stripes = _stripes(report) if "LUSTRE" in report.modules else {}
+        dxt = {m: _dxt(report, m) for m in DXT_MODULES if m in report.modules}
+        job = dict(report.metadata["job"])
+        if not job.get("run_time") and "end_time_sec" in job and "start_time_sec" in job:
+            job["run_time"] = float(job["end_time_sec"]) - float(job["start_time_sec"])
         return {
-            "job": dict(report.metadata["job"]),
+            "job": job,
             "exe": str(report.metadata.get("exe") or ""),
             "modules": {m: bool(i.get("partial_flag")) for m, i in report.modules.items()},
             "names": {int(k): str(v) for k, v in report.name_records.items()},
             "mounts": [(str(m), str(t)) for m, t in getattr(report, "mounts", [])],
             "frames": frames,
             "stripes": stripes,
+            "dxt": dxt,
         }
 
 
@@ -129,6 +165,88 @@ def _stripes(report: Any) -> dict[int, tuple[int, int]]:
         if int(row.id) not in found and count >= 1 and size >= 1:
             found[int(row.id)] = (count, size)
     return found
+
+
+def _dxt(report: Any, module: str) -> dict[str, Any]:
+    """One DXT module's trace, bounded: {"segments": a numpy record array of at most
+    DXT_SEGMENTS_KEPT segments (rank, id, write, offset, length, start, end; in the log's
+    order), "total": the segments the log holds, "capped": whether some were left out,
+    "ranks": {rank: [segments, bytes, busy seconds, first start, last end]} over all of
+    them, "hosts": {rank: host name}}.
+
+    RATIONALE: PyDarshan's own DXT reader builds one Python dict per segment; this copies
+    each record's segment array (struct segment_info: offset, length, start, end) in one
+    piece through PyDarshan's cffi handle, so a long trace costs its size, not a dict per
+    call.
+    """
+    import numpy as np
+    from darshan.backend import cffi_backend as backend  # type: ignore[import-untyped]
+
+    ffi, lib = backend.ffi, backend.libdutil
+    segment = np.dtype([("offset", "<i8"), ("length", "<i8"), ("start", "<f8"), ("end", "<f8")])
+    if ffi.sizeof("struct segment_info") != segment.itemsize:
+        raise CorruptLog("PyDarshan's DXT segment layout is not the one known here")
+    index = backend.log_get_modules(report.log)[module]["idx"]
+    header = ffi.sizeof("struct dxt_file_record")
+    kept: list[Any] = []
+    room, total = DXT_SEGMENTS_KEPT, 0
+    ranks: dict[int, list[float]] = {}
+    hosts: dict[int, str] = {}
+    buf = ffi.new("void **")
+    while lib.darshan_log_get_record(report.log["handle"], index, buf) >= 1:
+        try:
+            record = ffi.cast("struct dxt_file_record *", buf[0])
+            writes, reads = int(record.write_count), int(record.read_count)
+            if writes < 0 or reads < 0:
+                raise CorruptLog(f"a {module} record counts {writes} writes, {reads} reads")
+            rank, ident = int(record.base_rec.rank), int(record.base_rec.id)
+            hosts.setdefault(rank, ffi.string(record.hostname).decode("utf-8", "replace"))
+            count = writes + reads
+            raw = np.frombuffer(
+                ffi.buffer(ffi.cast("char *", buf[0]) + header, count * segment.itemsize),
+                dtype=segment,
+            )
+        finally:
+            lib.darshan_free(buf[0])
+            buf[0] = ffi.NULL
+        total += count
+        if count == 0:
+            continue
+        moved = raw["length"].clip(min=0)
+        sums = ranks.setdefault(rank, [0.0, 0.0, 0.0, float("inf"), float("-inf")])
+        sums[0] += count
+        sums[1] += float(moved.sum())
+        sums[2] += float((raw["end"] - raw["start"]).clip(min=0).sum())
+        sums[3] = min(sums[3], float(raw["start"].min()))
+        sums[4] = max(sums[4], float(raw["end"].max()))
+        take = min(count, room)
+        if take:
+            part = np.zeros(
+                take,
+                dtype=[
+                    ("rank", "<i8"),
+                    ("id", "<u8"),
+                    ("write", "?"),
+                    ("offset", "<i8"),
+                    ("length", "<i8"),
+                    ("start", "<f8"),
+                    ("end", "<f8"),
+                ],
+            )
+            part["rank"], part["id"] = rank, ident
+            part["write"] = np.arange(take) < writes
+            for name in ("offset", "length", "start", "end"):
+                part[name] = raw[name][:take]
+            kept.append(part)
+            room -= take
+    segments = np.concatenate(kept) if kept else np.zeros(0)
+    return {
+        "segments": segments,
+        "total": total,
+        "capped": total > len(segments),
+        "ranks": ranks,
+        "hosts": hosts,
+    }
 
 
 def _words(exc: BaseException) -> str:
