@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 struct iot_state iot__state = {.lock = PTHREAD_MUTEX_INITIALIZER, .world = MPI_COMM_NULL};
-struct iot_real iot__real;
+struct iot_entries iot__real;
 
 const struct iot_op_info iot__ops[IOT_NOPS] = {
 #define IOT_OP_INFO(id, name, coll, blocking, kind) {name, coll, blocking, kind},
@@ -54,10 +54,13 @@ int iot__size_group(uint64_t nbytes) {
 
 /* ------------------------------------------------------------ real calls */
 
+/* RATIONALE: what a preloaded core (no stub) uses; loaded by the stub, the core searches
+ * from its own place in the stub's dlopen, past any tool preloaded after the stub, so
+ * iotuner_core_attach replaces these with what the stub found. */
 __attribute__((constructor)) static void core_resolve(void) {
-#define IOT_RESOLVE(name)                                                                          \
-    iot__real.name = (__typeof__(&PMPI_##name))dlsym(RTLD_NEXT, "PMPI_" #name);
-    IOT_REAL_ROUTINES(IOT_RESOLVE)
+#define IOT_RESOLVE(name, params, args)                                                            \
+    iot__real.name = (__typeof__(iot__real.name))dlsym(RTLD_NEXT, "PMPI_" #name);
+    IOT_ENTRIES(IOT_RESOLVE)
 #undef IOT_RESOLVE
 }
 

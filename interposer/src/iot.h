@@ -7,9 +7,12 @@
  *               table.c): see there
  *   decide.c    hint decisions at open, set_view, set_info and collective access
  *   trace.c     per-rank records, their reduction at close, the job log
- *   wrappers.c  the MPI_ and PMPI_ entry points, thin
+ *   wrappers.c  the MPI_ and PMPI_ entry points, thin, and iotuner_core_attach
+ *   entries.h   the list of wrapped routines, shared with the preload stub
+ *               (interposer/stub/stub.c), which loads this library
  *
- * Internal symbols are iot__*; nothing but the MPI entry points is exported.
+ * Internal symbols are iot__*; nothing but the MPI entry points and iotuner_core_attach
+ * is exported.
  */
 #ifndef IOT_H
 #define IOT_H
@@ -17,6 +20,8 @@
 #include "reader.h"
 
 #include <mpi.h>
+
+#include "entries.h"
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -389,100 +394,12 @@ void iot__files_changed(void);
 /* ------------------------------------------------------------------ real */
 
 /*
- * The real MPI routines, found with dlsym(RTLD_NEXT, "PMPI_...") when the
- * library loads. Every wrapper calls through these.
+ * The real MPI routines of every wrapped one (entries.h), under their names without MPI_:
+ * iot__real.File_open is PMPI_File_open. Found with dlsym(RTLD_NEXT, "PMPI_...") when the
+ * library loads, and replaced by those the stub found when the stub loaded the core
+ * (iotuner_core_attach). Every wrapper calls through these.
  */
-/* clang-format off */
-#define IOT_REAL_ROUTINES(X)    \
-    X(Init)                     \
-    X(Init_thread)              \
-    X(Finalize)                 \
-    X(File_open)                \
-    X(File_close)               \
-    X(File_delete)              \
-    X(File_set_view)            \
-    X(File_set_info)            \
-    X(File_set_size)            \
-    X(File_preallocate)         \
-    X(File_sync)                \
-    X(File_read_at)             \
-    X(File_write_at)            \
-    X(File_read_at_all)         \
-    X(File_write_at_all)        \
-    X(File_iread_at)            \
-    X(File_iwrite_at)           \
-    X(File_iread_at_all)        \
-    X(File_iwrite_at_all)       \
-    X(File_read_at_all_begin)   \
-    X(File_read_at_all_end)     \
-    X(File_write_at_all_begin)  \
-    X(File_write_at_all_end)    \
-    X(File_read)                \
-    X(File_write)               \
-    X(File_read_all)            \
-    X(File_write_all)           \
-    X(File_iread)               \
-    X(File_iwrite)              \
-    X(File_iread_all)           \
-    X(File_iwrite_all)          \
-    X(File_read_all_begin)      \
-    X(File_read_all_end)        \
-    X(File_write_all_begin)     \
-    X(File_write_all_end)       \
-    X(File_read_shared)         \
-    X(File_write_shared)        \
-    X(File_iread_shared)        \
-    X(File_iwrite_shared)       \
-    X(File_read_ordered)        \
-    X(File_write_ordered)       \
-    X(File_read_ordered_begin)  \
-    X(File_read_ordered_end)    \
-    X(File_write_ordered_begin) \
-    X(File_write_ordered_end)   \
-    X(Type_free)                \
-    IOT_REAL_ROUTINES_C(X)
-
-#if MPI_VERSION >= 4
-#define IOT_REAL_ROUTINES_C(X)    \
-    X(File_read_at_c)             \
-    X(File_write_at_c)            \
-    X(File_read_at_all_c)         \
-    X(File_write_at_all_c)        \
-    X(File_iread_at_c)            \
-    X(File_iwrite_at_c)           \
-    X(File_iread_at_all_c)        \
-    X(File_iwrite_at_all_c)       \
-    X(File_read_at_all_begin_c)   \
-    X(File_write_at_all_begin_c)  \
-    X(File_read_c)                \
-    X(File_write_c)               \
-    X(File_read_all_c)            \
-    X(File_write_all_c)           \
-    X(File_iread_c)               \
-    X(File_iwrite_c)              \
-    X(File_iread_all_c)           \
-    X(File_iwrite_all_c)          \
-    X(File_read_all_begin_c)      \
-    X(File_write_all_begin_c)     \
-    X(File_read_shared_c)         \
-    X(File_write_shared_c)        \
-    X(File_iread_shared_c)        \
-    X(File_iwrite_shared_c)       \
-    X(File_read_ordered_c)        \
-    X(File_write_ordered_c)       \
-    X(File_read_ordered_begin_c)  \
-    X(File_write_ordered_begin_c)
-#else
-#define IOT_REAL_ROUTINES_C(X)
-#endif
-/* clang-format on */
-
-struct iot_real {
-#define IOT_REAL_FIELD(name) __typeof__(&PMPI_##name) name;
-    IOT_REAL_ROUTINES(IOT_REAL_FIELD)
-#undef IOT_REAL_FIELD
-};
-extern struct iot_real iot__real;
+extern struct iot_entries iot__real;
 
 /* ---------------------------------------------------------------- decide */
 
