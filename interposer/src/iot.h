@@ -29,11 +29,12 @@
 
 #define IOT_EXPORT __attribute__((visibility("default")))
 /*
- * Thread-local state on the per-call path. RATIONALE: the library is loaded with the
- * program (LD_PRELOAD), so its thread-locals can live in the static TLS block and be read
- * with one instruction; the default model for a shared library asks __tls_get_addr on
- * every access. It stays small (a few hundred bytes), within what glibc keeps free should
- * the library ever be opened with dlopen.
+ * Thread-local state on the per-call path. RATIONALE: in the static TLS block a
+ * thread-local is read with one instruction; the default model for a shared library asks
+ * __tls_get_addr on every access. The stub opens this library with dlopen, so it stays
+ * small (under 200 bytes), well within the static TLS space glibc keeps for libraries
+ * opened later (512 bytes by default, glibc.rtld.optional_static_tls); should that be
+ * used up, dlopen fails and the stub runs the program untuned, with one warning.
  */
 #define IOT_TLS _Thread_local __attribute__((tls_model("initial-exec")))
 
@@ -104,6 +105,14 @@ enum iot_op {
 #define IOT_OP_BLOCKING_BIT(id, name, coll, blocking, kind) | ((uint64_t)(blocking) << IOT_OP_##id)
 #define IOT_OP_BLOCKING(op) ((((uint64_t)0 IOT_OPS(IOT_OP_BLOCKING_BIT)) >> (op)) & 1)
 _Static_assert(IOT_NOPS <= 64, "IOT_OP_BLOCKING keeps one bit per operation");
+/* The same for iot__ops[op].collective and for kind 'r' and 'w'. */
+#define IOT_OP_COLLECTIVE_BIT(id, name, coll, blocking, kind) | ((uint64_t)(coll) << IOT_OP_##id)
+#define IOT_OP_COLLECTIVE(op) ((((uint64_t)0 IOT_OPS(IOT_OP_COLLECTIVE_BIT)) >> (op)) & 1)
+#define IOT_OP_READ_BIT(id, name, coll, blocking, kind) | ((uint64_t)((kind) == 'r') << IOT_OP_##id)
+#define IOT_OP_READS(op) ((((uint64_t)0 IOT_OPS(IOT_OP_READ_BIT)) >> (op)) & 1)
+#define IOT_OP_WRITE_BIT(id, name, coll, blocking, kind)                                           \
+    | ((uint64_t)((kind) == 'w') << IOT_OP_##id)
+#define IOT_OP_WRITES(op) ((((uint64_t)0 IOT_OPS(IOT_OP_WRITE_BIT)) >> (op)) & 1)
 
 struct iot_op_info {
     const char *name;
@@ -386,8 +395,23 @@ static inline int iot__type_shape_holes(const struct iot_type_shape *shape) {
     return !(shape->size == shape->extent && shape->size == shape->true_extent);
 }
 
-/* iot__file_find returns the state of fh, or NULL when iotuner does not follow it. */
-struct iot_file *iot__file_find(MPI_File fh);
+/* iot__file_find returns the state of fh, or NULL when iotuner does not follow it: the
+ * thread's last answer while no file left the list since (core.c), else the list's. */
+struct iot_file_memo {
+    MPI_File fh;
+    struct iot_file *f;
+    unsigned long generation; /* iot__files_generation when f was found */
+};
+extern IOT_TLS struct iot_file_memo iot__file_memo;
+extern unsigned long iot__files_generation;
+struct iot_file *iot__file_lookup(MPI_File fh);
+static inline struct iot_file *iot__file_find(MPI_File fh) {
+    const struct iot_file_memo *m = &iot__file_memo;
+    if (m->f && m->fh == fh &&
+        m->generation == __atomic_load_n(&iot__files_generation, __ATOMIC_ACQUIRE))
+        return m->f;
+    return iot__file_lookup(fh);
+}
 /* iot__files_changed must be called (state lock held) whenever a file leaves the list. */
 void iot__files_changed(void);
 
@@ -491,6 +515,43 @@ void iot__file_close_state(struct iot_file *f, uint64_t close_start, uint64_t cl
  * result is the call's MPI error code. */
 void iot__trace_call(struct iot_file *f, int op, uint64_t start, uint64_t ticks, uint64_t bytes,
                      int result);
+/*
+ * iot__trace_data is iot__trace_call for a data access of a traced file, with op a
+ * constant. RATIONALE: most calls of a program repeat the one before (a successful call
+ * of one routine, a collective one while its record array has room, an independent one
+ * of the size just summed), and for those the work is a few additions and stores the
+ * compiler picks for the routine at hand, without a call or a table lookup; the rest, and
+ * MPI_THREAD_MULTIPLE, which needs the lock, take iot__trace_call.
+ */
+static inline __attribute__((always_inline)) void iot__trace_data(struct iot_file *f, int op,
+                                                                  uint64_t start, uint64_t ticks,
+                                                                  uint64_t bytes, int result) {
+    if (result != MPI_SUCCESS || iot__state.multiple)
+        goto general;
+    if (IOT_OP_COLLECTIVE(op) && f->ncoll < f->capcoll) {
+        f->coll[f->ncoll++] = (struct iot_coll_rec){start, ticks, bytes, op, f->hint_seq, 0};
+    } else {
+        /* A collective call past the record cap is summed like an independent one. */
+        if (IOT_OP_COLLECTIVE(op) && f->ncoll < iot__state.max_records)
+            goto general; /* the records grow there */
+        if (!f->agg || f->group == 0 || bytes != f->group_bytes)
+            goto general;
+        struct iot_agg *a = &f->agg[op * IOT_NGROUPS + f->group - 1];
+        if (a->calls == 0 || start < a->first_start)
+            a->first_start = start;
+        a->calls++;
+        a->bytes += bytes;
+        a->ticks += ticks;
+    }
+    if (IOT_OP_READS(op))
+        f->bytes_read += bytes;
+    else if (IOT_OP_WRITES(op))
+        f->bytes_written += bytes;
+    f->data_calls++;
+    return;
+general:
+    iot__trace_call(f, op, start, ticks, bytes, result);
+}
 /*
  * iot__trace_offset_before returns the byte offset a data access is about to start at
  * (offset: the explicit offset, or -1 for file-pointer routines), or -1 when it cannot be

@@ -95,7 +95,7 @@ static inline __attribute__((always_inline)) int call_end(struct call *c, int re
             c->f->split_start = c->start;
             c->f->split_bytes = bytes;
         } else {
-            iot__trace_call(c->f, c->op, c->start, ticks, bytes, result);
+            iot__trace_data(c->f, c->op, c->start, ticks, bytes, result);
         }
     }
     depth--;
