@@ -1,6 +1,9 @@
 # Builds the interposer and our MPI programs with one MPI compiler wrapper.
 #   make MPICC=/path/to/mpicc            -> build/
 #   make MPICC=... PREFIX=.venv install  -> $(PREFIX)/lib/iotuner, $(PREFIX)/libexec/iotuner
+# The interposer is two libraries, installed side by side (interposer/src/entries.h):
+# libiotuner.so, the stub LD_PRELOAD names (no link to MPI), and libiotuner-core.so, which
+# the stub opens in processes that call MPI with a mode set.
 # setup.sh calls this; nothing here needs root.
 
 MPICC ?= mpicc
@@ -19,7 +22,10 @@ BENCH_PROGRAMS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 READER_SRC := interposer/src/alloc.c interposer/src/kv.c interposer/src/json.c interposer/src/table.c
 CC ?= cc
 
-all: $(BUILD)/libiotuner.so $(PROGRAMS) $(BENCH_PROGRAMS) $(BUILD)/table_check
+STUB_SRC := interposer/stub/stub.c
+STUB_HDR := interposer/src/entries.h
+
+all: $(BUILD)/libiotuner.so $(BUILD)/libiotuner-core.so $(PROGRAMS) $(BENCH_PROGRAMS) $(BUILD)/table_check
 
 # The MPI compiler the objects in $(BUILD) were built with: rewritten only when MPICC
 # changes, so `make MPICC=<another mpicc>` rebuilds everything instead of installing a
@@ -32,9 +38,19 @@ $(MPI_STAMP): FORCE
 
 # The library truncates over-long names on purpose (bounded buffers, checked
 # where it matters), so gcc's guesses about snprintf truncation are off.
-$(BUILD)/libiotuner.so: $(LIB_SRC) $(LIB_HDR) $(MPI_STAMP)
+$(BUILD)/libiotuner-core.so: $(LIB_SRC) $(LIB_HDR) $(MPI_STAMP)
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS) $(WARN) -Wno-format-truncation -fPIC -shared -fvisibility=hidden -Iformats -o $@ $(LIB_SRC) -ldl -lpthread
+
+# The stub is compiled with $(MPICC) (mpi.h: the routines' types) and linked with $(CC),
+# so that no MPI library becomes its dependency (an MPI compiler wrapper adds -lmpi). Its
+# target builds the core too: the one is no use without the other.
+$(BUILD)/stub.o: $(STUB_SRC) $(STUB_HDR) $(MPI_STAMP)
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -Iinterposer/src -c -o $@ $(STUB_SRC)
+
+$(BUILD)/libiotuner.so: $(BUILD)/stub.o $(BUILD)/libiotuner-core.so
+	$(CC) $(CFLAGS) -shared -o $@ $(BUILD)/stub.o -ldl -lpthread
 
 $(BUILD)/table_check: interposer/tools/table_check.c $(READER_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
@@ -57,7 +73,7 @@ install: all
 	mkdir -p $(PREFIX)/lib/iotuner $(PREFIX)/libexec/iotuner
 	# install, not cp: it writes a new file, so a job still running the old library or
 	# program keeps its copy instead of having it overwritten under it.
-	install -m 755 $(BUILD)/libiotuner.so $(PREFIX)/lib/iotuner/
+	install -m 755 $(BUILD)/libiotuner.so $(BUILD)/libiotuner-core.so $(PREFIX)/lib/iotuner/
 	install -m 755 $(PROGRAMS) $(BENCH_PROGRAMS) $(BUILD)/table_check $(PREFIX)/libexec/iotuner/
 
 # Sanitizers (`make sanitize`): the interposer and the checker built with AddressSanitizer
@@ -67,11 +83,18 @@ install: all
 # (the tests do this with IOTUNER_TEST_LIBRARY and IOTUNER_TEST_PRELOAD).
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
 
-sanitize: $(BUILD)/asan/libiotuner.so $(BUILD)/asan/table_check
+sanitize: $(BUILD)/asan/libiotuner.so $(BUILD)/asan/libiotuner-core.so $(BUILD)/asan/table_check
 
-$(BUILD)/asan/libiotuner.so: $(LIB_SRC) $(LIB_HDR)
+$(BUILD)/asan/libiotuner-core.so: $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(MPICC) $(SAN_FLAGS) $(WARN) -Wno-format-truncation -fPIC -shared -fvisibility=hidden -Iformats -o $@ $(LIB_SRC) -ldl -lpthread
+
+$(BUILD)/asan/stub.o: $(STUB_SRC) $(STUB_HDR)
+	@mkdir -p $(@D)
+	$(MPICC) $(SAN_FLAGS) $(WARN) -fPIC -fvisibility=hidden -Iinterposer/src -c -o $@ $(STUB_SRC)
+
+$(BUILD)/asan/libiotuner.so: $(BUILD)/asan/stub.o $(BUILD)/asan/libiotuner-core.so
+	$(CC) $(SAN_FLAGS) -shared -o $@ $(BUILD)/asan/stub.o -ldl -lpthread
 
 $(BUILD)/asan/table_check: interposer/tools/table_check.c $(READER_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
@@ -106,7 +129,7 @@ fuzz-run: $(BUILD)/fuzz/table_fuzz
 	exit $$status
 
 format:
-	clang-format -i interposer/src/*.c interposer/src/*.h interposer/tools/*.c programs/*.c programs/*.h bench/*.c
+	clang-format -i interposer/src/*.c interposer/src/*.h interposer/stub/*.c interposer/tools/*.c programs/*.c programs/*.h bench/*.c
 
 clean:
 	rm -rf $(BUILD)

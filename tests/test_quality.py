@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 C_SOURCES = sorted(
     str(path.relative_to(ROOT))
-    for folder in ("interposer/src", "interposer/tools", "programs", "bench")
+    for folder in ("interposer/src", "interposer/stub", "interposer/tools", "programs", "bench")
     for path in (ROOT / folder).glob("*.[ch]")
 )
 

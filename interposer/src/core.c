@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 struct iot_state iot__state = {.lock = PTHREAD_MUTEX_INITIALIZER, .world = MPI_COMM_NULL};
-struct iot_real iot__real;
+struct iot_entries iot__real;
 
 const struct iot_op_info iot__ops[IOT_NOPS] = {
 #define IOT_OP_INFO(id, name, coll, blocking, kind) {name, coll, blocking, kind},
@@ -54,10 +54,13 @@ int iot__size_group(uint64_t nbytes) {
 
 /* ------------------------------------------------------------ real calls */
 
+/* RATIONALE: what a preloaded core (no stub) uses; loaded by the stub, the core searches
+ * from its own place in the stub's dlopen, past any tool preloaded after the stub, so
+ * iotuner_core_attach replaces these with what the stub found. */
 __attribute__((constructor)) static void core_resolve(void) {
-#define IOT_RESOLVE(name)                                                                          \
-    iot__real.name = (__typeof__(&PMPI_##name))dlsym(RTLD_NEXT, "PMPI_" #name);
-    IOT_REAL_ROUTINES(IOT_RESOLVE)
+#define IOT_RESOLVE(name, params, args)                                                            \
+    iot__real.name = (__typeof__(iot__real.name))dlsym(RTLD_NEXT, "PMPI_" #name);
+    IOT_ENTRIES(IOT_RESOLVE)
 #undef IOT_RESOLVE
 }
 
@@ -311,39 +314,29 @@ double iot__tick_seconds(void) {
 /* ------------------------------------------------------------ registry */
 
 /*
- * Each thread remembers the last file it found, valid while no file has left the list
- * since. RATIONALE: a program makes many calls on one file in a row, and the lookup then
- * needs neither the lock nor the walk. The remembered state cannot be freed under the
- * thread: only closing its own handle frees it, which bumps the generation, and MPI does
- * not allow closing a handle while another thread uses it; a handle MPI reuses after a
- * close is looked up afresh, for the same reason.
+ * Each thread remembers the last file it found (iot__file_memo, read by iot__file_find in
+ * iot.h), valid while no file has left the list since. RATIONALE: a program makes many calls on one
+ * file in a row, and the lookup then needs neither the lock nor the walk. The remembered state
+ * cannot be freed under the thread: only closing its own handle frees it, which bumps the
+ * generation, and MPI does not allow closing a handle while another thread uses it; a handle MPI
+ * reuses after a close is looked up afresh, for the same reason.
  */
-static unsigned long files_generation; /* written under the state's lock */
-static IOT_TLS struct {
-    MPI_File fh;
-    struct iot_file *f;
-    unsigned long generation;
-} last_found;
+unsigned long iot__files_generation; /* written under the state's lock */
+IOT_TLS struct iot_file_memo iot__file_memo;
 
 void iot__files_changed(void) {
-    __atomic_add_fetch(&files_generation, 1, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&iot__files_generation, 1, __ATOMIC_RELEASE);
 }
 
-struct iot_file *iot__file_find(MPI_File fh) {
-    if (last_found.f && last_found.fh == fh &&
-        last_found.generation == __atomic_load_n(&files_generation, __ATOMIC_ACQUIRE))
-        return last_found.f;
+struct iot_file *iot__file_lookup(MPI_File fh) {
     pthread_mutex_lock(&iot__state.lock);
-    unsigned long generation = files_generation;
+    unsigned long generation = iot__files_generation;
     struct iot_file *f = iot__state.files;
     while (f && f->fh != fh)
         f = f->next;
     pthread_mutex_unlock(&iot__state.lock);
-    if (f) {
-        last_found.fh = fh;
-        last_found.f = f;
-        last_found.generation = generation;
-    }
+    if (f)
+        iot__file_memo = (struct iot_file_memo){fh, f, generation};
     return f;
 }
 

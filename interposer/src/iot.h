@@ -7,9 +7,12 @@
  *               table.c): see there
  *   decide.c    hint decisions at open, set_view, set_info and collective access
  *   trace.c     per-rank records, their reduction at close, the job log
- *   wrappers.c  the MPI_ and PMPI_ entry points, thin
+ *   wrappers.c  the MPI_ and PMPI_ entry points, thin, and iotuner_core_attach
+ *   entries.h   the list of wrapped routines, shared with the preload stub
+ *               (interposer/stub/stub.c), which loads this library
  *
- * Internal symbols are iot__*; nothing but the MPI entry points is exported.
+ * Internal symbols are iot__*; nothing but the MPI entry points and iotuner_core_attach
+ * is exported.
  */
 #ifndef IOT_H
 #define IOT_H
@@ -17,6 +20,8 @@
 #include "reader.h"
 
 #include <mpi.h>
+
+#include "entries.h"
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,11 +29,12 @@
 
 #define IOT_EXPORT __attribute__((visibility("default")))
 /*
- * Thread-local state on the per-call path. RATIONALE: the library is loaded with the
- * program (LD_PRELOAD), so its thread-locals can live in the static TLS block and be read
- * with one instruction; the default model for a shared library asks __tls_get_addr on
- * every access. It stays small (a few hundred bytes), within what glibc keeps free should
- * the library ever be opened with dlopen.
+ * Thread-local state on the per-call path. RATIONALE: in the static TLS block a
+ * thread-local is read with one instruction; the default model for a shared library asks
+ * __tls_get_addr on every access. The stub opens this library with dlopen, so it stays
+ * small (under 200 bytes), well within the static TLS space glibc keeps for libraries
+ * opened later (512 bytes by default, glibc.rtld.optional_static_tls); should that be
+ * used up, dlopen fails and the stub runs the program untuned, with one warning.
  */
 #define IOT_TLS _Thread_local __attribute__((tls_model("initial-exec")))
 
@@ -99,6 +105,14 @@ enum iot_op {
 #define IOT_OP_BLOCKING_BIT(id, name, coll, blocking, kind) | ((uint64_t)(blocking) << IOT_OP_##id)
 #define IOT_OP_BLOCKING(op) ((((uint64_t)0 IOT_OPS(IOT_OP_BLOCKING_BIT)) >> (op)) & 1)
 _Static_assert(IOT_NOPS <= 64, "IOT_OP_BLOCKING keeps one bit per operation");
+/* The same for iot__ops[op].collective and for kind 'r' and 'w'. */
+#define IOT_OP_COLLECTIVE_BIT(id, name, coll, blocking, kind) | ((uint64_t)(coll) << IOT_OP_##id)
+#define IOT_OP_COLLECTIVE(op) ((((uint64_t)0 IOT_OPS(IOT_OP_COLLECTIVE_BIT)) >> (op)) & 1)
+#define IOT_OP_READ_BIT(id, name, coll, blocking, kind) | ((uint64_t)((kind) == 'r') << IOT_OP_##id)
+#define IOT_OP_READS(op) ((((uint64_t)0 IOT_OPS(IOT_OP_READ_BIT)) >> (op)) & 1)
+#define IOT_OP_WRITE_BIT(id, name, coll, blocking, kind)                                           \
+    | ((uint64_t)((kind) == 'w') << IOT_OP_##id)
+#define IOT_OP_WRITES(op) ((((uint64_t)0 IOT_OPS(IOT_OP_WRITE_BIT)) >> (op)) & 1)
 
 struct iot_op_info {
     const char *name;
@@ -381,108 +395,35 @@ static inline int iot__type_shape_holes(const struct iot_type_shape *shape) {
     return !(shape->size == shape->extent && shape->size == shape->true_extent);
 }
 
-/* iot__file_find returns the state of fh, or NULL when iotuner does not follow it. */
-struct iot_file *iot__file_find(MPI_File fh);
+/* iot__file_find returns the state of fh, or NULL when iotuner does not follow it: the
+ * thread's last answer while no file left the list since (core.c), else the list's. */
+struct iot_file_memo {
+    MPI_File fh;
+    struct iot_file *f;
+    unsigned long generation; /* iot__files_generation when f was found */
+};
+extern IOT_TLS struct iot_file_memo iot__file_memo;
+extern unsigned long iot__files_generation;
+struct iot_file *iot__file_lookup(MPI_File fh);
+static inline struct iot_file *iot__file_find(MPI_File fh) {
+    const struct iot_file_memo *m = &iot__file_memo;
+    if (m->f && m->fh == fh &&
+        m->generation == __atomic_load_n(&iot__files_generation, __ATOMIC_ACQUIRE))
+        return m->f;
+    return iot__file_lookup(fh);
+}
 /* iot__files_changed must be called (state lock held) whenever a file leaves the list. */
 void iot__files_changed(void);
 
 /* ------------------------------------------------------------------ real */
 
 /*
- * The real MPI routines, found with dlsym(RTLD_NEXT, "PMPI_...") when the
- * library loads. Every wrapper calls through these.
+ * The real MPI routines of every wrapped one (entries.h), under their names without MPI_:
+ * iot__real.File_open is PMPI_File_open. Found with dlsym(RTLD_NEXT, "PMPI_...") when the
+ * library loads, and replaced by those the stub found when the stub loaded the core
+ * (iotuner_core_attach). Every wrapper calls through these.
  */
-/* clang-format off */
-#define IOT_REAL_ROUTINES(X)    \
-    X(Init)                     \
-    X(Init_thread)              \
-    X(Finalize)                 \
-    X(File_open)                \
-    X(File_close)               \
-    X(File_delete)              \
-    X(File_set_view)            \
-    X(File_set_info)            \
-    X(File_set_size)            \
-    X(File_preallocate)         \
-    X(File_sync)                \
-    X(File_read_at)             \
-    X(File_write_at)            \
-    X(File_read_at_all)         \
-    X(File_write_at_all)        \
-    X(File_iread_at)            \
-    X(File_iwrite_at)           \
-    X(File_iread_at_all)        \
-    X(File_iwrite_at_all)       \
-    X(File_read_at_all_begin)   \
-    X(File_read_at_all_end)     \
-    X(File_write_at_all_begin)  \
-    X(File_write_at_all_end)    \
-    X(File_read)                \
-    X(File_write)               \
-    X(File_read_all)            \
-    X(File_write_all)           \
-    X(File_iread)               \
-    X(File_iwrite)              \
-    X(File_iread_all)           \
-    X(File_iwrite_all)          \
-    X(File_read_all_begin)      \
-    X(File_read_all_end)        \
-    X(File_write_all_begin)     \
-    X(File_write_all_end)       \
-    X(File_read_shared)         \
-    X(File_write_shared)        \
-    X(File_iread_shared)        \
-    X(File_iwrite_shared)       \
-    X(File_read_ordered)        \
-    X(File_write_ordered)       \
-    X(File_read_ordered_begin)  \
-    X(File_read_ordered_end)    \
-    X(File_write_ordered_begin) \
-    X(File_write_ordered_end)   \
-    X(Type_free)                \
-    IOT_REAL_ROUTINES_C(X)
-
-#if MPI_VERSION >= 4
-#define IOT_REAL_ROUTINES_C(X)    \
-    X(File_read_at_c)             \
-    X(File_write_at_c)            \
-    X(File_read_at_all_c)         \
-    X(File_write_at_all_c)        \
-    X(File_iread_at_c)            \
-    X(File_iwrite_at_c)           \
-    X(File_iread_at_all_c)        \
-    X(File_iwrite_at_all_c)       \
-    X(File_read_at_all_begin_c)   \
-    X(File_write_at_all_begin_c)  \
-    X(File_read_c)                \
-    X(File_write_c)               \
-    X(File_read_all_c)            \
-    X(File_write_all_c)           \
-    X(File_iread_c)               \
-    X(File_iwrite_c)              \
-    X(File_iread_all_c)           \
-    X(File_iwrite_all_c)          \
-    X(File_read_all_begin_c)      \
-    X(File_write_all_begin_c)     \
-    X(File_read_shared_c)         \
-    X(File_write_shared_c)        \
-    X(File_iread_shared_c)        \
-    X(File_iwrite_shared_c)       \
-    X(File_read_ordered_c)        \
-    X(File_write_ordered_c)       \
-    X(File_read_ordered_begin_c)  \
-    X(File_write_ordered_begin_c)
-#else
-#define IOT_REAL_ROUTINES_C(X)
-#endif
-/* clang-format on */
-
-struct iot_real {
-#define IOT_REAL_FIELD(name) __typeof__(&PMPI_##name) name;
-    IOT_REAL_ROUTINES(IOT_REAL_FIELD)
-#undef IOT_REAL_FIELD
-};
-extern struct iot_real iot__real;
+extern struct iot_entries iot__real;
 
 /* ---------------------------------------------------------------- decide */
 
@@ -574,6 +515,43 @@ void iot__file_close_state(struct iot_file *f, uint64_t close_start, uint64_t cl
  * result is the call's MPI error code. */
 void iot__trace_call(struct iot_file *f, int op, uint64_t start, uint64_t ticks, uint64_t bytes,
                      int result);
+/*
+ * iot__trace_data is iot__trace_call for a data access of a traced file, with op a
+ * constant. RATIONALE: most calls of a program repeat the one before (a successful call
+ * of one routine, a collective one while its record array has room, an independent one
+ * of the size just summed), and for those the work is a few additions and stores the
+ * compiler picks for the routine at hand, without a call or a table lookup; the rest, and
+ * MPI_THREAD_MULTIPLE, which needs the lock, take iot__trace_call.
+ */
+static inline __attribute__((always_inline)) void iot__trace_data(struct iot_file *f, int op,
+                                                                  uint64_t start, uint64_t ticks,
+                                                                  uint64_t bytes, int result) {
+    if (result != MPI_SUCCESS || iot__state.multiple)
+        goto general;
+    if (IOT_OP_COLLECTIVE(op) && f->ncoll < f->capcoll) {
+        f->coll[f->ncoll++] = (struct iot_coll_rec){start, ticks, bytes, op, f->hint_seq, 0};
+    } else {
+        /* A collective call past the record cap is summed like an independent one. */
+        if (IOT_OP_COLLECTIVE(op) && f->ncoll < iot__state.max_records)
+            goto general; /* the records grow there */
+        if (!f->agg || f->group == 0 || bytes != f->group_bytes)
+            goto general;
+        struct iot_agg *a = &f->agg[op * IOT_NGROUPS + f->group - 1];
+        if (a->calls == 0 || start < a->first_start)
+            a->first_start = start;
+        a->calls++;
+        a->bytes += bytes;
+        a->ticks += ticks;
+    }
+    if (IOT_OP_READS(op))
+        f->bytes_read += bytes;
+    else if (IOT_OP_WRITES(op))
+        f->bytes_written += bytes;
+    f->data_calls++;
+    return;
+general:
+    iot__trace_call(f, op, start, ticks, bytes, result);
+}
 /*
  * iot__trace_offset_before returns the byte offset a data access is about to start at
  * (offset: the explicit offset, or -1 for file-pointer routines), or -1 when it cannot be

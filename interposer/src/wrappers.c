@@ -1,8 +1,9 @@
 /*
- * wrappers.c: the MPI entry points. Each is defined under its MPI_ and its
- * PMPI_ name (MPICH's Fortran bindings call MPI_, Open MPI's call PMPI_),
- * calls the real PMPI_ routine found with dlsym(RTLD_NEXT), and returns its
- * result untouched. All logic lives in decide.c and trace.c.
+ * wrappers.c: the MPI entry points (entries.h lists them). Each wrapper calls the real
+ * PMPI_ routine (iot__real) and returns its result untouched. The stub reaches the
+ * wrappers through iotuner_core_attach; a core preloaded without the stub exports each
+ * under its MPI_ and its PMPI_ name (MPICH's Fortran bindings call MPI_, Open MPI's call
+ * PMPI_). All logic lives in decide.c and trace.c.
  *
  * RATIONALE: a thread-local depth counter makes every call that the MPI
  * library makes to itself while inside a wrapper a plain pass-through, so
@@ -94,7 +95,7 @@ static inline __attribute__((always_inline)) int call_end(struct call *c, int re
             c->f->split_start = c->start;
             c->f->split_bytes = bytes;
         } else {
-            iot__trace_call(c->f, c->op, c->start, ticks, bytes, result);
+            iot__trace_data(c->f, c->op, c->start, ticks, bytes, result);
         }
     }
     depth--;
@@ -126,12 +127,12 @@ static int split_end(MPI_File fh, int result_of(MPI_File, void *, MPI_Status *),
     }
 
 /*
- * A data-access routine: params and args of the routine, its count argument
+ * A data-access routine (entries.h): params and args of the routine, its count argument
  * and explicit offset (-1 for file-pointer routines). Off, and tuning alone in a call
  * that carries no decision, go straight to MPI (op is a constant here); the work of a
  * followed call sits in its own function, so that path saves no registers.
  */
-#define IOT_DATA(name, op, params, args, offset)                                                   \
+#define IOT_DATA(E, name, op, params, args, offset)                                                \
     static __attribute__((noinline)) int followed_##name params {                                  \
         struct call c;                                                                             \
         call_begin(&c, fh, op, (MPI_Count)count, datatype, offset);                                \
@@ -141,83 +142,18 @@ static int split_end(MPI_File fh, int result_of(MPI_File, void *, MPI_Status *),
         if (iot__state.active && (iot__state.trace || IOT_OP_BLOCKING(op)))                        \
             return followed_##name args;                                                           \
         return iot__real.name args;                                                                \
-    }                                                                                              \
-    IOT_BOTH_NAMES(name, params, args)
+    }
+IOT_DATA_ENTRIES(IOT_DATA, -)
 
-/* Explicit offsets, blocking, nonblocking and split collective. */
-#define IOT_AT(name, op, buf_t, count_t, last_t, last)                                             \
-    IOT_DATA(name, op,                                                                             \
-             (MPI_File fh, MPI_Offset offset, buf_t buf, count_t count, MPI_Datatype datatype,     \
-              last_t last),                                                                        \
-             (fh, offset, buf, count, datatype, last), offset)
-#define IOT_AT_BEGIN(name, op, buf_t, count_t)                                                     \
-    IOT_DATA(name, op,                                                                             \
-             (MPI_File fh, MPI_Offset offset, buf_t buf, count_t count, MPI_Datatype datatype),    \
-             (fh, offset, buf, count, datatype), offset)
-/* Individual and shared file pointers. */
-#define IOT_FP(name, op, buf_t, count_t, last_t, last)                                             \
-    IOT_DATA(name, op,                                                                             \
-             (MPI_File fh, buf_t buf, count_t count, MPI_Datatype datatype, last_t last),          \
-             (fh, buf, count, datatype, last), -1)
-#define IOT_FP_BEGIN(name, op, buf_t, count_t)                                                     \
-    IOT_DATA(name, op, (MPI_File fh, buf_t buf, count_t count, MPI_Datatype datatype),             \
-             (fh, buf, count, datatype), -1)
-#define IOT_END(name, buf_t)                                                                       \
+/* The end of a split collective. */
+#define IOT_END(name, params, args)                                                                \
     static int real_##name(MPI_File fh, void *buf, MPI_Status *status) {                           \
         return iot__real.name(fh, buf, status);                                                    \
     }                                                                                              \
-    static int wrap_##name(MPI_File fh, buf_t buf, MPI_Status *status) {                           \
+    static int wrap_##name params {                                                                \
         return split_end(fh, real_##name, (void *)buf, status);                                    \
-    }                                                                                              \
-    IOT_BOTH_NAMES(name, (MPI_File fh, buf_t buf, MPI_Status * status), (fh, buf, status))
-
-#define R void *
-#define W const void *
-#define ST MPI_Status *
-#define RQ MPI_Request *
-
-/* The routines with an int count, then (MPI 4) their large-count twins. */
-#define IOT_DATA_ROUTINES(SUFFIX, count_t)                                                         \
-    IOT_AT(File_read_at##SUFFIX, IOT_OP_READ_AT, R, count_t, ST, status)                           \
-    IOT_AT(File_write_at##SUFFIX, IOT_OP_WRITE_AT, W, count_t, ST, status)                         \
-    IOT_AT(File_read_at_all##SUFFIX, IOT_OP_READ_AT_ALL, R, count_t, ST, status)                   \
-    IOT_AT(File_write_at_all##SUFFIX, IOT_OP_WRITE_AT_ALL, W, count_t, ST, status)                 \
-    IOT_AT(File_iread_at##SUFFIX, IOT_OP_IREAD_AT, R, count_t, RQ, request)                        \
-    IOT_AT(File_iwrite_at##SUFFIX, IOT_OP_IWRITE_AT, W, count_t, RQ, request)                      \
-    IOT_AT(File_iread_at_all##SUFFIX, IOT_OP_IREAD_AT_ALL, R, count_t, RQ, request)                \
-    IOT_AT(File_iwrite_at_all##SUFFIX, IOT_OP_IWRITE_AT_ALL, W, count_t, RQ, request)              \
-    IOT_AT_BEGIN(File_read_at_all_begin##SUFFIX, IOT_OP_READ_AT_ALL_SPLIT, R, count_t)             \
-    IOT_AT_BEGIN(File_write_at_all_begin##SUFFIX, IOT_OP_WRITE_AT_ALL_SPLIT, W, count_t)           \
-    IOT_FP(File_read##SUFFIX, IOT_OP_READ, R, count_t, ST, status)                                 \
-    IOT_FP(File_write##SUFFIX, IOT_OP_WRITE, W, count_t, ST, status)                               \
-    IOT_FP(File_read_all##SUFFIX, IOT_OP_READ_ALL, R, count_t, ST, status)                         \
-    IOT_FP(File_write_all##SUFFIX, IOT_OP_WRITE_ALL, W, count_t, ST, status)                       \
-    IOT_FP(File_iread##SUFFIX, IOT_OP_IREAD, R, count_t, RQ, request)                              \
-    IOT_FP(File_iwrite##SUFFIX, IOT_OP_IWRITE, W, count_t, RQ, request)                            \
-    IOT_FP(File_iread_all##SUFFIX, IOT_OP_IREAD_ALL, R, count_t, RQ, request)                      \
-    IOT_FP(File_iwrite_all##SUFFIX, IOT_OP_IWRITE_ALL, W, count_t, RQ, request)                    \
-    IOT_FP_BEGIN(File_read_all_begin##SUFFIX, IOT_OP_READ_ALL_SPLIT, R, count_t)                   \
-    IOT_FP_BEGIN(File_write_all_begin##SUFFIX, IOT_OP_WRITE_ALL_SPLIT, W, count_t)                 \
-    IOT_FP(File_read_shared##SUFFIX, IOT_OP_READ_SHARED, R, count_t, ST, status)                   \
-    IOT_FP(File_write_shared##SUFFIX, IOT_OP_WRITE_SHARED, W, count_t, ST, status)                 \
-    IOT_FP(File_iread_shared##SUFFIX, IOT_OP_IREAD_SHARED, R, count_t, RQ, request)                \
-    IOT_FP(File_iwrite_shared##SUFFIX, IOT_OP_IWRITE_SHARED, W, count_t, RQ, request)              \
-    IOT_FP(File_read_ordered##SUFFIX, IOT_OP_READ_ORDERED, R, count_t, ST, status)                 \
-    IOT_FP(File_write_ordered##SUFFIX, IOT_OP_WRITE_ORDERED, W, count_t, ST, status)               \
-    IOT_FP_BEGIN(File_read_ordered_begin##SUFFIX, IOT_OP_READ_ORDERED_SPLIT, R, count_t)           \
-    IOT_FP_BEGIN(File_write_ordered_begin##SUFFIX, IOT_OP_WRITE_ORDERED_SPLIT, W, count_t)
-
-IOT_DATA_ROUTINES(, int)
-#if MPI_VERSION >= 4
-IOT_DATA_ROUTINES(_c, MPI_Count)
-#endif
-
-IOT_END(File_read_at_all_end, void *)
-IOT_END(File_write_at_all_end, const void *)
-IOT_END(File_read_all_end, void *)
-IOT_END(File_write_all_end, const void *)
-IOT_END(File_read_ordered_end, void *)
-IOT_END(File_write_ordered_end, const void *)
+    }
+IOT_END_ENTRIES(IOT_END)
 
 /* ------------------------------------------------------ open and close */
 
@@ -360,9 +296,6 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     depth--;
     return result;
 }
-IOT_BOTH_NAMES(File_open,
-               (MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh),
-               (comm, filename, amode, info, fh))
 
 static int wrap_File_close(MPI_File *fh) {
     struct iot_file *f = iot__state.active && depth == 0 && fh ? iot__file_find(*fh) : NULL;
@@ -375,7 +308,6 @@ static int wrap_File_close(MPI_File *fh) {
     depth--;
     return result;
 }
-IOT_BOTH_NAMES(File_close, (MPI_File * fh), (fh))
 
 static int wrap_File_delete(const char *filename, MPI_Info info) {
     if (!iot__state.active || depth > 0)
@@ -387,7 +319,6 @@ static int wrap_File_delete(const char *filename, MPI_Info info) {
     depth--;
     return result;
 }
-IOT_BOTH_NAMES(File_delete, (const char *filename, MPI_Info info), (filename, info))
 
 /* ------------------------------------------- other collective routines */
 
@@ -409,10 +340,6 @@ static int wrap_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
     depth--;
     return result;
 }
-IOT_BOTH_NAMES(File_set_view,
-               (MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
-                const char *datarep, MPI_Info info),
-               (fh, disp, etype, filetype, datarep, info))
 
 static int wrap_File_set_info(MPI_File fh, MPI_Info info) {
     struct iot_file *f = iot__state.active && depth == 0 ? iot__file_find(fh) : NULL;
@@ -429,7 +356,6 @@ static int wrap_File_set_info(MPI_File fh, MPI_Info info) {
     depth--;
     return result;
 }
-IOT_BOTH_NAMES(File_set_info, (MPI_File fh, MPI_Info info), (fh, info))
 
 /* A collective routine that only needs timing. */
 #define IOT_TIMED(name, op, params, args)                                                          \
@@ -443,8 +369,7 @@ IOT_BOTH_NAMES(File_set_info, (MPI_File fh, MPI_Info info), (fh, info))
         iot__trace_call(f, op, start, iot__ticks() - start, 0, result);                            \
         depth--;                                                                                   \
         return result;                                                                             \
-    }                                                                                              \
-    IOT_BOTH_NAMES(name, params, args)
+    }
 
 IOT_TIMED(File_set_size, IOT_OP_SET_SIZE, (MPI_File fh, MPI_Offset size), (fh, size))
 IOT_TIMED(File_preallocate, IOT_OP_PREALLOCATE, (MPI_File fh, MPI_Offset size), (fh, size))
@@ -456,47 +381,49 @@ static int wrap_Type_free(MPI_Datatype *datatype) {
     iot__types_forget(); /* before the handle can be reused by a new datatype */
     return iot__real.Type_free(datatype);
 }
-IOT_BOTH_NAMES(Type_free, (MPI_Datatype * datatype), (datatype))
 
 /* ------------------------------------------------------ init, finalize */
 
-/* The MPI_ and PMPI_ names call one static function each: a PMPI_ name that called the
- * MPI_ name would go through the PLT to a tool preloaded before us (Darshan), whose MPI_Init
- * calls our PMPI_Init again, without end (third_party/darshan/README.md). */
-
-static int init_wrap(int *argc, char ***argv) {
+static int wrap_Init(int *argc, char ***argv) {
     int result = iot__real.Init(argc, argv);
     if (result == MPI_SUCCESS)
         iot__start();
     return result;
 }
-IOT_EXPORT int MPI_Init(int *argc, char ***argv) {
-    return init_wrap(argc, argv);
-}
-IOT_EXPORT int PMPI_Init(int *argc, char ***argv) {
-    return init_wrap(argc, argv);
-}
 
-static int init_thread_wrap(int *argc, char ***argv, int required, int *provided) {
+static int wrap_Init_thread(int *argc, char ***argv, int required, int *provided) {
     int result = iot__real.Init_thread(argc, argv, required, provided);
     if (result == MPI_SUCCESS)
         iot__start();
     return result;
 }
-IOT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-    return init_thread_wrap(argc, argv, required, provided);
-}
-IOT_EXPORT int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-    return init_thread_wrap(argc, argv, required, provided);
-}
 
-static int finalize_wrap(void) {
+static int wrap_Finalize(void) {
     iot__stop();
     return iot__real.Finalize();
 }
-IOT_EXPORT int MPI_Finalize(void) {
-    return finalize_wrap();
-}
-IOT_EXPORT int PMPI_Finalize(void) {
-    return finalize_wrap();
+
+/* ------------------------------------------------------------- exported */
+
+/*
+ * Every wrapped routine under both names, for a core preloaded without the stub.
+ * RATIONALE: the MPI_ and PMPI_ names call one static function each: a PMPI_ name that
+ * called the MPI_ name would go through the PLT to a tool preloaded before us (Darshan),
+ * whose MPI_Init calls our PMPI_Init again, without end (third_party/darshan/README.md).
+ */
+IOT_ENTRIES(IOT_BOTH_NAMES)
+
+IOT_EXPORT int iotuner_core_attach(int version, size_t size, const struct iot_entries *real,
+                                   struct iot_entries *wrappers);
+IOT_EXPORT int iotuner_core_attach(int version, size_t size, const struct iot_entries *real,
+                                   struct iot_entries *wrappers) {
+    if (version != IOT_CORE_VERSION || size != sizeof *wrappers)
+        return -1;
+#define IOT_ATTACH(name, params, args)                                                             \
+    if (real->name)                                                                                \
+        iot__real.name = real->name;                                                               \
+    wrappers->name = wrap_##name;
+    IOT_ENTRIES(IOT_ATTACH)
+#undef IOT_ATTACH
+    return 0;
 }

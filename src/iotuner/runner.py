@@ -1,7 +1,8 @@
 """Running MPI programs under the interposer, and finding what setup.sh installed.
 
 setup.sh builds the interposer and our MPI programs into the virtual environment
-(`<prefix>/lib/iotuner/libiotuner.so`, `<prefix>/libexec/iotuner/`) and records the MPI
+(`<prefix>/lib/iotuner/libiotuner.so`, the preload stub, beside `libiotuner-core.so`, the
+interposer it loads; `<prefix>/libexec/iotuner/`) and records the MPI
 compiler and launcher it used in `<prefix>/share/iotuner/build.json`. The prefix is the
 virtual environment, or $IOTUNER_PREFIX for a build against another MPI (install_prefix()).
 """
@@ -29,6 +30,7 @@ __all__ = [
     "BuildConfig",
     "RunResult",
     "build_config",
+    "core_of",
     "default_log_dir",
     "find_library",
     "find_program",
@@ -47,6 +49,7 @@ POLICIES = ("table", "app")
 
 _SETUP_HINT = "run ./setup.sh in the iotuner checkout to build and install it"
 _LIBRARY_NAME = "libiotuner.so"
+_CORE_NAME = "libiotuner-core.so"
 _TAG = re.compile(r"[A-Za-z0-9_.-]+")
 
 
@@ -95,6 +98,14 @@ def find_library(prefix: Path | None = None) -> Path:
     if not library.is_file():
         raise SetupError(f"the interposer {library} is missing: {_SETUP_HINT}")
     return library
+
+
+def core_of(library: Path) -> Path:
+    """The library that links MPI for the interposer `library`: the core beside the stub
+    (interposer/src/entries.h), or `library` itself when there is none (a core preloaded
+    directly, or an older single-library build)."""
+    core = library.with_name(_CORE_NAME)
+    return core if library.name == _LIBRARY_NAME and core.is_file() else library
 
 
 def find_program(name: str, prefix: Path | None = None) -> Path:
@@ -230,10 +241,12 @@ def preload_ranks_only(
 ) -> tuple[list[str], dict[str, str]]:
     """The command and environment that give the interposer to the ranks only.
 
-    RATIONALE: libiotuner.so depends on libmpi and its fabrics; in the launcher's own
-    LD_PRELOAD, mpiexec and every proxy it starts load them too, which cost 0.15-0.25 s per
-    job on the development machine (mpiexec -n 2 /bin/true: 0.02-0.08 s plain, 0.22-0.31 s
-    preloaded, 0.09-0.12 s with -genv). MPICH's hydra takes `-genv NAME VALUE` and Open MPI's
+    RATIONALE: the interposer used to depend on libmpi and its fabrics; in the launcher's
+    own LD_PRELOAD, mpiexec and every proxy it starts loaded them too, which cost 0.15-0.25
+    s per job on the development machine (mpiexec -n 2 /bin/true: 0.02-0.08 s plain,
+    0.22-0.31 s preloaded, 0.09-0.12 s with -genv). The preloaded stub now loads nothing in
+    a process without MPI (bench/preload_cost.py measures it), and the launcher still gets
+    only the LD_PRELOAD it had. MPICH's hydra takes `-genv NAME VALUE` and Open MPI's
     mpirun `-x NAME=VALUE` for the ranks; the launcher keeps the LD_PRELOAD it had. Other
     launchers (srun, a script) get the interposer through the environment, which they pass
     on."""
@@ -306,7 +319,7 @@ def foreign_mpi(command: Sequence[str], library: Path) -> str | None:
     program; arguments that name ELF files) is compared with the interposer by the MPI
     library each loads.
     """
-    ours = _libraries_of(library)
+    ours = _libraries_of(core_of(library))
     if not ours:
         return None
     for token in command[1:]:
@@ -329,7 +342,7 @@ def _ompio_job_settings(table: Path | str, env: dict[str, str], library: Path) -
     that say so."""
     from iotuner.openmpi import is_open_mpi_library, ompio_job_env, ompio_selected
 
-    ours = _libraries_of(library)
+    ours = _libraries_of(core_of(library))
     if not is_open_mpi_library(ours) or not ompio_selected(env):
         return []
     added, lines = ompio_job_env(table, env)
@@ -379,7 +392,9 @@ def run(
         env = {**os.environ, **(extra_env or {})}
         # No interposer at all, wherever it came from (extra_env may preload one).
         kept = [
-            p for p in env.get("LD_PRELOAD", "").split(":") if p and Path(p).name != _LIBRARY_NAME
+            p
+            for p in env.get("LD_PRELOAD", "").split(":")
+            if p and Path(p).name not in (_LIBRARY_NAME, _CORE_NAME)
         ]
         env["LD_PRELOAD"] = ":".join(kept)
     else:

@@ -11,6 +11,7 @@ import pytest
 from iotuner.errors import ConfigError, RunError, SetupError, TableError
 from iotuner.runner import (
     build_config,
+    core_of,
     find_library,
     find_program,
     interposer_env,
@@ -21,6 +22,17 @@ from iotuner.runner import (
 )
 
 LIB = Path("/opt/iotuner/lib/libiotuner.so")
+
+
+def test_core_of_names_the_library_that_links_mpi(tmp_path: Path) -> None:
+    """The stub links no MPI: the MPI the interposer was built with is the core's."""
+    stub = tmp_path / "libiotuner.so"
+    stub.write_bytes(b"")
+    assert core_of(stub) == stub  # an older single-library build
+    (tmp_path / "libiotuner-core.so").write_bytes(b"")
+    assert core_of(stub) == tmp_path / "libiotuner-core.so"
+    other = tmp_path / "libother.so"
+    assert core_of(other) == other
 
 
 def test_find_library_under_the_prefix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
