@@ -202,10 +202,11 @@ def _dxt(report: Any, module: str) -> dict[str, Any]:
             rank, ident = int(record.base_rec.rank), int(record.base_rec.id)
             hosts.setdefault(rank, ffi.string(record.hostname).decode("utf-8", "replace"))
             count = writes + reads
+            # Copied: the record's memory is freed right below.
             raw = np.frombuffer(
                 ffi.buffer(ffi.cast("char *", buf[0]) + header, count * segment.itemsize),
                 dtype=segment,
-            )
+            ).copy()
         finally:
             lib.darshan_free(buf[0])
             buf[0] = ffi.NULL
