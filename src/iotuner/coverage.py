@@ -72,12 +72,10 @@ class Coverage:
         )
 
     def words(self) -> str:
-        """'trained at 1-2 ranks on ext4 (host vm), 64 KiB-512 KiB per call, collective
-        and independent writes'."""
-        low, high = self.scales[0], self.scales[-1]
-        ranks = f"{low}" if low == high else f"{low}-{high}"
-        if len(self.scales) > 2:
-            ranks += f" ({', '.join(map(str, self.scales))})"
+        """'trained at 1 and 2 ranks on ext4 (host vm), 64 KiB-512 KiB per call,
+        collective and independent writes'."""
+        listed = [str(n) for n in self.scales]
+        ranks = listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} and {listed[-1]}"
         sizes = size_words(self.low_bytes)
         if self.high_bytes != self.low_bytes:
             sizes += f"-{size_words(self.high_bytes)}"
@@ -85,7 +83,7 @@ class Coverage:
         ops = " and ".join(sorted({o + "s" for _, o, _ in self.kinds}))
         host = f" (host {self.host})" if self.host != UNKNOWN else ""
         return (
-            f"trained at {ranks} rank{'s' if high > 1 else ''} on {self.fs_type}{host}, "
+            f"trained at {ranks} rank{'s' if self.scales[-1] > 1 else ''} on {self.fs_type}{host}, "
             f"{sizes} per call, {patterns} {ops}"
         )
 
