@@ -20,11 +20,18 @@ ours, with zero runs of it.
    and the `iotuner run --mode tune` command.
 
 Groups that do not go through MPI-IO (POSIX only) get evidence but no hints: MPI-IO hints
-cannot act on them. A scale or size outside the model's training data is said, not hidden.
+cannot act on them. A group the knowledge base does not cover (another file system or
+host, a scale or size outside the trained range, an access never measured:
+iotuner.coverage) gets no hint and no predicted gain, and the reason with the numbers.
+Where hints cannot help, the change to the program's code is said as such
+(iotuner.code_advice). The two-run measurement command is printed only when the log
+holds the program's command line and it runs here (iotuner.program_command).
 """
 
 import math
 import os
+import shlex
+import socket
 import sys
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field, replace
@@ -34,19 +41,24 @@ from typing import Any
 import pandas as pd
 
 from iotuner._inputs import InputError, checked_input
+from iotuner.code_advice import SMALL_REQUEST, code_advice
+from iotuner.coverage import Coverage
+from iotuner.coverage import size_words as _size
 from iotuner.diagnose import Finding, diagnose_job, ordered
 from iotuner.errors import IotunerError
 from iotuner.formats import size_group
 from iotuner.hintexport import MECHANISMS, Export, export_entries
 from iotuner.ingest import DarshanJob, Evidence, FileGroup, IngestError, read_darshan
-from iotuner.ingest._darshan import DarshanReader
-from iotuner.measurement import Workload
+from iotuner.ingest._darshan import DarshanReader, darshan_system
+from iotuner.measurement import System, Workload
+from iotuner.program_command import ProgramCommand, from_darshan_exe, from_trace_program
 from iotuner.space import Space
 from iotuner.table import TableEntry, match
 from iotuner.tracelog import TraceLog, read_tracelog
 from iotuner.tune import Choice, Predictor, tune
 
 __all__ = [
+    "SMALL_REQUEST",
     "Advice",
     "AdviceError",
     "Recommendation",
@@ -57,11 +69,6 @@ __all__ = [
     "recommend_from_table",
     "workload_evidence",
 ]
-
-SMALL_REQUEST = 64 * 1024
-"""Bytes per call below which a request counts as small: well under one stripe or
-collective buffer, where per-call costs dominate (Kunkel et al. see data sieving and
-two-phase I/O matter most there)."""
 
 SIGNIFICANT_SHARE = 0.01
 """Groups that moved less than this share of the job's bytes are summarised, not advised."""
@@ -81,9 +88,19 @@ class Source:
     nprocs: int
     groups: list[FileGroup]
     notes: list[str]
+    command: ProgramCommand = field(default_factory=lambda: from_darshan_exe(""))
+    """The program's command line as it runs here (iotuner.program_command)."""
+    host: str | None = None
+    """The host the log names (a trace's); None where it does not (Darshan)."""
+    fs_types: dict[tuple[str, str], str] = field(default_factory=dict)
+    """The file system type under each group (by name and op); "unknown" where the log
+    does not tell."""
     job: DarshanJob | None = None
     """The Darshan log as read (its counters: what the findings come from); None for a
     trace log."""
+
+    def fs_type(self, group: FileGroup) -> str:
+        return self.fs_types.get((group.name, group.op), "unknown")
 
 
 @dataclass(frozen=True)
@@ -97,6 +114,10 @@ class Recommendation:
     choice: Choice | None
     kept_default: bool
     reason: str
+    code_advice: list[str] = field(default_factory=list)
+    """Changes to the program's code where hints cannot help (iotuner.code_advice)."""
+    covered: bool = False
+    """The knowledge base covers the group (iotuner.coverage): only then a hint or a gain."""
 
     @property
     def gain(self) -> float | None:
@@ -134,12 +155,44 @@ class Advice:
     notes: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     """What in the log costs time (iotuner.diagnose), most important first."""
+    search_options: tuple[str, ...] = ()
+    """Options the measurement's `iotuner search` needs to find advise's model and
+    knowledge base (--model, --db, --space as advise was given them)."""
 
     @property
-    def measure_command(self) -> str:
-        """The two-trial search that measures what advise could only predict (or not)."""
+    def measure_command(self) -> str | None:
+        """The two-trial search that measures what advise could only predict (or not),
+        shell-quoted; None when it could not run as printed (measure_words says why)."""
         s = self.source
-        return f"iotuner search --strategy model --budget 2 -- mpiexec -n {s.nprocs} {s.program}"
+        if not s.command.argv or not any(g.through_mpiio for g in s.groups):
+            return None
+        return shlex.join(
+            [
+                "iotuner",
+                "search",
+                "--strategy",
+                "model" if "--model" in self.search_options else "random",
+                "--budget",
+                "2",
+                *self.search_options,
+                "--",
+                "mpiexec",
+                "-n",
+                str(s.nprocs),
+                *s.command.argv,
+            ]
+        )
+
+    @property
+    def measure_words(self) -> str:
+        """Where the measurement command comes from, or why there is none."""
+        s = self.source
+        if s.command.argv and not any(g.through_mpiio for g in s.groups):
+            return (
+                "no group goes through MPI-IO: no hint search can change this program's "
+                "I/O (see the code advice)"
+            )
+        return s.command.words
 
     def to_dict(self) -> dict[str, Any]:
         """The advice as JSON-ready data (what `advise --json` prints)."""
@@ -149,6 +202,7 @@ class Advice:
                 "kind": self.source.kind,
                 "program": self.source.program,
                 "nprocs": self.source.nprocs,
+                "command": list(self.source.command.argv) or None,
             },
             "noise": self.noise,
             "findings": [asdict(f) for f in self.findings],
@@ -164,8 +218,9 @@ class Advice:
                 }
                 for e in self.exports
             ],
-            "run_command": self.run_command,
+            "run_command": self.run_command or None,
             "measure_command": self.measure_command,
+            "measure_words": self.measure_words,
             "notes": [*self.source.notes, *self.notes],
         }
 
@@ -186,7 +241,9 @@ def _recommendation_dict(r: Recommendation) -> dict[str, Any]:
         "kept_default": r.kept_default,
         "predicted_gain": r.gain,
         "interval": list(r.interval) if r.interval else None,
+        "covered": r.covered,
         "reason": r.reason,
+        "code_advice": r.code_advice,
         "evidence": [
             {"code": e.code, "words": e.words, "counter": e.counter, "value": e.value}
             for e in g.evidence
@@ -211,19 +268,44 @@ def read_source(path: Path | str, *, reader: DarshanReader | None = None) -> Sou
         raise AdviceError(str(exc)) from None
     if path.name.endswith(".iotrace.jsonl") or _starts_like_json(path):
         log = read_tracelog(path)
+        host = str(log.job.get("host") or "") or None
+        groups = groups_of_trace(log)
+        program = str(log.job["program"] or "unknown")
         return Source(
             path,
             "trace",
-            str(log.job["program"] or "unknown"),
+            program,
             int(log.job["nprocs"]),
-            groups_of_trace(log),
+            groups,
             [],
+            from_trace_program(program),
+            host,
+            {(g.name, g.op): _local_fs_type(g.example_path, host) for g in groups},
         )
     try:
         job: DarshanJob = read_darshan(path, reader=reader)
     except IngestError as exc:
         raise AdviceError(str(exc)) from None
-    return Source(path, "darshan", job.program, job.nprocs, list(job.groups), list(job.notes), job)
+    return Source(
+        path,
+        "darshan",
+        job.program,
+        job.nprocs,
+        list(job.groups),
+        list(job.notes),
+        from_darshan_exe(job.exe),
+        None,
+        {(g.name, g.op): darshan_system(job, [g.example_path]).fs_type for g in job.groups},
+        job,
+    )
+
+
+def _local_fs_type(path: str, host: str | None) -> str:
+    """The file system type under `path` when the trace was written on this host (from
+    this machine's mount table), else "unknown": a trace records no file system type."""
+    if not path or host is None or host.split(".")[0] != socket.gethostname().split(".")[0]:
+        return "unknown"
+    return System.detect(Path(path).parent, "", "").fs_type
 
 
 def _starts_like_json(path: Path) -> bool:
@@ -264,6 +346,7 @@ def groups_of_trace(log: TraceLog) -> list[FileGroup]:
                 bandwidth=bandwidth,
                 through_mpiio=True,
                 evidence=workload_evidence(workload, source="trace"),
+                example_path=name,
             )
         )
     return sorted(groups, key=lambda g: -g.bytes)
@@ -309,14 +392,6 @@ def workload_evidence(workload: Workload, source: str) -> list[Evidence]:
     return found
 
 
-def _size(nbytes: int) -> str:
-    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if nbytes >= scale:
-            value = nbytes / scale
-            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
-    return f"{nbytes} B"
-
-
 # --------------------------------------------------------------------------- advising
 
 
@@ -328,50 +403,78 @@ def advise(
     *,
     table_path: Path | None = None,
     model_words: str = "",
+    system: System | None = None,
+    search_options: tuple[str, ...] = (),
 ) -> Advice:
     """The advice for a log's groups (see the module docstring). Without a predictor (no
-    model) the groups get their evidence and no hints."""
+    model) the groups get their evidence and no hints. `system`: where the training data
+    (`summary`) was measured; a group it does not cover (iotuner.coverage) gets no hint
+    (without `system`, no group is covered). `search_options`: what the measurement
+    command's `iotuner search` needs to find the model and knowledge base."""
     total = sum(g.bytes for g in source.groups) or 1
     significant = [g for g in source.groups if g.bytes >= SIGNIFICANT_SHARE * total]
     summarised = [g for g in source.groups if g not in significant]
+    python = source.command.python or source.program.endswith(".py")
     notes: list[str] = []
     findings = findings_of(source)
-    if predictor is None or space is None or summary is None:
-        recommendations = [
-            Recommendation(g, None, {}, [], None, True, "no model: evidence only")
-            for g in significant
-        ]
-        return Advice(source, recommendations, summarised, None, notes=notes, findings=findings)
-    tunable = [g for g in significant if g.through_mpiio]
-    scales = sorted({g.workload.nprocs for g in tunable})
-    trained_scales = {int(n) for n in summary["nprocs"].unique()}
-    untrained = [n for n in scales if n not in trained_scales]
-    if untrained:
-        notes.append(
-            f"the model was trained at {', '.join(map(str, sorted(trained_scales)))} "
-            f"processes; it predicts {', '.join(map(str, untrained))} from those, and "
-            "`iotuner tune` writes no entries for scales it was not trained at"
+
+    def evidence_only(group: FileGroup, reason: str) -> Recommendation:
+        return Recommendation(
+            group, None, {}, [], None, True, reason, code_advice(group, python=python)
         )
+
+    if predictor is None or space is None or summary is None:
+        recommendations = [evidence_only(g, "no model: evidence only") for g in significant]
+        return Advice(
+            source,
+            recommendations,
+            summarised,
+            None,
+            notes=notes,
+            search_options=search_options,
+            findings=findings,
+        )
+    coverage = Coverage.of(summary, system) if system is not None else None
+    gaps: dict[int, str] = {}
+    for index, group in enumerate(significant):
+        if not group.through_mpiio:
+            continue
+        if coverage is None:
+            gaps[index] = "the training data's system is not known: no group can be matched to it"
+            continue
+        gap = coverage.gap(group.workload, source.fs_type(group), source.host)
+        if gap is not None:
+            gaps[index] = gap
+    covered = [g for i, g in enumerate(significant) if g.through_mpiio and i not in gaps]
+    scales = sorted({g.workload.nprocs for g in covered})
+    if coverage is not None:
+        notes.append(
+            f"the knowledge base: {coverage.words()}; only groups inside it get hints "
+            "(same file system, ranks within the trained range, sizes tune predicts)"
+        )
+        between = [n for n in scales if n not in coverage.scales]
+        if between:
+            notes.append(
+                f"{', '.join(map(str, between))} ranks lie between trained scales: the "
+                "model interpolates there"
+            )
     if model_words:
         notes.append(model_words)
     result = tune(predictor, space, summary, scales=scales) if scales else None
     entries = result.entries if result else []
     recommendations = []
-    for group in significant:
+    for index, group in enumerate(significant):
         if not group.through_mpiio:
             recommendations.append(
-                Recommendation(
-                    group,
-                    None,
-                    {},
-                    [],
-                    None,
-                    True,
-                    "not accessed through MPI-IO: MPI-IO hints cannot act on it",
-                )
+                evidence_only(group, "not accessed through MPI-IO: MPI-IO hints cannot act on it")
             )
-            continue
-        recommendations.append(recommend_from_table(group, source.program, entries, result))
+        elif index in gaps:
+            recommendations.append(evidence_only(group, gaps[index]))
+        else:
+            found = recommend_from_table(group, source.program, entries, result)
+            recommendations.append(
+                replace(found, covered=True, code_advice=code_advice(group, python=python))
+            )
     used = _entries_used(recommendations)
     changes = any(r.hints for r in recommendations)
     exports = [
@@ -381,10 +484,36 @@ def advise(
     ]
     table = str(table_path) if table_path else "TABLE.jsonl"
     command = (
-        f"iotuner run --mode tune --table {table} -- mpiexec -n {source.nprocs} {source.program}"
+        shlex.join(
+            [
+                "iotuner",
+                "run",
+                "--mode",
+                "tune",
+                "--table",
+                table,
+                "--",
+                "mpiexec",
+                "-n",
+                str(source.nprocs),
+                *source.command.argv,
+            ]
+        )
+        if source.command.argv
+        else ""
     )
     noise = result.noise if result else None
-    return Advice(source, recommendations, summarised, noise, exports, command, notes, findings)
+    return Advice(
+        source,
+        recommendations,
+        summarised,
+        noise,
+        exports,
+        command,
+        notes,
+        findings=findings,
+        search_options=search_options,
+    )
 
 
 def findings_of(source: Source) -> list[Finding]:

@@ -59,7 +59,7 @@ def _advise(args: argparse.Namespace) -> int:
     from iotuner.table import write_table
 
     source = read_source(args.log)
-    predictor = space = summary = None
+    predictor = space = summary = system = None
     words = ""
     # With --json, stdout holds the JSON object alone; what advise says goes to stderr.
     with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
@@ -73,18 +73,31 @@ def _advise(args: argparse.Namespace) -> int:
                 print(f"advise: no training data to tune from ({exc}): evidence only")
             else:
                 predictor = load_model(args.model)
-                space, summary = data.space, data.frame
-                words = (
-                    f"model {args.model} learned on {data.system.host} ({data.system.fs_type}); "
-                    f"the log comes from a run of {source.program} with {source.nprocs} "
-                    "processes: the advice holds as far as the two systems are alike"
-                )
+                space, summary, system = data.space, data.frame, data.system
+                words = f"model {args.model}, trained on {data.system.host}"
         else:
             print(f"advise: no model at {args.model} (`iotuner train -o DIR`): evidence only")
-    advice = advise(source, predictor, space, summary, table_path=args.table, model_words=words)
+    advice = advise(
+        source,
+        predictor,
+        space,
+        summary,
+        table_path=args.table,
+        model_words=words,
+        system=system,
+        search_options=_search_options(args),
+    )
     used = {id(e): e for r in advice.recommendations for e in r.entries}
-    if args.table is not None and used:
+    if args.table is not None:
+        # Written also when empty: a valid table that keeps every default, so a table left
+        # by an earlier advise is never applied by mistake (write_table is atomic).
         write_table(args.table, list(used.values()))
+        if not used:
+            print(
+                f"advise: wrote {args.table} with no entries: nothing to apply (every group "
+                "keeps the defaults, is not covered or has no prediction)",
+                file=sys.stderr,
+            )
     if args.json:
         print(json.dumps(advice.to_dict(), indent=2, allow_nan=False))
         return 0
@@ -113,6 +126,19 @@ def print_findings(advice: "Advice", console: "Console") -> None:
         )
         if f.action:
             console.print(f"    do: {markup_safe(f.action)}", highlight=False)
+
+
+def _search_options(args: argparse.Namespace) -> tuple[str, ...]:
+    """The options a measurement's `iotuner search` needs to use what advise used: the
+    model (when there is one), the knowledge base and the space, as given to advise."""
+    options: list[str] = []
+    if args.model.is_dir():
+        options += ["--model", str(args.model)]
+    if args.db:
+        options += ["--db", str(args.db)]
+    if args.space:
+        options += ["--space", str(args.space)]
+    return tuple(options)
 
 
 def print_advice(advice: "Advice", console: "Console", table: Path | None) -> None:
@@ -156,14 +182,17 @@ def print_advice(advice: "Advice", console: "Console", table: Path | None) -> No
         for e in g.evidence:
             counter = markup_safe(e.counter)
             console.print(f"  evidence: {markup_safe(e.words)} [{counter} = {e.value}]")
+        for words in r.code_advice:
+            console.print(f"  in the code (no hint does this): {markup_safe(words)}")
     console.print()
     console.print("[bold]How to apply it[/bold]")
     if not advice.exports:
         console.print(
-            "  nothing to apply: every group keeps the defaults or has no prediction, so no "
-            "hint file, variable or stripe command would change anything"
+            "  nothing to apply: every group keeps the defaults, lies outside what the "
+            "knowledge base covers or has no prediction, so no hint file, variable or stripe "
+            "command would change anything"
         )
-        console.print(f"  to measure instead: {markup_safe(advice.measure_command)}")
+        _print_measure(advice, console)
         return
     for export in advice.exports:
         console.print(f"  {export.mechanism}:")
@@ -176,6 +205,25 @@ def print_advice(advice: "Advice", console: "Console", table: Path | None) -> No
             console.print(f"    kept: {markup_safe(line)}")
         for line in export.dropped:
             console.print(f"    dropped: {markup_safe(line)}")
-    console.print(f"  with the interposer: {markup_safe(advice.run_command)}")
-    if table is None:
-        console.print("    (add --table TABLE.jsonl to write the table it reads)")
+    if advice.run_command:
+        console.print(f"  with the interposer: {markup_safe(advice.run_command)}")
+        if table is None:
+            console.print("    (add --table TABLE.jsonl to write the table it reads)")
+    else:
+        console.print(
+            "  with the interposer: iotuner run --mode tune --table TABLE.jsonl -- followed by "
+            f"the job's launch line ({markup_safe(advice.source.command.words)})"
+        )
+    _print_measure(advice, console)
+
+
+def _print_measure(advice: "Advice", console: "Console") -> None:
+    """The two-run measurement, or why there is none that would run as printed."""
+    from iotuner._printable import markup_safe
+
+    command = advice.measure_command
+    if command is None:
+        console.print(f"  to measure: no command to print ({markup_safe(advice.measure_words)})")
+        return
+    console.print(f"  to measure (two trials): {markup_safe(command)}", soft_wrap=True)
+    console.print(f"    ({markup_safe(advice.measure_words)})")

@@ -70,7 +70,7 @@ access, beyond the range, view), _build (tune itself), _result (choices and the 
 contract), _render (the printed choices).
 """
 
-from iotuner.tune._build import tune, tune_method
+from iotuner.tune._build import EXTRAPOLATE_FACTOR, predicted_size_groups, tune, tune_method
 from iotuner.tune._cases import (
     ENUMERATION_LIMIT,
     OPEN_ONLY_KEYS,
@@ -95,6 +95,7 @@ from iotuner.tune._result import (
 
 __all__ = [
     "ENUMERATION_LIMIT",
+    "EXTRAPOLATE_FACTOR",
     "MEASURED_EVIDENCE",
     "OPEN_ONLY_KEYS",
     "OPTIMISE_KEEP",
@@ -109,6 +110,7 @@ __all__ = [
     "measurement_noise",
     "note_figures",
     "note_gain",
+    "predicted_size_groups",
     "prediction_rows",
     "render_choices",
     "tune",

@@ -38,6 +38,7 @@ from iotuner.tune._scale import tune_scale
 
 __all__ = [
     "EXTRAPOLATE_FACTOR",
+    "predicted_size_groups",
     "tune",
     "tune_method",
 ]
@@ -61,6 +62,27 @@ def tune_method(space: Space) -> tuple[str, str]:
 EXTRAPOLATE_FACTOR = 4
 """How far beyond the trained sizes (a factor on bytes per rank) a size group may inherit
 the nearest trained group's choice."""
+
+
+def predicted_size_groups(summary: pd.DataFrame) -> tuple[list[int], list[int]]:
+    """The size groups tune predicts from a training frame: those that overlap the trained
+    bytes per rank, and those beyond them by at most EXTRAPOLATE_FACTOR (collective cases
+    only, under the stricter evidence of tune's module docstring)."""
+    low_bytes, high_bytes = summary["bytes_per_rank"].min(), summary["bytes_per_rank"].max()
+    trained = [
+        g.number
+        for g in size_groups()
+        if g.first <= high_bytes and (g.end is None or g.end > low_bytes)
+    ]
+    beyond = [
+        g.number
+        for g in size_groups()
+        if g.number not in trained
+        and low_bytes / EXTRAPOLATE_FACTOR
+        <= representative_bytes(g.number)
+        <= high_bytes * EXTRAPOLATE_FACTOR
+    ]
+    return trained, beyond
 
 
 def tune(
@@ -90,19 +112,7 @@ def tune(
     rng = np.random.default_rng(seed)
     noise = measurement_noise(summary)
     low_bytes, high_bytes = summary["bytes_per_rank"].min(), summary["bytes_per_rank"].max()
-    trained = [
-        g.number
-        for g in size_groups()
-        if g.first <= high_bytes and (g.end is None or g.end > low_bytes)
-    ]
-    beyond = [
-        g.number
-        for g in size_groups()
-        if g.number not in trained
-        and low_bytes / EXTRAPOLATE_FACTOR
-        <= representative_bytes(g.number)
-        <= high_bytes * EXTRAPOLATE_FACTOR
-    ]
+    trained, beyond = predicted_size_groups(summary)
     strided = summary[summary["layout"] == "strided"][["block", "fill"]].drop_duplicates()
     nodes = int(summary["nodes"].max())
     choices: list[Choice] = []
