@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from iotuner.runner import RunResult, build_config, find_library
+from iotuner.runner import RunResult, build_config, core_of, find_library
 
 from ..integration.conftest import TIMEOUT, run_interposed, with_library_under_test
 
@@ -139,7 +139,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Stack:
     config = build_config()
     if config.mpicc is None:
         pytest.fail("build.json names no mpicc: run ./setup.sh")
-    libmpi = linked_mpi(find_library())
+    libmpi = linked_mpi(core_of(find_library()))
     flavor = "openmpi" if libmpi.name.startswith("libmpi.so.40") else "mpich"
     return Stack(
         mpicc=config.mpicc,
