@@ -32,7 +32,13 @@ def add_advise(subparsers: Subparsers) -> None:
             "setstripe, Open MPI MCA parameters or iotuner's own table."
         ),
     )
-    parser.add_argument("log", type=Path, help="Darshan log or iotuner trace log")
+    parser.add_argument(
+        "log",
+        type=Path,
+        nargs="*",
+        help="Darshan log or iotuner trace log; several logs or a directory (walked for "
+        "*.darshan and *.iotrace.jsonl) advise a whole archive and rank its programs",
+    )
     _add_learning_source(parser)
     parser.add_argument(
         "--model",
@@ -48,7 +54,59 @@ def add_advise(subparsers: Subparsers) -> None:
         "tune --table`)",
     )
     parser.add_argument("--json", action="store_true", help="the advice as one JSON object")
-    parser.set_defaults(handler=_advise)
+    archive = parser.add_argument_group(
+        "archives",
+        "over many logs: one row per log (a log that cannot be read gives an error row), "
+        "then a ranking of programs by the core-hours their runs spent in I/O",
+    )
+    archive.add_argument(
+        "--from-list", type=Path, metavar="FILE", help="advise the logs listed, one path a line"
+    )
+    archive.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="worker processes (default: the CPU count); with --dask, the local cluster's workers",
+    )
+    archive.add_argument(
+        "--results",
+        type=Path,
+        metavar="FILE.jsonl",
+        help="keep one row per log here (fsynced as it comes); a rerun skips the logs "
+        "already in it (same path, size and modification time)",
+    )
+    archive.add_argument(
+        "--dask", action="store_true", help="run on Dask (a local cluster unless --scheduler)"
+    )
+    archive.add_argument(
+        "--scheduler", metavar="ADDRESS", help="with --dask: a running scheduler to use"
+    )
+    archive.add_argument(
+        "--html", type=Path, metavar="DIR", help="write the ranking and one page per program here"
+    )
+    parser.set_defaults(handler=_dispatch)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    """One log alone: the single-log advice; anything more (several logs, a directory, a
+    list, or an archive option): the archive run (iotuner.cli._archive)."""
+    from iotuner.archive import file_kind
+    from iotuner.errors import ConfigError
+
+    archive_options = (
+        args.from_list or args.jobs is not None or args.results or args.dask or args.scheduler
+    ) or args.html
+    if not args.log and args.from_list is None:
+        raise ConfigError(
+            "advise needs a log: give a Darshan log, a trace log, a directory "
+            "of logs or --from-list FILE"
+        )
+    if len(args.log) == 1 and not archive_options and file_kind(args.log[0]) != "directory":
+        args.log = args.log[0]
+        return _advise(args)
+    from iotuner.cli._archive import advise_archive
+
+    return advise_archive(args)
 
 
 def _advise(args: argparse.Namespace) -> int:
