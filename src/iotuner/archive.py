@@ -625,11 +625,12 @@ class ProgramRank:
 
 def rank_programs(rows: Iterable[dict[str, Any]]) -> list[ProgramRank]:
     """The programs of the rows that were read, most I/O core-hours first (then most to
-    save, then by name); each with its top findings (most severe, then most logs)."""
+    save, then by name); each with its top findings (most severe, then most logs, then by
+    code). The same rows in any order give the same ranking (they are taken by path)."""
     ranks: dict[str, ProgramRank] = {}
     seen: dict[str, Counter[tuple[str, str | None]]] = {}
     example: dict[tuple[str, str, str | None], dict[str, Any]] = {}
-    for row in rows:
+    for row in sorted(rows, key=lambda r: str(r["path"])):
         if row.get("status") != "ok":
             continue
         name = str(row["program"])
@@ -651,7 +652,7 @@ def rank_programs(rows: Iterable[dict[str, Any]]) -> list[ProgramRank]:
                 rank.hints[setting] = rank.hints.get(setting, 0) + 1
     for name, rank in ranks.items():
         counted = sorted(
-            seen[name].items(), key=lambda item: (_LEVELS.get(item[0][1], 3), -item[1])
+            seen[name].items(), key=lambda item: (_LEVELS.get(item[0][1], 3), -item[1], item[0][0])
         )
         rank.findings = [
             {**example[(name, code, level)], "logs": n}
