@@ -48,6 +48,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from iotuner._fileio import create_private_file
 from iotuner.errors import IotunerError
 from iotuner.ingest._darshan import DarshanReader
@@ -306,21 +308,23 @@ def io_seconds_of_log(frames: dict[str, Any], nprocs: int) -> tuple[float, str]:
         records = frame[~ids.isin(taken)]
         taken.update(int(i) for i in ids)
         columns = [f"{prefix}_F_{t}_TIME" for t in ("READ", "WRITE", "META")]
-        times = sum(
-            (records[c].clip(lower=0) for c in columns if c in records),
-            start=records["rank"] * 0.0,
-        )
-        shared = records["rank"] == -1
+        ranks = records["rank"].to_numpy()
+        times = np.zeros(len(records))
+        for column in columns:
+            if column in records:
+                times += records[column].to_numpy(dtype=float).clip(0)
+        shared = ranks == -1
         slowest = f"{prefix}_F_SLOWEST_RANK_TIME"
         if shared.any():
             if slowest in records:
-                total += float(records.loc[shared, slowest].clip(lower=0).sum())
+                total += float(records[slowest].to_numpy(dtype=float)[shared].clip(0).sum())
             else:
                 total += float(times[shared].sum()) / nprocs
                 basis = MEAN_BASIS
-        own = times[~shared]
-        if len(own):
-            total += float(own.groupby(records.loc[~shared, "rank"]).sum().max())
+        if not shared.all():
+            own = ranks[~shared]
+            _, index = np.unique(own, return_inverse=True)
+            total += float(np.bincount(index, weights=times[~shared]).max())
     return total, basis
 
 
