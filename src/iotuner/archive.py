@@ -532,6 +532,8 @@ def _run_pool(
     # forkserver: workers start from a clean process, not a fork of one that may hold
     # threads (BLAS, OpenMP) a fork would copy mid-lock.
     context = multiprocessing.get_context("forkserver")
+    # Imported once in the fork server, not once per worker (pandas and iotuner: seconds).
+    context.set_forkserver_preload(["iotuner.advise", "iotuner.archive"])
     with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         batches = _batches(paths, 1)
         running: set[cf.Future[list[dict[str, Any]]]] = set()
