@@ -1,5 +1,6 @@
 """`iotuner advise`: the recommendation, its evidence and the ways to use it, for one
-Darshan log or trace log, with zero runs (iotuner.advise)."""
+Darshan log or trace log, with zero runs (iotuner.advise); over many logs, the archive run
+and its ranking of programs (iotuner.cli._archive)."""
 
 import argparse
 import contextlib
@@ -22,14 +23,18 @@ __all__ = ["add_advise"]
 def add_advise(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "advise",
-        help="what to change for a program, from one Darshan log or trace log (zero runs)",
+        help="what to change for a program, from a Darshan log or trace log (zero runs); "
+        "over a whole archive, which programs to look at first",
         description=(
             "Read a Darshan log (.darshan) or an iotuner trace log (.iotrace.jsonl), describe "
             "each significant group of files as a workload, and say what to change: the "
             "hints `iotuner tune` would choose for it with the trained model (or 'keep the "
             "defaults' when the predicted gain is within the noise), the evidence from the "
             "log, and the lines to apply it with ROMIO_HINTS, Cray's MPICH_MPIIO_HINTS, lfs "
-            "setstripe, Open MPI MCA parameters or iotuner's own table."
+            "setstripe, Open MPI MCA parameters or iotuner's own table. Given several logs, "
+            "a directory or --from-list, advise every log (in parallel, resumable with "
+            "--results, on Dask with --dask) and rank the programs by the core-hours their "
+            "runs spent in I/O, with what the advice could save and their top findings."
         ),
     )
     parser.add_argument(
