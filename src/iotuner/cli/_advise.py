@@ -1,5 +1,6 @@
 """`iotuner advise`: the recommendation, its evidence and the ways to use it, for one
-Darshan log or trace log, with zero runs (iotuner.advise)."""
+Darshan log or trace log, with zero runs (iotuner.advise); over many logs, the archive run
+and its ranking of programs (iotuner.cli._archive)."""
 
 import argparse
 import contextlib
@@ -22,17 +23,27 @@ __all__ = ["add_advise"]
 def add_advise(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "advise",
-        help="what to change for a program, from one Darshan log or trace log (zero runs)",
+        help="what to change for a program, from a Darshan log or trace log (zero runs); "
+        "over a whole archive, which programs to look at first",
         description=(
             "Read a Darshan log (.darshan) or an iotuner trace log (.iotrace.jsonl), describe "
             "each significant group of files as a workload, and say what to change: the "
             "hints `iotuner tune` would choose for it with the trained model (or 'keep the "
             "defaults' when the predicted gain is within the noise), the evidence from the "
             "log, and the lines to apply it with ROMIO_HINTS, Cray's MPICH_MPIIO_HINTS, lfs "
-            "setstripe, Open MPI MCA parameters or iotuner's own table."
+            "setstripe, Open MPI MCA parameters or iotuner's own table. Given several logs, "
+            "a directory or --from-list, advise every log (in parallel, resumable with "
+            "--results, on Dask with --dask) and rank the programs by the core-hours their "
+            "runs spent in I/O, with what the advice could save and their top findings."
         ),
     )
-    parser.add_argument("log", type=Path, help="Darshan log or iotuner trace log")
+    parser.add_argument(
+        "log",
+        type=Path,
+        nargs="*",
+        help="Darshan log or iotuner trace log; several logs or a directory (walked for "
+        "*.darshan and *.iotrace.jsonl) advise a whole archive and rank its programs",
+    )
     _add_learning_source(parser)
     parser.add_argument(
         "--model",
@@ -48,7 +59,59 @@ def add_advise(subparsers: Subparsers) -> None:
         "tune --table`)",
     )
     parser.add_argument("--json", action="store_true", help="the advice as one JSON object")
-    parser.set_defaults(handler=_advise)
+    archive = parser.add_argument_group(
+        "archives",
+        "over many logs: one row per log (a log that cannot be read gives an error row), "
+        "then a ranking of programs by the core-hours their runs spent in I/O",
+    )
+    archive.add_argument(
+        "--from-list", type=Path, metavar="FILE", help="advise the logs listed, one path a line"
+    )
+    archive.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="worker processes (default: the CPU count); with --dask, the local cluster's workers",
+    )
+    archive.add_argument(
+        "--results",
+        type=Path,
+        metavar="FILE.jsonl",
+        help="keep one row per log here (fsynced as it comes); a rerun skips the logs "
+        "already in it (same path, size and modification time)",
+    )
+    archive.add_argument(
+        "--dask", action="store_true", help="run on Dask (a local cluster unless --scheduler)"
+    )
+    archive.add_argument(
+        "--scheduler", metavar="ADDRESS", help="with --dask: a running scheduler to use"
+    )
+    archive.add_argument(
+        "--html", type=Path, metavar="DIR", help="write the ranking and one page per program here"
+    )
+    parser.set_defaults(handler=_dispatch)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    """One log alone: the single-log advice; anything more (several logs, a directory, a
+    list, or an archive option): the archive run (iotuner.cli._archive)."""
+    from iotuner.archive import file_kind
+    from iotuner.errors import ConfigError
+
+    archive_options = (
+        args.from_list or args.jobs is not None or args.results or args.dask or args.scheduler
+    ) or args.html
+    if not args.log and args.from_list is None:
+        raise ConfigError(
+            "advise needs a log: give a Darshan log, a trace log, a directory "
+            "of logs or --from-list FILE"
+        )
+    if len(args.log) == 1 and not archive_options and file_kind(args.log[0]) != "directory":
+        args.log = args.log[0]
+        return _advise(args)
+    from iotuner.cli._archive import advise_archive
+
+    return advise_archive(args)
 
 
 def _advise(args: argparse.Namespace) -> int:

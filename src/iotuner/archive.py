@@ -1,0 +1,679 @@
+"""`iotuner advise` over a whole archive of Darshan logs (and trace logs of ours): which
+programs spend the most core-hours in I/O, and what the advice could save.
+
+The run, as a stream:
+
+1. The logs: directories walked lazily (os.scandir, one directory's listing at a time;
+   files named `*.darshan` or `*.iotrace.jsonl`, links to directories not followed), files
+   named on the command line, and files listed one per line in a list file, in that order.
+2. Each log is advised (iotuner.advise.read_source and advise, with the model and training
+   data loaded once per worker process) into one *row*: a small summary (program, ranks,
+   I/O time, what the advice could save, the top findings, the recommended hints). A log
+   that cannot be read gives a row with its error, not a stop. Workers are processes of a
+   pool (`jobs`) or of a Dask cluster, each with its own DarshanReader; at most a few logs
+   per worker are in flight, so the archive is never listed or held whole.
+3. The rows go to a results file (JSON Lines, one row per log, each written and fsynced
+   as it comes): a rerun with the same file skips the logs it already holds (same path,
+   size and modification time) and cuts a last line torn by a crash.
+4. The ranking (rank_programs): the rows grouped by program, ordered by the core-hours
+   their runs spent in I/O, with the core-hours the advice could save and the findings
+   seen most.
+
+What the figures rest on:
+
+* I/O time of a Darshan log (io_seconds_of_log): the slowest rank's time in reads, writes
+  and metadata calls, the way `darshan-parser --perf` estimates it by the slowest rank:
+  for files only one rank opened, each rank's *_F_READ_TIME + *_F_WRITE_TIME +
+  *_F_META_TIME summed over its files, the largest rank's sum; for files all ranks opened
+  (rank -1 records), *_F_SLOWEST_RANK_TIME, the slowest rank's time on that file. Each
+  file is counted in one module (MPI-IO where it has a record there, else POSIX, else
+  STDIO) so a POSIX call made under an MPI-IO call is not counted twice; the modules'
+  times are added. A trace log of ours: the slowest rank's time in the data calls of each
+  group (no metadata time), added over the groups. The row says which (`io_basis`).
+* Core-hours in I/O: nprocs x I/O seconds / 3600 (every rank waits for the slowest).
+* Core-hours to save: only from a recommendation that changes hints and carries a
+  predicted gain interval: the group's time x (1 - 1 / the interval's lower bound), times
+  its ranks (none when the lower bound is at most 1). A log with no such recommendation
+  saves "unknown" (None), never a guess.
+"""
+
+import contextlib
+import json
+import os
+import stat
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from iotuner._fileio import create_private_file
+from iotuner.errors import IotunerError
+from iotuner.ingest._darshan import DarshanReader
+
+__all__ = [
+    "ArchiveError",
+    "ModelSetup",
+    "ProgramRank",
+    "ResultsFile",
+    "advise_log",
+    "io_seconds_of_log",
+    "iter_logs",
+    "rank_programs",
+    "run_archive",
+]
+
+LOG_SUFFIXES = (".darshan", ".iotrace.jsonl")
+"""The names a directory walk takes as logs (Darshan's own and our trace logs)."""
+
+TOP_FINDINGS = 5
+"""Findings kept per log row and shown per program."""
+
+IN_FLIGHT_PER_WORKER = 2
+"""Tasks queued per worker: enough that a worker never waits for the next log, few enough
+that a killed run redoes little and the archive's names are not all held."""
+
+DASK_BATCH = 8
+"""Logs per Dask task: a task costs the scheduler about a millisecond, a log some tens."""
+
+_LEVELS = {"critical": 0, "warning": 1, "info": 2, None: 3}
+"""Order of findings' levels, the most severe first (None: evidence without a level)."""
+
+_MODULES = (("MPI-IO", "MPIIO"), ("POSIX", "POSIX"), ("STDIO", "STDIO"))
+"""The modules whose time is counted, in the order a file is taken from."""
+
+SLOWEST_BASIS = (
+    "slowest rank: per-rank *_F_READ_TIME + *_F_WRITE_TIME + *_F_META_TIME for files of "
+    "one rank, *_F_SLOWEST_RANK_TIME for shared files"
+)
+MEAN_BASIS = (
+    "mean rank: *_F_READ_TIME + *_F_WRITE_TIME + *_F_META_TIME of shared files divided by "
+    "the ranks (the log keeps no slowest-rank time)"
+)
+TRACE_BASIS = "trace: the slowest rank's time in the data calls (no metadata time)"
+
+
+class ArchiveError(IotunerError):
+    """An archive run that cannot go on: an unreadable list or results file."""
+
+
+# --------------------------------------------------------------------------- the logs
+
+
+def iter_logs(paths: Iterable[Path], from_list: Path | None = None) -> Iterator[Path]:
+    """The logs to advise, lazily: each directory of `paths` walked (see the module
+    docstring), each other path as given, then each line of `from_list` (blank lines and
+    lines starting with # skipped)."""
+    for path in paths:
+        if path.is_dir():
+            yield from _walk(path)
+        else:
+            yield path
+    if from_list is not None:
+        try:
+            with from_list.open(encoding="utf-8", errors="surrogateescape") as lines:
+                for line in lines:
+                    name = line.rstrip("\n")
+                    if name.strip() and not name.lstrip().startswith("#"):
+                        yield Path(name)
+        except OSError as exc:
+            raise ArchiveError(
+                f"--from-list {from_list}: cannot read it ({exc.strerror}; expected a "
+                "file of log paths, one per line)"
+            ) from None
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    """The logs under `folder`, depth first, each directory's entries in name order."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+    except OSError:
+        return  # an unreadable directory holds no log we can read; the walk goes on
+    for entry in entries:
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+        except OSError:
+            continue
+        if is_dir:
+            yield from _walk(Path(entry.path))
+        elif entry.name.endswith(LOG_SUFFIXES):
+            yield Path(entry.path)
+
+
+def log_key(path: Path) -> tuple[str, int, int]:
+    """What identifies a log across runs: its absolute path, size and modification time
+    (ns); (-1, -1) for the last two when it cannot be stat'ed."""
+    name = os.path.abspath(path)
+    try:
+        info = os.stat(name)
+    except OSError:
+        return name, -1, -1
+    return name, info.st_size, info.st_mtime_ns
+
+
+# --------------------------------------------------------------------------- one log
+
+
+@dataclass(frozen=True)
+class ModelSetup:
+    """What a worker needs to load the model and its training data (picklable: it travels
+    to pool and Dask workers). `model` None: evidence only."""
+
+    model: str | None = None
+    db: str | None = None
+    system: str | None = None
+    space: str | None = None
+    kind: str | None = None
+
+
+class _KeepingReader(DarshanReader):
+    """A DarshanReader that keeps the last log's plain data: read_source turns it into
+    groups, and the archive reads the I/O time from the same counters without a second
+    parse."""
+
+    last: dict[str, Any] | None = None
+
+    def read(self, path: Path) -> dict[str, Any]:
+        self.last = None
+        self.last = super().read(path)
+        return self.last
+
+
+@dataclass
+class _Worker:
+    """A worker process's state: its reader and, with a model, what advise needs."""
+
+    reader: _KeepingReader
+    predictor: Any = None
+    space: Any = None
+    summary: Any = None
+    words: str = ""
+
+
+_WORKERS: dict[ModelSetup, _Worker] = {}
+"""One state per setup in each process (a pool or Dask worker keeps it between tasks)."""
+
+
+def _worker(setup: ModelSetup) -> _Worker:
+    state = _WORKERS.get(setup)
+    if state is None:
+        state = _WORKERS[setup] = _Worker(_KeepingReader())
+        if setup.model is not None:
+            _load_model(setup, state)
+    return state
+
+
+def _load_model(setup: ModelSetup, state: _Worker) -> None:
+    import argparse
+
+    from iotuner.cli._common import store_from_args
+    from iotuner.learn import training_data
+    from iotuner.models import load_model
+
+    assert setup.model is not None
+    store = store_from_args(argparse.Namespace(db=setup.db))
+    try:
+        data = training_data(store, system=setup.system, space=setup.space, kind=setup.kind)
+    finally:
+        store.close()
+    state.predictor = load_model(Path(setup.model))
+    state.space, state.summary = data.space, data.frame
+    state.words = (
+        f"model {setup.model} learned on {data.system.host} ({data.system.fs_type}): the "
+        "advice holds as far as the two systems are alike"
+    )
+
+
+def advise_log(path: Path, setup: ModelSetup = ModelSetup()) -> dict[str, Any]:
+    """The row of one log (see the module docstring); a log that cannot be read or
+    advised gives a row with status "error" and the reason, never an exception."""
+    from iotuner.advise import advise, read_source
+
+    name, size, mtime = log_key(path)
+    row: dict[str, Any] = {"path": name, "size": size, "mtime_ns": mtime}
+    started = time.perf_counter()
+    state = _worker(setup)
+    try:
+        source = read_source(path, reader=state.reader)
+        advice = advise(
+            source, state.predictor, state.space, state.summary, model_words=state.words
+        )
+        row.update(_summary(advice, state.reader.last if source.kind == "darshan" else None))
+    except IotunerError as exc:
+        row.update(status="error", error=str(exc))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        # A trace log's reader or an odd log may fail outside iotuner's error tree: one
+        # row says so and the archive goes on.
+        row.update(status="error", error=f"{type(exc).__name__}: {exc}")
+    row["advise_seconds"] = round(time.perf_counter() - started, 4)
+    return row
+
+
+def _advise_batch(paths: list[str], setup: ModelSetup) -> list[dict[str, Any]]:
+    """The rows of several logs (a pool or Dask task)."""
+    return [advise_log(Path(p), setup) for p in paths]
+
+
+def _summary(advice: Any, log: dict[str, Any] | None) -> dict[str, Any]:
+    """The row's content for an advised log (`log`: the Darshan reader's data, None for a
+    trace log)."""
+    source = advice.source
+    if log is not None:
+        seconds, basis = io_seconds_of_log(log["frames"], source.nprocs)
+    else:
+        seconds = sum(g.seconds or 0.0 for g in source.groups)
+        basis = TRACE_BASIS
+    saved = core_hours_to_save(advice)
+    run_time = (log or {}).get("job", {}).get("run_time")
+    return {
+        "status": "ok",
+        "kind": source.kind,
+        "program": source.program or "unknown",
+        "nprocs": source.nprocs,
+        "run_seconds": float(run_time) if run_time else None,
+        "io_seconds": seconds,
+        "io_basis": basis,
+        "io_core_hours": source.nprocs * seconds / 3600,
+        "save_core_hours": saved,
+        "findings": _top_findings(advice),
+        "advice": [
+            {
+                "group": r.group.name,
+                "op": r.group.op,
+                "hints": r.hints,
+                "interval": list(r.interval) if r.hints and r.interval else None,
+                "reason": r.reason,
+            }
+            for r in advice.recommendations
+        ],
+    }
+
+
+def io_seconds_of_log(frames: dict[str, Any], nprocs: int) -> tuple[float, str]:
+    """The log's I/O time in seconds and the words of its basis (the module docstring):
+    the slowest rank's, or the mean rank's where shared files lack the slowest-rank
+    counter."""
+    taken: set[int] = set()
+    total = 0.0
+    basis = SLOWEST_BASIS
+    for module, prefix in _MODULES:
+        frame = frames.get(module)
+        if frame is None or frame.empty:
+            continue
+        ids = frame["id"].astype("int64")
+        records = frame[~ids.isin(taken)]
+        taken.update(int(i) for i in ids)
+        columns = [f"{prefix}_F_{t}_TIME" for t in ("READ", "WRITE", "META")]
+        ranks = records["rank"].to_numpy()
+        times = np.zeros(len(records))
+        for column in columns:
+            if column in records:
+                times += records[column].to_numpy(dtype=float).clip(0)
+        shared = ranks == -1
+        slowest = f"{prefix}_F_SLOWEST_RANK_TIME"
+        if shared.any():
+            if slowest in records:
+                total += float(records[slowest].to_numpy(dtype=float)[shared].clip(0).sum())
+            else:
+                total += float(times[shared].sum()) / nprocs
+                basis = MEAN_BASIS
+        if not shared.all():
+            own = ranks[~shared]
+            _, index = np.unique(own, return_inverse=True)
+            total += float(np.bincount(index, weights=times[~shared]).max())
+    return total, basis
+
+
+def core_hours_to_save(advice: Any) -> float | None:
+    """Core-hours the advice saves at least (the module docstring), None when no
+    recommendation changes hints with a predicted gain interval."""
+    saved: float | None = None
+    for r in advice.recommendations:
+        interval = r.interval
+        if not r.hints or interval is None or r.group.seconds is None:
+            continue
+        low = float(interval[0])
+        fraction = 1.0 - 1.0 / low if low > 1.0 else 0.0
+        saved = (saved or 0.0) + r.group.workload.nprocs * r.group.seconds * fraction / 3600
+    return saved
+
+
+def _top_findings(advice: Any) -> list[dict[str, Any]]:
+    """The log's most telling findings, most severe first, at most TOP_FINDINGS: the
+    advice's `findings` (iotuner.diagnose.Finding) where it has them, else each group's
+    evidence (code, words, counter, value; no level)."""
+    findings = getattr(advice, "findings", None)
+    found: list[dict[str, Any]] = []
+    if findings is not None:
+        for f in findings:
+            found.append(
+                {
+                    "code": f.code,
+                    "level": f.level,
+                    "subject": f.subject,
+                    "words": f.words,
+                    "counters": dict(f.counters) if isinstance(f.counters, dict) else f.counters,
+                    "action": f.action,
+                    "seconds": f.seconds,
+                }
+            )
+    else:
+        for r in advice.recommendations:
+            for e in r.group.evidence:
+                found.append(
+                    {
+                        "code": e.code,
+                        "level": None,
+                        "subject": f"{r.group.name} ({r.group.op})",
+                        "words": e.words,
+                        "counters": {e.counter: e.value},
+                    }
+                )
+    found.sort(key=lambda f: _LEVELS.get(f["level"], 3))
+    return found[:TOP_FINDINGS]
+
+
+# --------------------------------------------------------------------------- results file
+
+
+class ResultsFile:
+    """The rows of an archive run, one JSON line per log, appended and fsynced one by one.
+
+    Opening reads the rows already there (`rows`, by log_key) and cuts a last line a crash
+    tore (no newline, or not JSON); a damaged line before the last is an error: the file
+    is not one this class wrote."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.rows: dict[tuple[str, int, int], dict[str, Any]] = {}
+        if not path.exists():
+            create_private_file(path)
+        self._read()
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+
+    def _read(self) -> None:
+        try:
+            data = self.path.read_bytes()
+        except OSError as exc:
+            raise ArchiveError(
+                f"--results {self.path}: cannot read it ({exc.strerror}; expected a JSON "
+                "Lines file of an earlier archive run, or no file)"
+            ) from None
+        # Complete lines end with a newline; what follows the last one is a torn write.
+        *complete, _torn = data.split(b"\n")
+        good_end = 0
+        for number, line in enumerate(complete, 1):
+            if line.strip():
+                try:
+                    row = json.loads(line)
+                    key = (str(row["path"]), int(row["size"]), int(row["mtime_ns"]))
+                except (ValueError, KeyError, TypeError):
+                    if number == len(complete):
+                        break  # a last line the crash left unparsable: cut too
+                    raise ArchiveError(
+                        f"--results {self.path}: line {number} is not a row of an archive "
+                        "run (expected one JSON object per log with path, size and "
+                        "mtime_ns)"
+                    ) from None
+                self.rows[key] = row
+            good_end += len(line) + 1
+        if good_end < len(data):
+            with self.path.open("r+b") as f:
+                f.truncate(good_end)
+                f.flush()
+                os.fsync(f.fileno())
+
+    def append(self, row: dict[str, Any]) -> None:
+        line = (json.dumps(row, allow_nan=False) + "\n").encode()
+        os.write(self._fd, line)
+        os.fsync(self._fd)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+
+
+# --------------------------------------------------------------------------- the run
+
+
+@dataclass(frozen=True)
+class DaskOptions:
+    """A Dask run: on a scheduler's cluster at `scheduler`, else a LocalCluster of
+    `workers` processes with one thread each."""
+
+    scheduler: str | None = None
+    workers: int = 2
+
+
+@dataclass
+class RunCounts:
+    """What a run did: logs advised now, skipped (already in the results), failed."""
+
+    advised: int = 0
+    skipped: int = 0
+    failed: int = 0
+
+
+def run_archive(
+    logs: Iterable[Path],
+    setup: ModelSetup = ModelSetup(),
+    *,
+    jobs: int = 1,
+    results: Path | None = None,
+    dask: DaskOptions | None = None,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
+) -> tuple[list[dict[str, Any]], RunCounts]:
+    """Advise every log of `logs` (see the module docstring): in this process when `jobs`
+    is 1, else in a pool of `jobs` processes, or on Dask. Returns the rows of the logs
+    given (those of earlier runs taken from `results`) and the counts; `on_row` is called
+    with each new row as it comes."""
+    store = ResultsFile(results) if results is not None else None
+    rows: list[dict[str, Any]] = []
+    counts = RunCounts()
+
+    def pending() -> Iterator[Path]:
+        seen: set[tuple[str, int, int]] = set()
+        for path in logs:
+            key = log_key(path)
+            if key in seen:
+                continue  # the same log given twice: advised once
+            seen.add(key)
+            done = store.rows.get(key) if store is not None else None
+            if done is not None:
+                counts.skipped += 1
+                rows.append(done)
+            else:
+                yield path
+
+    def take(row: dict[str, Any]) -> None:
+        if store is not None:
+            store.append(row)
+        rows.append(row)
+        counts.advised += 1
+        counts.failed += row["status"] == "error"
+        if on_row is not None:
+            on_row(row)
+
+    try:
+        if dask is not None:
+            _run_dask(pending(), setup, dask, take)
+        elif jobs <= 1:
+            for path in pending():
+                take(advise_log(path, setup))
+        else:
+            _run_pool(pending(), setup, jobs, take)
+    finally:
+        if store is not None:
+            store.close()
+    return rows, counts
+
+
+def _batches(paths: Iterator[Path], size: int) -> Iterator[list[str]]:
+    batch: list[str] = []
+    for path in paths:
+        batch.append(str(path))
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _run_pool(
+    paths: Iterator[Path], setup: ModelSetup, jobs: int, take: Callable[[dict[str, Any]], None]
+) -> None:
+    import concurrent.futures as cf
+    import multiprocessing
+
+    # forkserver: workers start from a clean process, not a fork of one that may hold
+    # threads (BLAS, OpenMP) a fork would copy mid-lock.
+    context = multiprocessing.get_context("forkserver")
+    # Imported once in the fork server, not once per worker (pandas and iotuner: seconds).
+    context.set_forkserver_preload(["iotuner.advise", "iotuner.archive"])
+    with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        batches = _batches(paths, 1)
+        running: set[cf.Future[list[dict[str, Any]]]] = set()
+        for batch in batches:
+            running.add(pool.submit(_advise_batch, batch, setup))
+            if len(running) >= jobs * IN_FLIGHT_PER_WORKER:
+                done, running = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+                for future in done:
+                    for row in future.result():
+                        take(row)
+        for future in cf.as_completed(running):
+            for row in future.result():
+                take(row)
+
+
+def _run_dask(
+    paths: Iterator[Path],
+    setup: ModelSetup,
+    options: DaskOptions,
+    take: Callable[[dict[str, Any]], None],
+) -> None:
+    import logging
+
+    from distributed import Client, LocalCluster, as_completed
+
+    with contextlib.ExitStack() as stack:
+        if options.scheduler is not None:
+            try:
+                client = stack.enter_context(Client(options.scheduler, timeout="30s"))
+            except (OSError, TimeoutError) as exc:
+                raise ArchiveError(
+                    f"--scheduler {options.scheduler}: cannot reach a Dask scheduler there "
+                    f"({exc}; expected an address such as tcp://host:8786)"
+                ) from None
+        else:
+            cluster = stack.enter_context(
+                LocalCluster(
+                    n_workers=options.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+            )
+            client = stack.enter_context(Client(cluster))
+        workers = max(len(client.scheduler_info().get("workers", {})), 1)
+        batches = _batches(paths, DASK_BATCH)
+        queue = as_completed()
+        for batch in batches:
+            queue.add(client.submit(_advise_batch, batch, setup, pure=False))
+            if queue.count() >= workers * IN_FLIGHT_PER_WORKER:
+                break
+        for future in queue:
+            for row in future.result():
+                take(row)
+            future.release()
+            batch = next(batches, [])
+            if batch:
+                queue.add(client.submit(_advise_batch, batch, setup, pure=False))
+
+
+# --------------------------------------------------------------------------- the ranking
+
+
+@dataclass
+class ProgramRank:
+    """One program of the ranking: its runs' I/O core-hours and what the advice saves."""
+
+    program: str
+    logs: int = 0
+    nprocs: list[int] = field(default_factory=list)
+    io_core_hours: float = 0.0
+    save_core_hours: float | None = None
+    save_known: int = 0
+    """Logs whose saving is known (a recommendation with a gain interval)."""
+    io_basis: set[str] = field(default_factory=set)
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    """The findings seen most, each with `logs` (how many of the program's logs)."""
+    hints: dict[str, int] = field(default_factory=dict)
+    """Recommended hint settings ("key=value") and how many logs they were advised for."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "program": self.program,
+            "logs": self.logs,
+            "nprocs": [min(self.nprocs), max(self.nprocs)] if self.nprocs else None,
+            "io_core_hours": self.io_core_hours,
+            "save_core_hours": self.save_core_hours,
+            "save_known_logs": self.save_known,
+            "io_basis": sorted(self.io_basis),
+            "top_findings": self.findings,
+            "hints": self.hints,
+        }
+
+
+def rank_programs(rows: Iterable[dict[str, Any]]) -> list[ProgramRank]:
+    """The programs of the rows that were read, most I/O core-hours first (then most to
+    save, then by name); each with its top findings (most severe, then most logs, then by
+    code). The same rows in any order give the same ranking (they are taken by path)."""
+    ranks: dict[str, ProgramRank] = {}
+    seen: dict[str, Counter[tuple[str, str | None]]] = {}
+    example: dict[tuple[str, str, str | None], dict[str, Any]] = {}
+    for row in sorted(rows, key=lambda r: str(r["path"])):
+        if row.get("status") != "ok":
+            continue
+        name = str(row["program"])
+        rank = ranks.setdefault(name, ProgramRank(name))
+        rank.logs += 1
+        rank.nprocs.append(int(row["nprocs"]))
+        rank.io_core_hours += float(row["io_core_hours"])
+        rank.io_basis.add(str(row["io_basis"]))
+        if row.get("save_core_hours") is not None:
+            rank.save_core_hours = (rank.save_core_hours or 0.0) + float(row["save_core_hours"])
+            rank.save_known += 1
+        codes = {(f["code"], f.get("level")) for f in row.get("findings", [])}
+        seen.setdefault(name, Counter()).update(codes)
+        for f in row.get("findings", []):
+            example.setdefault((name, f["code"], f.get("level")), f)
+        for advice in row.get("advice", []):
+            for key, value in advice.get("hints", {}).items():
+                setting = f"{key}={value}"
+                rank.hints[setting] = rank.hints.get(setting, 0) + 1
+    for name, rank in ranks.items():
+        counted = sorted(
+            seen[name].items(), key=lambda item: (_LEVELS.get(item[0][1], 3), -item[1], item[0][0])
+        )
+        rank.findings = [
+            {**example[(name, code, level)], "logs": n}
+            for (code, level), n in counted[:TOP_FINDINGS]
+        ]
+    return sorted(
+        ranks.values(),
+        key=lambda r: (-r.io_core_hours, -(r.save_core_hours or 0.0), r.program),
+    )
+
+
+def file_kind(path: Path) -> str:
+    """'directory', 'file' or what else `path` is (for the CLI's choice of mode)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return "missing"
+    return "directory" if stat.S_ISDIR(mode) else "file"
