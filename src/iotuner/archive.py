@@ -38,6 +38,7 @@ What the figures rest on:
 """
 
 import contextlib
+import dataclasses
 import json
 import os
 import stat
@@ -192,6 +193,7 @@ class _Worker:
     space: Any = None
     summary: Any = None
     words: str = ""
+    system: Any = None
 
 
 _WORKERS: dict[ModelSetup, _Worker] = {}
@@ -221,7 +223,7 @@ def _load_model(setup: ModelSetup, state: _Worker) -> None:
     finally:
         store.close()
     state.predictor = load_model(Path(setup.model))
-    state.space, state.summary = data.space, data.frame
+    state.space, state.summary, state.system = data.space, data.frame, data.system
     state.words = (
         f"model {setup.model} learned on {data.system.host} ({data.system.fs_type}): the "
         "advice holds as far as the two systems are alike"
@@ -240,7 +242,12 @@ def advise_log(path: Path, setup: ModelSetup = ModelSetup()) -> dict[str, Any]:
     try:
         source = read_source(path, reader=state.reader)
         advice = advise(
-            source, state.predictor, state.space, state.summary, model_words=state.words
+            source,
+            state.predictor,
+            state.space,
+            state.summary,
+            model_words=state.words,
+            system=state.system,
         )
         row.update(_summary(advice, state.reader.last if source.kind == "darshan" else None))
     except IotunerError as exc:
@@ -343,38 +350,9 @@ def core_hours_to_save(advice: Any) -> float | None:
 
 
 def _top_findings(advice: Any) -> list[dict[str, Any]]:
-    """The log's most telling findings, most severe first, at most TOP_FINDINGS: the
-    advice's `findings` (iotuner.diagnose.Finding) where it has them, else each group's
-    evidence (code, words, counter, value; no level)."""
-    findings = getattr(advice, "findings", None)
-    found: list[dict[str, Any]] = []
-    if findings is not None:
-        for f in findings:
-            found.append(
-                {
-                    "code": f.code,
-                    "level": f.level,
-                    "subject": f.subject,
-                    "words": f.words,
-                    "counters": dict(f.counters) if isinstance(f.counters, dict) else f.counters,
-                    "action": f.action,
-                    "seconds": f.seconds,
-                }
-            )
-    else:
-        for r in advice.recommendations:
-            for e in r.group.evidence:
-                found.append(
-                    {
-                        "code": e.code,
-                        "level": None,
-                        "subject": f"{r.group.name} ({r.group.op})",
-                        "words": e.words,
-                        "counters": {e.counter: e.value},
-                    }
-                )
-    found.sort(key=lambda f: _LEVELS.get(f["level"], 3))
-    return found[:TOP_FINDINGS]
+    """The log's most telling findings (iotuner.diagnose.Finding, already most important
+    first), at most TOP_FINDINGS, as plain data."""
+    return [dataclasses.asdict(f) for f in advice.findings[:TOP_FINDINGS]]
 
 
 # --------------------------------------------------------------------------- results file
