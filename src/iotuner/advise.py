@@ -16,7 +16,7 @@ ours, with zero runs of it.
    program is what `iotuner run --mode tune` with tune's table applies to it. The case's
    choice gives the predicted bandwidth, the default's, and the gain's interval (measured
    in the sweep, or calibrated on held-out workloads).
-3. The ways to use it: the exports of iotuner.hintexport for the entries the groups use,
+3. The ways to use it: the exports of iotuner.hint_exports for the entries the groups use,
    and the `iotuner run --mode tune` command.
 
 Groups that do not go through MPI-IO (POSIX only) get evidence but no hints: MPI-IO hints
@@ -36,7 +36,7 @@ import pandas as pd
 from iotuner._inputs import InputError, checked_input
 from iotuner.errors import IotunerError
 from iotuner.formats import size_group
-from iotuner.hintexport import MECHANISMS, Export, export_entries
+from iotuner.hint_exports import MECHANISMS, Export, export_entries
 from iotuner.ingest import DarshanJob, Evidence, FileGroup, IngestError, read_darshan
 from iotuner.ingest._darshan import DarshanReader
 from iotuner.measurement import Workload

@@ -53,7 +53,7 @@ def _export(args: argparse.Namespace) -> int:
     from iotuner._fileio import atomic_write_text
     from iotuner._printable import printable
     from iotuner.errors import ConfigError
-    from iotuner.hintexport import export_entries
+    from iotuner.hint_exports import export_entries
     from iotuner.table import read_table
 
     if args.nprocs is not None and args.nprocs < 1:

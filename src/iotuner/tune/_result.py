@@ -1,6 +1,6 @@
 """What tune decided, case by case, and the note each access entry carries: written by
 choice_note, read back by note_figures (iotuner export ranks entries by gain, the report
-draws gains with their intervals). Change the two together; tests/unit/test_hintexport.py
+draws gains with their intervals). Change the two together; tests/unit/test_hint_exports.py
 checks the round trip.
 """
 
@@ -61,7 +61,7 @@ class TuneResult:
 # The note of an access entry is a two-way contract: tune writes it with choice_note, and
 # whoever reads a table's predictions back (iotuner export ranks entries by gain, the report
 # draws gains with their intervals) reads it with note_figures. Change the two together;
-# tests/unit/test_hintexport.py checks the round trip.
+# tests/unit/test_hint_exports.py checks the round trip.
 _NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 _NOTE = re.compile(
     rf"^predicted (?P<predicted>{_NUMBER}) MiB/s \[(?P<low>{_NUMBER}), (?P<high>{_NUMBER})\] "

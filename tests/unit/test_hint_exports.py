@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from iotuner.errors import ConfigError
-from iotuner.hintexport import MECHANISMS, PFL_STRIPES_PER_TARGET, Export, export_entries
+from iotuner.hint_exports import MECHANISMS, PFL_STRIPES_PER_TARGET, Export, export_entries
 from iotuner.table import TableEntry, read_table
 from iotuner.tune import Choice, choice_note, note_gain
 
