@@ -12,9 +12,6 @@ from iotuner.cli._common import Subparsers
 
 __all__ = ["add_export"]
 
-SHOWN_ON_STDERR = 20
-"""Dropped sentences printed on stderr at most (--json lists them all)."""
-
 
 def add_export(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
@@ -41,6 +38,12 @@ def add_export(subparsers: Subparsers) -> None:
         "--pfl", action="store_true", help="lfs: a progressive file layout (-E components)"
     )
     parser.add_argument("--target", help="lfs: the directory (or file) to set the layout on")
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="list every entry and key dropped (by default entries dropped for the same "
+        "reason, such as those that keep the defaults, are counted in one line)",
+    )
     parser.add_argument(
         "--json",
         action="store_true",
@@ -71,11 +74,12 @@ def _export(args: argparse.Namespace) -> int:
     )
     for sentence in export.kept:
         print(f"kept: {printable(sentence)}", file=sys.stderr)
-    for sentence in export.dropped[:SHOWN_ON_STDERR]:
+    summary = export.dropped if args.verbose else export.dropped_summary()
+    for sentence in summary:
         print(f"dropped: {printable(sentence)}", file=sys.stderr)
-    if len(export.dropped) > SHOWN_ON_STDERR:
+    if len(summary) < len(export.dropped):
         print(
-            f"dropped: {len(export.dropped) - SHOWN_ON_STDERR} more (--json lists them all)",
+            f"dropped: {len(export.dropped)} in all; --verbose lists them",
             file=sys.stderr,
         )
     changes = [e for e in entries if e.hints and args.nprocs in (None, e.nprocs or args.nprocs)]
