@@ -2,16 +2,20 @@
 the inputs escaped, and clear errors for missing, invalid or no inputs."""
 
 import base64
+import dataclasses
 import json
 import re
 from pathlib import Path
 
 import optuna
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 from iotuner.cli import main
 from iotuner.errors import ConfigError, IotunerError
 from iotuner.report import SECTION_IDS, ReportInputs, build_report, write_report
+from iotuner.report._plots import MIN_TICKS, ratio_axis
 from iotuner.tune import Choice, choice_note, note_figures
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
@@ -168,6 +172,49 @@ def test_table_shows_gain_interval_and_kept_defaults(tmp_path: Path) -> None:
     assert f"{TIMES}2.40 {DASH} {TIMES}3.75" in html  # [144, 225] / 60
     assert "kept the default" in html
     assert len(embedded_pngs(html)) == 1
+
+
+def test_the_printed_gain_is_the_one_its_interval_goes_with(tmp_path: Path) -> None:
+    # The model's prediction sat on the lower edge of its own band (214 in [214, 268]
+    # against 100: "x2.14, interval x2.14-x2.68"), while the case's measurements, on which
+    # the choice rests, say x1.25 in [1.10, 1.60]: the report prints the measured pair.
+    measured = dataclasses.replace(
+        choice(214.0, 100.0), low=214.0, high=268.0, gain=1.25, gain_interval=(1.10, 1.60),
+        gain_basis="measured",
+    )  # fmt: skip
+    figures = note_figures(choice_note(measured))
+    assert figures is not None and figures.basis == "measured"
+    assert figures.gain_low < figures.gain < figures.gain_high
+    table = write_table(
+        tmp_path / "t.jsonl",
+        [{"at": "access", "nprocs": 2, "group": 30, "pattern": "collective", "op": "write",
+          "layout": "strided", "hints": {"romio_cb_write": "disable"},
+          "note": choice_note(measured)}],
+    )  # fmt: skip
+    page = tmp_path / "report.html"
+    assert main(["report", "--table", str(table), "-o", str(page)]) == 0
+    html = page.read_text()
+    assert f"{TIMES}1.25</td>" in html
+    assert f"{TIMES}1.10 {DASH} {TIMES}1.60 (measured)" in html
+    assert f"{TIMES}2.14" not in html
+
+
+@pytest.mark.parametrize(("low", "high"), [(0.95, 1.3), (0.7, 3.0), (0.5, 40.0), (1.0, 1.02)])
+def test_a_gain_axis_has_several_labelled_ticks(low: float, high: float) -> None:
+    figure = Figure()
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    axes.plot([low, high], [0, 1])
+    ratio_axis(axes, low, high)
+    figure.canvas.draw()
+    left, right = axes.get_xlim()
+    labels = [
+        t.get_text()
+        for t in axes.get_xticklabels()
+        if t.get_text() and left <= t.get_position()[0] <= right
+    ]
+    assert len(labels) >= MIN_TICKS, labels
+    assert all(label.startswith(TIMES) for label in labels)
 
 
 def test_note_figures_read_what_tune_writes() -> None:

@@ -67,8 +67,8 @@ def table_section(path: str, checked: TableCheck) -> dict[str, Any]:
                 (
                     label,
                     figures.gain,
-                    figures.low / figures.default,
-                    figures.high / figures.default,
+                    figures.gain_low,
+                    figures.gain_high,
                     kept,
                 )
             )
