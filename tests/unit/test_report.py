@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 
 from iotuner.cli import main
 from iotuner.errors import ConfigError, IotunerError
-from iotuner.report import SECTION_IDS, ReportInputs, build_report, write_report
+from iotuner.report import SECTION_IDS, ReportInputs, build_pages, build_report, write_report
 from iotuner.report._plots import MIN_TICKS, ratio_axis
 from iotuner.tune import Choice, choice_note, note_figures
 
@@ -112,17 +112,20 @@ def test_invalid_inputs_say_why(tmp_path: Path, sample_log: Path) -> None:
 
 def test_only_the_sections_given(sample_log: Path, sample_table: Path) -> None:
     assert section_ids(build_report(ReportInputs(table=sample_table))) == {"table"}
-    assert section_ids(build_report(ReportInputs(logs=(sample_log,)))) == {"traces"}
+    assert section_ids(build_report(ReportInputs(logs=(sample_log,)))) == {"programs"}
     both = build_report(ReportInputs(table=sample_table, logs=(sample_log,)))
-    assert section_ids(both) == {"table", "traces"}
+    assert section_ids(both) == {"table", "programs"}
     # No heading of an absent section, and none of its words.
     assert "The system" not in both and "Re-measured" not in both
 
 
 def test_traced_run_shows_hints_unhonoured_keys_and_groups(sample_log: Path) -> None:
-    html = build_report(
-        ReportInputs(logs=(sample_log,), default_log=sample_log, tuned_log=sample_log)
+    pages = build_pages(
+        ReportInputs(logs=(sample_log,), default_log=sample_log, tuned_log=sample_log), "r.html"
     )
+    index, program = pages.pop("r.html"), pages
+    (name, html), *others = program.items()
+    assert others == [] and f'href="{name}"' in index and 'href="r.html"' in html
     assert "striping_factor" in html and "the ufs driver does not stripe" in html
     assert "Default against tuned" in html
     assert "write, group 35" in html
@@ -170,8 +173,37 @@ def test_table_shows_gain_interval_and_kept_defaults(tmp_path: Path) -> None:
     html = build_report(ReportInputs(table=table))
     assert f"{TIMES}3.00" in html  # 180 / 60
     assert f"{TIMES}2.40 {DASH} {TIMES}3.75" in html  # [144, 225] / 60
-    assert "kept the default" in html
+    assert "keep the defaults" in html
     assert len(embedded_pngs(html)) == 1
+
+
+def test_size_groups_with_the_same_choice_are_one_range(tmp_path: Path, sample_log: Path) -> None:
+    # What tune writes: one entry per size group, most of them keeping the defaults. The
+    # report (as `iotuner report` makes it) shows a range per run of the same choice, on
+    # the index and on the page of the program traced at that scale (ior, 4 ranks).
+    def entry(group: int, hints: dict[str, str]) -> dict[str, object]:
+        kept = not hints
+        return {"at": "access", "nprocs": 4, "group": group, "pattern": "collective",
+                "op": "write", "layout": "strided", "hints": hints,
+                "note": choice_note(choice(60.0 if kept else 180.0, 60.0, kept))}  # fmt: skip
+
+    disable = {"romio_cb_write": "disable"}
+    groups = [*(entry(g, {}) for g in range(20, 30)), entry(30, disable), entry(31, disable),
+              entry(32, {})]  # fmt: skip
+    table = write_table(tmp_path / "t.jsonl", groups)
+    page = tmp_path / "report.html"
+    assert main(["report", "--table", str(table), "--logs", str(sample_log), "-o", str(page)]) == 0
+    index = page.read_text()
+    (program,) = tmp_path.glob("report.*.html")
+    for html in (index, program.read_text()):
+        rows = re.findall(r"<tr( class=\"kept\")?><td>at access, 4 ranks[^<]*</td><td>([^<]*)</td>"
+                          r"<td>([^<]*)</td>", html)  # fmt: skip
+        assert [(sizes.endswith("(10 entries)"), choice) for _, sizes, choice in rows] == [
+            (True, "keep the defaults"),
+            (False, "romio_cb_write=disable"),
+            (False, "keep the defaults"),
+        ], rows
+        assert "(2 entries)" in rows[1][1]
 
 
 def test_the_printed_gain_is_the_one_its_interval_goes_with(tmp_path: Path) -> None:
