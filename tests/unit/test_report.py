@@ -16,6 +16,7 @@ from iotuner.cli import main
 from iotuner.errors import ConfigError, IotunerError
 from iotuner.report import SECTION_IDS, ReportInputs, build_pages, build_report, write_report
 from iotuner.report._plots import MIN_TICKS, ratio_axis
+from iotuner.report._programs import page_file
 from iotuner.tune import Choice, choice_note, note_figures
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
@@ -339,3 +340,12 @@ def test_search_section_from_a_record_alone(tmp_path: Path) -> None:
     assert "3 trials measured (1 failed)" in html and "Best: 7." in html
     assert "Nothing was re-measured" in html
     assert len(embedded_pngs(html)) == 1
+
+
+def test_a_program_page_is_named_safely_beside_the_index() -> None:
+    taken: set[str] = set()
+    assert page_file("report.html", "iokernel", taken) == "report.iokernel.html"
+    # A program's name is untrusted text: no folder, no control character, no clash.
+    assert page_file("report.html", "../../x\x1b]0;y", taken) == "report._.._x_0_y.html"
+    assert page_file("report.html", "iokernel", taken) == "report.iokernel-2.html"
+    assert page_file("r.html", "..", taken) == "r.program.html"
