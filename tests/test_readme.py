@@ -62,3 +62,13 @@ def test_the_readme_blocks_run_as_written(tmp_path: Path) -> None:
         + "\n--- stderr ---\n"
         + completed.stderr[-6000:]
     )
+    # What a newcomer sees on the way (issue 25's first hour): the traced default run is
+    # the sweep's default in analyze, not a configuration of its own; each export counts
+    # the entries that keep the defaults in one line; the report has the program's page.
+    said = completed.stdout + completed.stderr
+    assert "default (default)" not in said
+    assert "keeps the default, nothing to carry" not in said
+    assert "entries that keep the defaults" in said
+    walk = tmp_path / "iotuner-try"
+    assert (walk / "report.html").is_file() and (walk / "report.iokernel.html").is_file()
+    assert 'href="report.iokernel.html"' in (walk / "report.html").read_text()

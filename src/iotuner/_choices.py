@@ -14,4 +14,4 @@ INGEST_KINDS = ("trace", "bench", "csv", "darshan")
 """The kinds of file `iotuner ingest` reads (iotuner.ingest.KINDS)."""
 
 EXPORT_MECHANISMS = ("romio-hints", "cray", "lfs", "mca", "iotuner")
-"""The hint mechanisms `iotuner export` writes (iotuner.hintexport.MECHANISMS)."""
+"""The hint mechanisms `iotuner export` writes (iotuner.hint_exports.MECHANISMS)."""

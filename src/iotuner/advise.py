@@ -16,7 +16,7 @@ ours, with zero runs of it.
    program is what `iotuner run --mode tune` with tune's table applies to it. The case's
    choice gives the predicted bandwidth, the default's, and the gain's interval (measured
    in the sweep, or calibrated on held-out workloads).
-3. The ways to use it: the exports of iotuner.hintexport for the entries the groups use,
+3. The ways to use it: the exports of iotuner.hint_exports for the entries the groups use,
    and the `iotuner run --mode tune` command.
 
 Groups that do not go through MPI-IO (POSIX only) get evidence but no hints: MPI-IO hints
@@ -47,7 +47,7 @@ from iotuner.coverage import size_words as _size
 from iotuner.diagnose import Finding, diagnose_job, ordered
 from iotuner.errors import IotunerError
 from iotuner.formats import size_group
-from iotuner.hintexport import MECHANISMS, Export, export_entries
+from iotuner.hint_exports import MECHANISMS, Export, export_entries
 from iotuner.ingest import DarshanJob, Evidence, FileGroup, IngestError, read_darshan
 from iotuner.ingest._darshan import DarshanReader, darshan_system
 from iotuner.measurement import System, Workload

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from iotuner.errors import ConfigError
-from iotuner.measurement import CONFIG_PREFIX, NOT_SET, System
-from iotuner.space import Space, load_space, shipped_spaces
-from iotuner.store import Store
+from iotuner.measurement import CONFIG_PREFIX, NOT_SET, WORKLOAD_COLUMNS, System
+from iotuner.space import Space, config_key, load_space, shipped_spaces
+from iotuner.store import Store, summarize_repeats
 
 __all__ = ["TrainingData", "training_data"]
 
@@ -81,7 +81,11 @@ def training_data(
     """The summary frame to learn from (see the module docstring)."""
     chosen = _pick_system(store, system)
     chosen_space = _pick_space(store, chosen, space)
-    frame = store.summary(chosen, kind=kind)
+    # From the measurements, not the stored summary: a configuration is summarised once it
+    # is read in the space's terms (below), so that the same values stored two ways (a
+    # trace's {} and a sweep's explicit defaults) are one configuration, repeats pooled.
+    frame = store.measurements(chosen, kind=kind)
+    cases = frame.groupby(["system", *WORKLOAD_COLUMNS, "config"], dropna=False).ngroup()
     known = {f"{CONFIG_PREFIX}{p.name}" for p in chosen_space.parameters}
     extra = [c for c in frame.columns if c.startswith(CONFIG_PREFIX) and c not in known]
     keep = pd.Series(True, index=frame.index)
@@ -90,7 +94,7 @@ def training_data(
     def drop(rows: pd.Series, reason: str) -> None:
         nonlocal keep
         if rows.any():
-            reasons[reason] = int(rows.sum())
+            reasons[reason] = int(cases[rows].nunique())  # stored cases, as summary() has
             keep &= ~rows
 
     for column in extra:
@@ -102,15 +106,31 @@ def training_data(
         column = f"{CONFIG_PREFIX}{p.name}"
         if column not in frame:
             frame[column] = p.default
-        else:
-            admitted = frame[column].map(lambda v, p=p: str(v) == NOT_SET or p.admits(v))
-            drop(~admitted.astype(bool), f"{p.name} not {p.admitted_text()}")
-            frame[column] = frame[column].map(lambda v, p=p: p.default if str(v) == NOT_SET else v)
-    dropped = int((~keep).sum())
+            continue
+        values = frame[column].unique()
+        admitted = {v: str(v) == NOT_SET or p.admits(v) for v in values}
+        drop(~frame[column].map(admitted).astype(bool), f"{p.name} not {p.admitted_text()}")
+        frame[column] = frame[column].map(
+            {v: p.default if str(v) == NOT_SET else v for v in values}
+        )
+    dropped = int(cases[~keep].nunique())
     frame = frame[keep].drop(columns=extra).reset_index(drop=True)
     if frame.empty:
         raise ConfigError(_nothing_to_learn(store, chosen, chosen_space, kind, reasons))
-    return TrainingData(frame, chosen, chosen_space, dropped, reasons)
+    frame["config"] = _space_keys(frame, chosen_space)
+    return TrainingData(summarize_repeats(frame), chosen, chosen_space, dropped, reasons)
+
+
+def _space_keys(frame: pd.DataFrame, space: Space) -> list[str]:
+    """Each row's configuration key (space.config_key) over every parameter of the space,
+    from its cfg columns (with the defaults filled in): what the row ran with, whichever
+    way it was stored (a trace stores only the keys it requested)."""
+    names = [p.name for p in space.parameters]
+    columns = [f"{CONFIG_PREFIX}{name}" for name in names]
+    return [
+        config_key(dict(zip(names, row, strict=True)))
+        for row in frame[columns].itertuples(index=False, name=None)
+    ]
 
 
 def _nothing_to_learn(

@@ -26,10 +26,10 @@ from hypothesis import strategies as st
 
 from iotuner.decisions import table_decisions
 from iotuner.errors import IotunerError, TraceLogError
-from iotuner.export import op_table
 from iotuner.ingest import ingest_trace
 from iotuner.store import Store, open_store
 from iotuner.summary import summarize
+from iotuner.trace_export import op_table
 from iotuner.tracelog import TraceLog, dominant_workload, read_tracelog
 
 # The example count is the fuzz profile's (tests/fuzz/conftest.py, IOTUNER_FUZZ_EXAMPLES);

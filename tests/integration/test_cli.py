@@ -137,7 +137,7 @@ def test_demo_runs_the_whole_loop(tmp_path: Path) -> None:
     html = report.read_text()
     profile = tmp_path / "chromium-profile"
     dom = chromium("--dump-dom", report.as_uri(), profile=profile).stdout
-    for section in ("system", "model", "table", "traces"):
+    for section in ("system", "model", "table", "programs"):
         assert re.search(rf'<section id="{section}">\s*<h2>', dom), f"no section {section}"
     checked = report.with_name("report-check.html")
     checked.write_text(html.replace("</body>", f"{CHECK_SCRIPT}</body>"))

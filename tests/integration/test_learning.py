@@ -10,6 +10,7 @@ import pytest
 
 from iotuner.formats import size_group
 from iotuner.measurement import System, measurement_from_json
+from iotuner.runner import build_config, find_program
 from iotuner.store import open_store
 from iotuner.table import read_table
 
@@ -132,3 +133,31 @@ def test_the_same_sweep_on_another_file_system_is_measured_apart(tmp_path: Path)
     store.close()
     assert summary["system"].nunique() == 2
     assert len(summary) == 4  # 2 configurations on each of 2 systems
+
+
+def _default_line(analyzed: str) -> str:
+    (line,) = [x for x in analyzed.splitlines() if x.startswith("default: rank")]
+    return line
+
+
+def test_analyze_takes_a_traced_default_run_for_the_sweep_s_default(
+    small_sweep: Path, tmp_path: Path
+) -> None:
+    # The README's steps: a traced run of the program (no hints: the defaults), a sweep,
+    # both ingested, then analyze. The trace stores no keys, the sweep every key at its
+    # default: one configuration. The trace's workload was measured with the default only,
+    # so it compares nothing and must not lift the default's rank.
+    db = tmp_path / "kb.sqlite"
+    shutil.copy(small_sweep / "kb.sqlite", db)
+    before = iotuner("analyze", "--db", str(db), columns=250).stdout
+    app = [str(find_program("iokernel")), "--file", str(tmp_path / "out.dat"),
+           "--layout", "strided", "--block", "16k", "--fill", "0.25", "--size", "2m"]  # fmt: skip
+    logs = tmp_path / "logs"
+    launcher = build_config().mpiexec  # the venv's, as `. .venv/bin/activate` puts first
+    iotuner("run", "--log-dir", str(logs), "--", launcher, "-n", "2", *app, cwd=tmp_path)
+    iotuner("ingest", str(logs), "--db", str(db))
+    after = iotuner("analyze", "--db", str(db), columns=250).stdout
+    assert "default (default)" not in after
+    assert len([line for line in after.splitlines() if "(default)" in line]) == 1
+    assert "1 patterns left out: a single configuration was measured in each" in after
+    assert _default_line(after) == _default_line(before)

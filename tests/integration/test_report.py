@@ -94,6 +94,9 @@ def report(tmp_path_factory: pytest.TempPathFactory, mpiexec: str) -> Path:
 def test_every_embedded_image_is_a_valid_png(report: Path) -> None:
     html = report.read_text()
     sources = re.findall(r'<img src="([^"]*)"', html)
+    (program,) = report.parent.glob("report.*.html")  # the kernel's page
+    assert f'href="{program.name}"' in html
+    sources += re.findall(r'<img src="([^"]*)"', program.read_text())
     assert len(sources) >= 8  # noise, effects, SCTuner, model, table, search, 2 traces
     for source in sources:
         assert source.startswith("data:image/png;base64,"), source[:60]
@@ -112,9 +115,13 @@ def test_the_report_in_headless_chromium(report: Path) -> None:
     for section in SECTION_IDS:
         assert re.search(rf'<section id="{section}">\s*<h2>', dom), f"no section {section}"
     for anchor in ("system-noise", "system-effects", "model-scatter", "model-evaluation",
-                   "search-verdict", "traces-comparison"):  # fmt: skip
+                   "search-verdict"):  # fmt: skip
         assert f'id="{anchor}"' in dom, anchor
-    assert "Verdict:" in dom and "Default against tuned" in dom
+    assert "Verdict:" in dom
+    (program,) = report.parent.glob("report.*.html")  # the kernel's page, linked from it
+    program_dom = chromium("--dump-dom", program.as_uri(), profile=profile).stdout
+    assert 'id="traces-comparison"' in program_dom and "Default against tuned" in program_dom
+    assert re.search(r'<section id="entries">\s*<h2>', program_dom)
 
     checked = report.with_name("report-check.html")
     checked.write_text(html.replace("</body>", f"{CHECK_SCRIPT}</body>"))

@@ -68,9 +68,18 @@ def test_few_configurations(summary: pd.DataFrame) -> None:
     two = summary[summary["config"].isin([GOOD, BAD])]
     report = analyze(two)
     assert report.good == [GOOD] and report.bad == [BAD]
-    one = analyze(summary[summary["config"] == GOOD])
-    assert one.good == [GOOD] and one.bad == []
-    assert all(s.minimum == 1.0 for s in one.configs)
+    # One configuration alone is the best of every pattern: nothing is compared.
+    with pytest.raises(ModelError, match="no pattern has more than one"):
+        analyze(summary[summary["config"] == GOOD])
+
+
+def test_a_pattern_measured_with_one_configuration_is_left_out(summary: pd.DataFrame) -> None:
+    """A traced run of a workload no sweep measured: its one configuration would be the
+    best there (1.0) and climb the ranking on nothing."""
+    alone = summary[summary["config"] == BAD].head(1).assign(bytes_per_rank=123_456_789)
+    report = analyze(pd.concat([summary, alone], ignore_index=True))
+    assert report.lone == 1
+    assert report.configs == analyze(summary).configs
 
 
 def test_another_statistic_and_errors(summary: pd.DataFrame) -> None:
@@ -82,20 +91,22 @@ def test_another_statistic_and_errors(summary: pd.DataFrame) -> None:
 
 
 def test_mostly_imputed_cells_name_nothing_consistently_good(frame: pd.DataFrame) -> None:
-    """Each configuration measured in only 2 of the 36 patterns: 34 of every 36 cells (94 %)
-    would be its own mean, so the clusters would say nothing about consistency."""
+    """Each configuration measured in only 4 of the 36 patterns (each pattern by two
+    configurations, so each compares something): 32 of every 36 cells (89 %) would be its
+    own mean, so the clusters would say nothing about consistency."""
     patterns = frame.groupby(["nprocs", "pattern", "bytes_per_rank"], sort=True).ngroup()
     configs = {c: i for i, c in enumerate(sorted(frame["config"].unique()))}
     position = frame["config"].map(configs)
-    sparse = frame[(patterns - 2 * position) % 36 < 2]
+    sparse = frame[(patterns - 2 * position) % 36 < 4]
     report = analyze(sparse)
-    assert report.imputed_fraction == pytest.approx(34 / 36)
+    assert report.imputed_fraction == pytest.approx(32 / 36)
+    assert report.lone == 0
     assert report.good == [] and report.bad == []
-    assert "94%" in report.withheld and f"{MAX_IMPUTED_FRACTION:.0%}" in report.withheld
+    assert "89%" in report.withheld and f"{MAX_IMPUTED_FRACTION:.0%}" in report.withheld
     console = Console(record=True, width=200)
     render_analyze(report, console)
     text = console.export_text()
     assert "consistently good:" not in text
-    assert "94% of the cells are imputed" in text
+    assert "89% of the cells are imputed" in text
     full = analyze(frame)
     assert full.imputed_fraction == 0 and full.withheld == "" and GOOD in full.good

@@ -1,6 +1,8 @@
 """`iotuner search` on the command line: offline tables and the fake program."""
 
+import csv
 import json
+import statistics
 from pathlib import Path
 
 import pytest
@@ -230,3 +232,45 @@ def test_offline_times_and_volumes_are_no_parameters(
     (note,) = [n for n in result["notes"] if n.startswith("parameters:")]
     assert note.startswith("parameters: the columns stripe;")
     assert all(column in note for column in header[1:])
+
+
+def test_offline_filter_takes_several_conditions_separated_by_commas(
+    sampled_table: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `--filter a=b,c=d` as the README's offline search writes a filter: both must hold.
+    args = ["search", "--objective", str(sampled_table), "--value-column", "bw"]
+    args += ["--filter", "problem=small,buffer=4194304", "--param-columns", "stripe"]
+    args += ["--strategy", "random", "--budget", "3", "--seed", "1", "--json"]
+    assert main([*args, "--storage", str(tmp_path / "s.db")]) == 0
+    result = json.loads(capsys.readouterr().out)
+    with sampled_table.open() as f:
+        rows = [r for r in csv.DictReader(f) if (r["problem"], r["buffer"]) == ("small", "4194304")]
+    assert result["offline"]["rows"] == len(rows) > 0
+    by_stripe: dict[str, list[float]] = {}
+    for r in rows:
+        by_stripe.setdefault(r["stripe"], []).append(float(r["bw"]))
+    best = max(statistics.median(values) for values in by_stripe.values())
+    assert result["offline"]["table_best"] == pytest.approx(best)
+    assert {tuple(t["config"]) for t in result["trials"]} == {("stripe",)}
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("problem=small,buffer", "'buffer' is not a condition: expected COLUMN=VALUE"),
+        ("problem=small,,", "'' is not a condition"),
+        ("problem=small,problem=large", "column 'problem' is given twice"),
+    ],
+)
+def test_a_malformed_filter_says_what_is_expected(
+    sampled_table: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    given: str,
+    said: str,
+) -> None:
+    args = ["search", "--objective", str(sampled_table), "--value-column", "bw"]
+    args += ["--filter", given, "--storage", str(tmp_path / "s.db")]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"--filter {given!r}" in err and said in err

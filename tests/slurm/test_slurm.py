@@ -6,6 +6,7 @@ again (it collects the job, and submits nothing twice).
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -295,3 +296,34 @@ def test_an_interrupted_driver_cancels_its_job_and_the_next_runs_the_trial_again
     assert record["recovered"] == 1 and not record["spent"]["collected"]
     jobs = jobs_of(tmp_path, slurm)
     assert sorted(j["JobState"] for j in jobs) == ["CANCELLED", "COMPLETED", "COMPLETED"]
+
+
+def test_the_user_s_mpiexec_need_not_be_on_path(slurm: Cluster, tmp_path: Path) -> None:
+    # `-- mpiexec -n 2 ./app` as the README writes it: Slurm's launcher drops the mpiexec
+    # and runs the program with srun, so a PATH with Slurm's commands and no mpiexec (a
+    # login node without the MPI module loaded) must do.
+    (tmp_path / "space.toml").write_text(SPACE)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("srun", "sbatch", "scontrol", "scancel"):
+        found = shutil.which(name)
+        assert found is not None, name
+        (bin_dir / name).symlink_to(found)
+    env = {**slurm.env(), "PATH": str(bin_dir)}
+    assert shutil.which("mpiexec", path=env["PATH"]) is None
+    command = search(
+        tmp_path,
+        slurm,
+        "--launcher",
+        "slurm",
+        "--trial-time-limit",
+        "2m",
+        "--all-parameters",
+        command=["mpiexec", "-n", "2", *kernel(tmp_path)],
+    )
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert len(record["trials"]) == 3
+    assert all(t["value"] and t["value"] > 0 for t in record["trials"])
+    assert {j["NumTasks"] for j in jobs_of(tmp_path, slurm)} == {"2"}

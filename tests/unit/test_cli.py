@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from iotuner.cli import main
-from iotuner.export import op_table
 from iotuner.formats import op_fields
 from iotuner.summary import summarize
+from iotuner.trace_export import op_table
 from iotuner.tracelog import read_tracelog
 
 

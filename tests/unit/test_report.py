@@ -2,16 +2,21 @@
 the inputs escaped, and clear errors for missing, invalid or no inputs."""
 
 import base64
+import dataclasses
 import json
 import re
 from pathlib import Path
 
 import optuna
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 from iotuner.cli import main
 from iotuner.errors import ConfigError, IotunerError
-from iotuner.report import SECTION_IDS, ReportInputs, build_report, write_report
+from iotuner.report import SECTION_IDS, ReportInputs, build_pages, build_report, write_report
+from iotuner.report._plots import MIN_TICKS, ratio_axis
+from iotuner.report._programs import page_file
 from iotuner.tune import Choice, choice_note, note_figures
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
@@ -108,17 +113,20 @@ def test_invalid_inputs_say_why(tmp_path: Path, sample_log: Path) -> None:
 
 def test_only_the_sections_given(sample_log: Path, sample_table: Path) -> None:
     assert section_ids(build_report(ReportInputs(table=sample_table))) == {"table"}
-    assert section_ids(build_report(ReportInputs(logs=(sample_log,)))) == {"traces"}
+    assert section_ids(build_report(ReportInputs(logs=(sample_log,)))) == {"programs"}
     both = build_report(ReportInputs(table=sample_table, logs=(sample_log,)))
-    assert section_ids(both) == {"table", "traces"}
+    assert section_ids(both) == {"table", "programs"}
     # No heading of an absent section, and none of its words.
     assert "The system" not in both and "Re-measured" not in both
 
 
 def test_traced_run_shows_hints_unhonoured_keys_and_groups(sample_log: Path) -> None:
-    html = build_report(
-        ReportInputs(logs=(sample_log,), default_log=sample_log, tuned_log=sample_log)
+    pages = build_pages(
+        ReportInputs(logs=(sample_log,), default_log=sample_log, tuned_log=sample_log), "r.html"
     )
+    index, program = pages.pop("r.html"), pages
+    (name, html), *others = program.items()
+    assert others == [] and f'href="{name}"' in index and 'href="r.html"' in html
     assert "striping_factor" in html and "the ufs driver does not stripe" in html
     assert "Default against tuned" in html
     assert "write, group 35" in html
@@ -166,8 +174,80 @@ def test_table_shows_gain_interval_and_kept_defaults(tmp_path: Path) -> None:
     html = build_report(ReportInputs(table=table))
     assert f"{TIMES}3.00" in html  # 180 / 60
     assert f"{TIMES}2.40 {DASH} {TIMES}3.75" in html  # [144, 225] / 60
-    assert "kept the default" in html
+    assert "keep the defaults" in html
     assert len(embedded_pngs(html)) == 1
+
+
+def test_size_groups_with_the_same_choice_are_one_range(tmp_path: Path, sample_log: Path) -> None:
+    # What tune writes: one entry per size group, most of them keeping the defaults. The
+    # report (as `iotuner report` makes it) shows a range per run of the same choice, on
+    # the index and on the page of the program traced at that scale (ior, 4 ranks).
+    def entry(group: int, hints: dict[str, str]) -> dict[str, object]:
+        kept = not hints
+        return {"at": "access", "nprocs": 4, "group": group, "pattern": "collective",
+                "op": "write", "layout": "strided", "hints": hints,
+                "note": choice_note(choice(60.0 if kept else 180.0, 60.0, kept))}  # fmt: skip
+
+    disable = {"romio_cb_write": "disable"}
+    groups = [*(entry(g, {}) for g in range(20, 30)), entry(30, disable), entry(31, disable),
+              entry(32, {})]  # fmt: skip
+    table = write_table(tmp_path / "t.jsonl", groups)
+    page = tmp_path / "report.html"
+    assert main(["report", "--table", str(table), "--logs", str(sample_log), "-o", str(page)]) == 0
+    index = page.read_text()
+    (program,) = tmp_path.glob("report.*.html")
+    for html in (index, program.read_text()):
+        rows = re.findall(r"<tr( class=\"kept\")?><td>at access, 4 ranks[^<]*</td><td>([^<]*)</td>"
+                          r"<td>([^<]*)</td>", html)  # fmt: skip
+        assert [(sizes.endswith("(10 entries)"), choice) for _, sizes, choice in rows] == [
+            (True, "keep the defaults"),
+            (False, "romio_cb_write=disable"),
+            (False, "keep the defaults"),
+        ], rows
+        assert "(2 entries)" in rows[1][1]
+
+
+def test_the_printed_gain_is_the_one_its_interval_goes_with(tmp_path: Path) -> None:
+    # The model's prediction sat on the lower edge of its own band (214 in [214, 268]
+    # against 100: "x2.14, interval x2.14-x2.68"), while the case's measurements, on which
+    # the choice rests, say x1.25 in [1.10, 1.60]: the report prints the measured pair.
+    measured = dataclasses.replace(
+        choice(214.0, 100.0), low=214.0, high=268.0, gain=1.25, gain_interval=(1.10, 1.60),
+        gain_basis="measured",
+    )  # fmt: skip
+    figures = note_figures(choice_note(measured))
+    assert figures is not None and figures.basis == "measured"
+    assert figures.gain_low < figures.gain < figures.gain_high
+    table = write_table(
+        tmp_path / "t.jsonl",
+        [{"at": "access", "nprocs": 2, "group": 30, "pattern": "collective", "op": "write",
+          "layout": "strided", "hints": {"romio_cb_write": "disable"},
+          "note": choice_note(measured)}],
+    )  # fmt: skip
+    page = tmp_path / "report.html"
+    assert main(["report", "--table", str(table), "-o", str(page)]) == 0
+    html = page.read_text()
+    assert f"{TIMES}1.25</td>" in html
+    assert f"{TIMES}1.10 {DASH} {TIMES}1.60 (measured)" in html
+    assert f"{TIMES}2.14" not in html
+
+
+@pytest.mark.parametrize(("low", "high"), [(0.95, 1.3), (0.7, 3.0), (0.5, 40.0), (1.0, 1.02)])
+def test_a_gain_axis_has_several_labelled_ticks(low: float, high: float) -> None:
+    figure = Figure()
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    axes.plot([low, high], [0, 1])
+    ratio_axis(axes, low, high)
+    figure.canvas.draw()
+    left, right = axes.get_xlim()
+    labels = [
+        t.get_text()
+        for t in axes.get_xticklabels()
+        if t.get_text() and left <= t.get_position()[0] <= right
+    ]
+    assert len(labels) >= MIN_TICKS, labels
+    assert all(label.startswith(TIMES) for label in labels)
 
 
 def test_note_figures_read_what_tune_writes() -> None:
@@ -260,3 +340,12 @@ def test_search_section_from_a_record_alone(tmp_path: Path) -> None:
     assert "3 trials measured (1 failed)" in html and "Best: 7." in html
     assert "Nothing was re-measured" in html
     assert len(embedded_pngs(html)) == 1
+
+
+def test_a_program_page_is_named_safely_beside_the_index() -> None:
+    taken: set[str] = set()
+    assert page_file("report.html", "iokernel", taken) == "report.iokernel.html"
+    # A program's name is untrusted text: no folder, no control character, no clash.
+    assert page_file("report.html", "../../x\x1b]0;y", taken) == "report._.._x_0_y.html"
+    assert page_file("report.html", "iokernel", taken) == "report.iokernel-2.html"
+    assert page_file("r.html", "..", taken) == "r.program.html"

@@ -266,7 +266,8 @@ def print_advice(advice: "Advice", console: "Console", table: Path | None) -> No
                 console.print(f"      {markup_safe(line)}")
         for line in export.kept:
             console.print(f"    kept: {markup_safe(line)}")
-        for line in export.dropped:
+        # Drops for the same reason are one line with their count (`--json` keeps each).
+        for line in export.dropped_summary():
             console.print(f"    dropped: {markup_safe(line)}")
     if advice.run_command:
         console.print(f"  with the interposer: {markup_safe(advice.run_command)}")

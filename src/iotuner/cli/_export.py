@@ -12,9 +12,6 @@ from iotuner.cli._common import Subparsers
 
 __all__ = ["add_export"]
 
-SHOWN_ON_STDERR = 20
-"""Dropped sentences printed on stderr at most (--json lists them all)."""
-
 
 def add_export(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
@@ -42,6 +39,12 @@ def add_export(subparsers: Subparsers) -> None:
     )
     parser.add_argument("--target", help="lfs: the directory (or file) to set the layout on")
     parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="list every entry and key dropped (by default entries dropped for the same "
+        "reason, such as those that keep the defaults, are counted in one line)",
+    )
+    parser.add_argument(
         "--json",
         action="store_true",
         help="one JSON object on stdout: mechanism, text, kept, dropped, usage, output",
@@ -53,7 +56,7 @@ def _export(args: argparse.Namespace) -> int:
     from iotuner._fileio import atomic_write_text
     from iotuner._printable import printable
     from iotuner.errors import ConfigError
-    from iotuner.hintexport import export_entries
+    from iotuner.hint_exports import export_entries
     from iotuner.table import read_table
 
     if args.nprocs is not None and args.nprocs < 1:
@@ -71,11 +74,12 @@ def _export(args: argparse.Namespace) -> int:
     )
     for sentence in export.kept:
         print(f"kept: {printable(sentence)}", file=sys.stderr)
-    for sentence in export.dropped[:SHOWN_ON_STDERR]:
+    summary = export.dropped if args.verbose else export.dropped_summary()
+    for sentence in summary:
         print(f"dropped: {printable(sentence)}", file=sys.stderr)
-    if len(export.dropped) > SHOWN_ON_STDERR:
+    if len(summary) < len(export.dropped):
         print(
-            f"dropped: {len(export.dropped) - SHOWN_ON_STDERR} more (--json lists them all)",
+            f"dropped: {len(export.dropped)} in all; --verbose lists them",
             file=sys.stderr,
         )
     changes = [e for e in entries if e.hints and args.nprocs in (None, e.nprocs or args.nprocs)]

@@ -298,6 +298,11 @@ def _tune_json(output: Path, result: "TuneResult") -> dict[str, object]:
                 "predicted_gain": c.predicted / c.default_predicted - 1
                 if c.default_predicted > 0
                 else None,
+                # The gain the entry rests on and its interval, the point inside it
+                # (measured or calibrated; None where only the model's ratio is known).
+                "gain": c.gain,
+                "gain_interval": list(c.gain_interval) if c.gain_interval else None,
+                "gain_basis": c.gain_basis,
                 "extrapolated_doublings": c.extrapolated,
                 "reason": c.reason,
             }

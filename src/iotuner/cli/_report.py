@@ -11,15 +11,17 @@ __all__ = ["add_report"]
 def add_report(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "report",
-        help="write one self-contained HTML page of what iotuner measured, learned and did",
+        help="write self-contained HTML pages of what iotuner measured, learned and did",
         description=(
-            "Write one HTML file (figures embedded, no network or JavaScript needed to read "
-            "it) with a section for each input given: the system (--db: what was measured, "
+            "Write an HTML index page (figures embedded, no network or JavaScript needed to "
+            "read it) with a section for each input given: the system (--db: what was measured, "
             "how noisy, which parameters matter), the model (--model: predicted against "
             "measured, evaluation figures), the tuning table (--table: per case the choice "
             "and predicted gain), a search (--storage/--study, --search-record: convergence, "
-            "re-measures, verdict) and traced runs (--logs; --default-log with --tuned-log "
-            "side by side)."
+            "re-measures, verdict) and the programs of the trace logs (--logs), each on a "
+            "page of its own beside the index (-o report.html: report.PROGRAM.html) with its "
+            "runs, default against tuned (--default-log with --tuned-log, else its latest "
+            "run of each kind) and the table's entries for it."
         ),
     )
     parser.add_argument(
@@ -52,7 +54,13 @@ def add_report(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--tuned-log", type=Path, metavar="LOG", help="trace of the same program tuned"
     )
-    parser.add_argument("-o", "--output", type=Path, required=True, help="HTML file to write")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        help="the index page to write (the program pages go beside it)",
+    )
     parser.set_defaults(handler=_report)
 
 

@@ -116,8 +116,9 @@ def add_search(subparsers: Subparsers) -> None:
         "--filter",
         action="append",
         default=[],
-        metavar="COLUMN=VALUE",
-        help="offline: keep the rows of one problem or scale (repeatable)",
+        metavar="COLUMN=VALUE[,...]",
+        help="offline: keep the rows of one problem or scale; several conditions separated "
+        "by commas or --filter repeated, all must hold (e.g. nprocs=64,op=write)",
     )
     parser.add_argument(
         "--target-fraction",

@@ -162,7 +162,7 @@ def add_log2csv(subparsers: Subparsers) -> None:
 
 
 def _log2csv(args: argparse.Namespace) -> int:
-    from iotuner.export import op_csv
+    from iotuner.trace_export import op_csv
     from iotuner.tracelog import read_tracelog
 
     text = op_csv(read_tracelog(args.log))

@@ -1,6 +1,10 @@
 """`iotuner analyze`: SCTuner's statistical benchmarking analysis (Tang, Xie et al., PDSW
 2021) of a summary frame.
 
+0. Compare like with like: a pattern where a single configuration was measured (a traced
+   run of a workload no sweep measured, say) says nothing about how configurations
+   compare, and normalised to itself it would score 1, the best; such patterns are left
+   out (`lone`, their count).
 1. Normalise: each row's bandwidth is divided by the best bandwidth of its pattern, so
    every value lies in (0, 1] and 1 marks the best configuration of that pattern. A pattern
    is SCTuner's term for what this project calls a workload: the system and every workload
@@ -113,6 +117,8 @@ class AnalyzeReport:
     withheld: str = ""
     """Why `good` and `bad` are empty although there are clusters (too many imputed
     cells: MAX_IMPUTED_FRACTION); "" when they are given."""
+    lone: int = 0
+    """Patterns left out because a single configuration was measured in them (step 0)."""
 
 
 def analyze(
@@ -132,6 +138,15 @@ def analyze(
     data = frame.loc[good_rows].reset_index(drop=True)
     if data.empty:
         raise ModelError(f"the analysis needs rows with a positive {stat}; there are none")
+    patterns = data.groupby(list(PATTERN_COLUMNS), sort=True, dropna=False).ngroup()
+    compared = data.groupby(patterns)["config"].transform("nunique").to_numpy() > 1
+    lone = int(patterns[~compared].nunique())
+    if not compared.any():
+        raise ModelError(
+            "the analysis compares configurations measured on the same pattern; no pattern "
+            f"has more than one ({lone} patterns, one configuration each)"
+        )
+    data = data.loc[compared].reset_index(drop=True)
     ids = data.groupby(list(PATTERN_COLUMNS), sort=True, dropna=False).ngroup().to_numpy()
     values = data[stat].to_numpy(dtype=float)
     best = pd.Series(values).groupby(ids).transform("max").to_numpy(dtype=float)
@@ -217,6 +232,7 @@ def analyze(
         default=defaults[0] if defaults else None,
         imputed_fraction=imputed,
         withheld=withheld,
+        lone=lone,
     )
 
 

@@ -134,6 +134,11 @@ def render_analyze(report: AnalyzeReport, console: Console, limit: int = 20) -> 
     )
     if report.dropped:
         console.print(f"{report.dropped} rows without a positive {report.stat} were left out")
+    if report.lone:
+        console.print(
+            f"{report.lone} patterns left out: a single configuration was measured in each "
+            "(nothing to compare it with)"
+        )
     if report.filled:
         console.print(f"{report.filled} missing cells filled with the configuration's mean")
     console.print(f"clusters (Ward, Euclidean): {escape(report.cluster_rule)}")

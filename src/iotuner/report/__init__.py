@@ -1,6 +1,7 @@
-"""`iotuner report`: one self-contained HTML page of what iotuner learned and did.
+"""`iotuner report`: self-contained HTML pages of what iotuner learned and did: an index
+page and, beside it, one page per program that trace logs were given of.
 
-Sections, each only when its input is given:
+Sections of the index, each only when its input is given:
 
 * the system (a knowledge base): what was measured, how noisy the repeats are, which
   parameters matter (effect sizes, SCTuner's analysis, Kunkel's trees);
@@ -9,13 +10,15 @@ Sections, each only when its input is given:
 * the tuning table: per case the choice, the predicted gain and interval, kept defaults;
 * a search (Optuna studies, and/or the JSON record of `iotuner search --json`):
   convergence per strategy, the best trials, the re-measures and the verdict;
-* traced runs (trace logs): requested against effective hints, unhonoured keys, bandwidth
-  per size group; default against tuned when both traces are given.
+* programs (trace logs): one row per program linking to its page (report._programs): its
+  runs (requested against effective hints, unhonoured keys, bandwidth per size group),
+  default against tuned when both are there, and the table's entries that apply to it.
 
 The page holds its figures as PNG data URIs and its CSS inline: it needs no network and no
 JavaScript to be read. Every string from the inputs goes through Jinja's autoescape.
 
-    html = build_report(ReportInputs(db="kb.sqlite", model=Path("model")))
+    html = build_report(ReportInputs(db="kb.sqlite", model=Path("model")))   # the index
+    pages = build_pages(ReportInputs(logs=(log,)), "report.html")  # name -> HTML
     write_report(Path("report.html"), ReportInputs(table=Path("table.jsonl")))
 """
 
@@ -31,9 +34,9 @@ from iotuner._fileio import atomic_write_text
 from iotuner._secrets import display_url
 from iotuner.errors import ConfigError
 
-__all__ = ["ReportInputs", "build_report", "write_report"]
+__all__ = ["ReportInputs", "build_pages", "build_report", "write_report"]
 
-SECTION_IDS = ("system", "model", "table", "search", "traces")
+SECTION_IDS = ("system", "model", "table", "search", "programs")
 """The id of each section's element, in page order (a test looks them up)."""
 
 
@@ -114,17 +117,18 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def _sections(inputs: ReportInputs) -> dict[str, Any]:
-    """Each section's context (None when its input is absent), computed from the inputs."""
+def _sections(inputs: ReportInputs, index: str) -> dict[str, Any]:
+    """Each section's context (None when its input is absent), computed from the inputs;
+    `programs` holds the pages (report._programs.ProgramPage) named beside `index`."""
     # Imported here: the plotting and model stack is heavy, and `iotuner --help` should not
     # pay for it.
     from iotuner.learn import TrainingData, training_data
     from iotuner.models import load_model
     from iotuner.report._model import model_section
+    from iotuner.report._programs import program_pages
     from iotuner.report._search import load_studies, read_search_record, search_section
     from iotuner.report._system import system_section
     from iotuner.report._table import table_section
-    from iotuner.report._traces import comparison_section, log_section
     from iotuner.store import open_store
     from iotuner.table import check_table
     from iotuner.tracelog import read_tracelog
@@ -140,6 +144,7 @@ def _sections(inputs: ReportInputs) -> dict[str, Any]:
         sections["system"] = system_section(data)
     if inputs.model is not None:
         sections["model"] = model_section(load_model(Path(inputs.model)), data)
+    checked = None
     if inputs.table is not None:
         checked = check_table(inputs.table)
         if checked.refused is not None:
@@ -153,33 +158,47 @@ def _sections(inputs: ReportInputs) -> dict[str, Any]:
             studies, record, str(inputs.search_record) if inputs.search_record else None
         )
     if inputs.logs or inputs.default_log:
-        comparison = None
-        if inputs.default_log is not None and inputs.tuned_log is not None:
-            comparison = comparison_section(
-                read_tracelog(inputs.default_log), read_tracelog(inputs.tuned_log)
-            )
-        sections["traces"] = {
-            "logs": [log_section(read_tracelog(path)) for path in inputs.logs],
-            "comparison": comparison,
-        }
+        sections["programs"] = program_pages(
+            index,
+            [read_tracelog(path) for path in inputs.logs],
+            read_tracelog(inputs.default_log) if inputs.default_log else None,
+            read_tracelog(inputs.tuned_log) if inputs.tuned_log else None,
+            checked.entries if checked is not None else None,
+        )
     return sections
 
 
-def build_report(inputs: ReportInputs) -> str:
-    """The report's HTML; ConfigError (or the error of the input that failed to load, an
-    IotunerError) for missing or invalid inputs, and when no input is given."""
+def build_pages(inputs: ReportInputs, index: str = "report.html") -> dict[str, str]:
+    """The report's pages, file name -> HTML: the index page `index` first, then a page
+    per program beside it (named by report._programs.page_file). ConfigError (or the error
+    of the input that failed to load, an IotunerError) for missing or invalid inputs, and
+    when no input is given."""
     _check(inputs)
-    sections = _sections(inputs)
-    template = _environment().get_template("report.html.j2")
-    return template.render(
-        title=inputs.title,
-        version=__version__,
-        created=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        extra=inputs.extra,
-        inputs=_described_inputs(inputs),
-        sections=sections,
-        contents=[(sid, _HEADINGS[sid]) for sid in SECTION_IDS if sections[sid] is not None],
-    )
+    sections = _sections(inputs, index)
+    environment = _environment()
+    created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    pages = {
+        index: environment.get_template("report.html.j2").render(
+            title=inputs.title,
+            version=__version__,
+            created=created,
+            extra=inputs.extra,
+            inputs=_described_inputs(inputs),
+            sections=sections,
+            contents=[(sid, _HEADINGS[sid]) for sid in SECTION_IDS if sections[sid] is not None],
+        )
+    }
+    program = environment.get_template("program.html.j2")
+    for page in sections["programs"] or []:
+        pages[page.file] = program.render(
+            title=inputs.title, version=__version__, created=created, index=index, p=page.context
+        )
+    return pages
+
+
+def build_report(inputs: ReportInputs) -> str:
+    """The index page's HTML (build_pages has the program pages too)."""
+    return next(iter(build_pages(inputs).values()))
 
 
 _HEADINGS = {
@@ -187,7 +206,7 @@ _HEADINGS = {
     "model": "The model",
     "table": "The tuning table",
     "search": "The search",
-    "traces": "Traced runs",
+    "programs": "Programs",
 }
 
 
@@ -209,10 +228,11 @@ def _described_inputs(inputs: ReportInputs) -> list[tuple[str, str]]:
 
 
 def write_report(path: Path, inputs: ReportInputs) -> Path:
-    """Write the report to `path` (atomically) and return it."""
-    html = build_report(inputs)
+    """Write the report's index page to `path` and the program pages beside it (each
+    atomically); return `path`."""
     path = Path(path)
     if path.parent != Path() and not path.parent.is_dir():
         raise ConfigError(f"-o {path}: the folder {path.parent} does not exist")
-    atomic_write_text(path, html)
+    for name, html in build_pages(inputs, path.name).items():
+        atomic_write_text(path.parent / name, html)
     return path

@@ -12,9 +12,10 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import NullFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
 __all__ = [
     "Plot",
@@ -146,13 +147,38 @@ def gain_intervals(rows: Sequence[tuple[str, float, float, float, bool]], alt: s
         axes.plot([gain], [y], "o", color=color)
     axes.axvline(1.0, color="black", linewidth=0.8)
     axes.set_yticks(range(len(rows)), [label for label, *_ in rows], fontsize=7)
-    axes.set_xscale("log")
-    axes.xaxis.set_minor_formatter(NullFormatter())
-    axes.set_xlabel("predicted bandwidth / the default's (interval: the model's band)")
+    values = [v for _, gain, low, high, _ in rows for v in (gain, low, high, 1.0) if v > 0]
+    ratio_axis(axes, min(values), max(values))
+    axes.set_xlabel(
+        "gain over the default (interval: measured or calibrated, else the model's band)"
+    )
     axes.plot([], [], "o", color=PALETTE[2], label="changed")
     axes.plot([], [], "o", color="grey", label="kept the default")
     axes.legend(loc="lower right", fontsize=7)
     return _embed(figure, alt)
+
+
+TIMES = "\u00d7"
+"""The multiplication sign that labels ratios."""
+MIN_TICKS = 4
+"""Labelled ticks a ratio axis shows at least (ratio_axis)."""
+
+
+def ratio_axis(axes: Axes, low: float, high: float) -> None:
+    """The x axis of `axes` as a log-scaled axis of ratios (gains) from `low` to `high`
+    with several labelled ticks (x0.8, x1, x1.5 ... with the multiplication sign).
+    RATIONALE: matplotlib's default log locator labels decades only, so gains between x0.7
+    and x3 got a single tick; within a decade the ticks are round values (MaxNLocator),
+    beyond it 1-2-5 steps of each decade."""
+    low, high = low / 1.15, high * 1.15  # room for the markers at the ends
+    axes.set_xscale("log")
+    axes.set_xlim(low, high)
+    if high / low < 10:
+        axes.xaxis.set_major_locator(MaxNLocator(nbins=MIN_TICKS + 3, steps=[1, 2, 2.5, 5, 10]))
+    else:
+        axes.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{TIMES}{value:g}"))
+    axes.xaxis.set_minor_formatter(NullFormatter())
 
 
 def convergence(series: Mapping[str, Sequence[float]], ylabel: str, alt: str) -> Plot:

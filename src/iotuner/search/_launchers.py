@@ -114,6 +114,14 @@ class Launcher:
         """
         raise NotImplementedError
 
+    def program(self, argv: Sequence[str]) -> str:
+        """The executable of the user's command that this launcher starts itself, so the
+        one that must exist before the first trial: the command's first word, as given
+        (a launcher that takes the user's own `mpiexec -n N` off names the program)."""
+        if not argv:
+            raise SearchError("no command to run: give it after '--', e.g. -- mpiexec -n 2 ./app")
+        return argv[0]
+
     def env(self, variables: Mapping[str, str]) -> dict[str, str]:
         """The variables to add to the trial's environment, given the trial's own ones
         (application parameters); the IOTUNER_* variables are added by the runner."""

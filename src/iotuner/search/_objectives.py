@@ -342,7 +342,8 @@ class RunObjective(Objective):
 
     def _check_command(self) -> None:
         """Placeholders name application parameters (or `trial`); every application
-        parameter without an environment variable is used; the program exists."""
+        parameter without an environment variable is used; what the launcher starts of the
+        command exists (with Slurm the program, not the user's mpiexec it drops)."""
         if not self.command:
             raise SearchError("no command to run: give it after '--', e.g. -- mpiexec -n 2 ./app")
         app = {p.name: p for p in self.space.parameters if p.kind == "app"}
@@ -362,7 +363,7 @@ class RunObjective(Objective):
                 "have no env variable and no {name} placeholder in the command: the program "
                 "would never see them"
             )
-        program = self.command[0]
+        program = self.launcher.program(self.command)
         if shutil.which(program) is None:
             raise SearchError(f"cannot run {program!r}: not found or not executable")
 

@@ -100,15 +100,26 @@ class MeasuredConfig:
 
 
 def parse_filters(texts: Sequence[str]) -> dict[str, str]:
-    """COLUMN=VALUE texts as a mapping; SearchError for a text without '='."""
+    """COLUMN=VALUE conditions as a mapping. Each text holds one condition or several
+    separated by commas (`nprocs=64,op=write`; --filter may also be repeated): every one
+    must hold. SearchError, naming the condition and what was expected, for a condition
+    without '=' or a column, and for one column given two values."""
     filters: dict[str, str] = {}
     for text in texts:
-        column, sep, value = text.partition("=")
-        if not sep or not column.strip():
-            raise SearchError(
-                f"a filter must look like COLUMN=VALUE (e.g. nprocs=64), got {text!r}"
-            )
-        filters[column.strip()] = value.strip()
+        for condition in text.split(","):
+            column, sep, value = condition.partition("=")
+            column, value = column.strip(), value.strip()
+            if not sep or not column:
+                raise SearchError(
+                    f"--filter {text!r}: {condition.strip()!r} is not a condition: expected "
+                    "COLUMN=VALUE, several separated by commas (e.g. nprocs=64,op=write)"
+                )
+            if filters.get(column, value) != value:
+                raise SearchError(
+                    f"--filter {text!r}: column {column!r} is given twice "
+                    f"({filters[column]!r} and {value!r}): a row has one value"
+                )
+            filters[column] = value
     return filters
 
 

@@ -206,6 +206,12 @@ class SlurmLauncher(Launcher):
         options = self.options if self.via == "srun" else []
         return ["srun", *mpi, "--exact", "-n", str(ranks), *limit, *options, *program]
 
+    def program(self, argv: Sequence[str]) -> str:
+        # The user's mpiexec is dropped (srun starts the ranks): it need not exist here.
+        if not argv:
+            raise SearchError("no command to run: give it after '--', e.g. -- ./app ARGS")
+        return ranks_in(argv)[0][0]
+
     def cores(self, argv: Sequence[str]) -> int:
         ranks = self._ranks(argv)[1]
         self._per_trial = ranks  # for slots(): the search asks cores() first

@@ -20,6 +20,7 @@ from iotuner.store._store import (
     canonical_config,
     default_store_path,
     open_store,
+    summarize_repeats,
 )
 
 __all__ = [
@@ -32,4 +33,5 @@ __all__ = [
     "canonical_config",
     "default_store_path",
     "open_store",
+    "summarize_repeats",
 ]

@@ -36,6 +36,7 @@ __all__ = [
     "StoreError",
     "default_store_path",
     "open_store",
+    "summarize_repeats",
 ]
 
 SCHEMA_LOCK = 0x696F74756E6572
@@ -543,17 +544,7 @@ class Store:
         MiB/s, quartiles by numpy's linear percentile), then the cfg:<parameter> columns as
         in measurements(). Sorted by system, workload and configuration."""
         frame, params = self._measurement_rows(system, kind)
-        keys = ["system", *WORKLOAD_COLUMNS, "config"]
-        bandwidth = frame["bandwidth"].to_numpy(dtype=float)
-        rows = []
-        for key, positions in frame.groupby(keys, sort=False, dropna=False).indices.items():
-            values = bandwidth[positions]
-            five = np.percentile(values, [0, 25, 50, 75, 100], method="linear")
-            rows.append((*cast(tuple[Any, ...], key), len(values), *(float(v) for v in five)))
-        summary = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
-        if not summary.empty:
-            summary = summary.sort_values(keys, kind="stable", ignore_index=True)
-        return _with_config_columns(summary, params)
+        return _with_config_columns(summarize_repeats(frame), params)
 
     def _measurement_rows(
         self, system: System | str | None, kind: str | None
@@ -592,6 +583,34 @@ class Store:
         frame = pd.DataFrame([tuple(row[:-1]) for row in rows], columns=list(MEASUREMENT_COLUMNS))
         params = {row.config: json.loads(row.params) for row in rows}
         return frame, params
+
+
+def summarize_repeats(measurements: pd.DataFrame) -> pd.DataFrame:
+    """The repeats of each (system, workload, config) of a measurement frame (one row per
+    measurement: MEASUREMENT_COLUMNS) summarised: SUMMARY_COLUMNS (n and the five-number
+    summary of the bandwidths, quartiles by numpy's linear percentile), then the frame's
+    cfg:<parameter> columns, which `config` determines. Sorted by system, workload and
+    configuration."""
+    keys = ["system", *WORKLOAD_COLUMNS, "config"]
+    carried = [c for c in measurements.columns if c.startswith(CONFIG_PREFIX)]
+    bandwidth = measurements["bandwidth"].to_numpy(dtype=float)
+    cells = [measurements[c].to_numpy(dtype=object) for c in carried]
+    rows = []
+    for key, positions in measurements.groupby(keys, sort=False, dropna=False).indices.items():
+        values = bandwidth[positions]
+        five = np.percentile(values, [0, 25, 50, 75, 100], method="linear")
+        rows.append(
+            (
+                *cast(tuple[Any, ...], key),
+                len(values),
+                *(float(v) for v in five),
+                *(column[positions[0]] for column in cells),
+            )
+        )
+    summary = pd.DataFrame(rows, columns=[*SUMMARY_COLUMNS, *carried])
+    if not summary.empty:
+        summary = summary.sort_values(keys, kind="stable", ignore_index=True)
+    return summary
 
 
 def _with_config_columns(

@@ -284,6 +284,13 @@ class Case:
         calibrated = self.calibrated_gain(index, 0)
         return None if calibrated is None else calibrated[1]
 
+    def gain_basis(self, index: int) -> str | None:
+        """What gain_estimate and gain_interval rest on: "measured", "calibrated", or None
+        without either."""
+        if self._measured_pairs(index, 0):
+            return "measured"
+        return "calibrated" if self.calibrated_gain(index, 0) is not None else None
+
     @property
     def first(self) -> Workload:
         return self.workloads[0]

@@ -1,6 +1,6 @@
 """What tune decided, case by case, and the note each access entry carries: written by
 choice_note, read back by note_figures (iotuner export ranks entries by gain, the report
-draws gains with their intervals). Change the two together; tests/unit/test_hintexport.py
+draws gains with their intervals). Change the two together; tests/unit/test_hint_exports.py
 checks the round trip.
 """
 
@@ -45,6 +45,9 @@ class Choice:
     # The gain's point that goes with gain_interval (inside it): measured, else the
     # calibrated median; None where neither is known (predicted over default_predicted).
     gain: float | None = None
+    # What `gain` and `gain_interval` rest on: "measured" (this case's repeats) or
+    # "calibrated" (held-out workloads); None where neither is known.
+    gain_basis: str | None = None
 
 
 @dataclass(frozen=True)
@@ -61,11 +64,13 @@ class TuneResult:
 # The note of an access entry is a two-way contract: tune writes it with choice_note, and
 # whoever reads a table's predictions back (iotuner export ranks entries by gain, the report
 # draws gains with their intervals) reads it with note_figures. Change the two together;
-# tests/unit/test_hintexport.py checks the round trip.
+# tests/unit/test_hint_exports.py checks the round trip.
 _NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 _NOTE = re.compile(
     rf"^predicted (?P<predicted>{_NUMBER}) MiB/s \[(?P<low>{_NUMBER}), (?P<high>{_NUMBER})\] "
-    rf"vs default (?P<default>{_NUMBER}); (?P<reason>.*)$",
+    rf"vs default (?P<default>{_NUMBER}); "
+    rf"(?:gain x(?P<gain>{_NUMBER}) \[(?P<gain_low>{_NUMBER}), (?P<gain_high>{_NUMBER})\] "
+    rf"(?P<basis>measured|calibrated); )?(?P<reason>.*)$",
     re.DOTALL,
 )
 
@@ -81,14 +86,27 @@ class NoteFigures:
     default: float
     gain: float
     reason: str
+    gain_low: float = 0.0
+    gain_high: float = 0.0
+    """The gain's interval, `gain` inside it: measured or calibrated where the note says
+    (`basis`), else the model's band over the default's prediction."""
+    basis: str = "predicted"
+    """"measured", "calibrated" or "predicted" (the model's ratio and band alone)."""
 
 
 def choice_note(c: Choice) -> str:
     """The `note` of the table entry written for a choice: "predicted X MiB/s [low, high]
-    vs default Y; reason" (note_figures reads it back)."""
+    vs default Y; [gain xG [GL, GH] measured|calibrated; ]reason" (note_figures reads it
+    back). The gain part is there when the choice has a measured or calibrated gain
+    (Choice.gain with Choice.gain_interval): the printed point is then the one that goes
+    with its interval, not the ratio of two predictions."""
+    gain = ""
+    if c.gain is not None and c.gain_interval is not None and c.gain_basis is not None:
+        low, high = c.gain_interval
+        gain = f"gain x{c.gain:.2f} [{low:.2f}, {high:.2f}] {c.gain_basis}; "
     return (
         f"predicted {c.predicted:.1f} MiB/s [{c.low:.1f}, {c.high:.1f}] vs default "
-        f"{c.default_predicted:.1f}; {c.reason}"
+        f"{c.default_predicted:.1f}; {gain}{c.reason}"
     )
 
 
@@ -103,13 +121,28 @@ def note_figures(note: str | None) -> NoteFigures | None:
     if default <= 0:
         return None
     predicted = float(found.group("predicted"))
+    low, high = float(found.group("low")), float(found.group("high"))
+    if found.group("gain") is not None:
+        return NoteFigures(
+            predicted=predicted,
+            low=low,
+            high=high,
+            default=default,
+            gain=float(found.group("gain")),
+            reason=found.group("reason"),
+            gain_low=float(found.group("gain_low")),
+            gain_high=float(found.group("gain_high")),
+            basis=found.group("basis"),
+        )
     return NoteFigures(
         predicted=predicted,
-        low=float(found.group("low")),
-        high=float(found.group("high")),
+        low=low,
+        high=high,
         default=default,
         gain=predicted / default,
         reason=found.group("reason"),
+        gain_low=low / default,
+        gain_high=high / default,
     )
 
 

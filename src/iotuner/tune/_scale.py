@@ -349,4 +349,5 @@ def _choice(case: Case, space: Space, index: int, reason: str) -> Choice:
         extrapolated=case.distance,
         gain_interval=case.gain_interval(index),
         gain=case.gain_estimate(index),
+        gain_basis=case.gain_basis(index),
     )

@@ -75,6 +75,7 @@ import math
 import os
 import re
 import shlex
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -86,7 +87,14 @@ from iotuner.formats import hint_vocabulary, ompio_job_settings, ompio_map
 from iotuner.table import HEADER, TableEntry, specificity, table_problems
 from iotuner.tune import note_gain
 
-__all__ = ["MECHANISMS", "PFL_STRIPES_PER_TARGET", "Export", "export_entries"]
+__all__ = [
+    "KEEPS_DEFAULTS",
+    "MECHANISMS",
+    "PFL_STRIPES_PER_TARGET",
+    "Dropped",
+    "Export",
+    "export_entries",
+]
 
 MECHANISMS: tuple[str, ...] = EXPORT_MECHANISMS
 """The `--to` values of `iotuner export`."""
@@ -120,6 +128,20 @@ _PLACEHOLDER = {
 _LFS_TARGET_PLACEHOLDER = "/path/to/output-dir"
 
 
+KEEPS_DEFAULTS = "entries that keep the defaults"
+"""The group of the entries dropped because they set no hint (Dropped.group)."""
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """What an export left out and why, in one sentence. `group` names, in the plural,
+    the entries dropped for the same reason (e.g. KEEPS_DEFAULTS), so that a summary can
+    count them in one line; None for what stands alone (a key, a file pattern)."""
+
+    sentence: str
+    group: str | None = None
+
+
 @dataclass(frozen=True)
 class Export:
     """A table's choices in one mechanism's form, and what the form could not carry."""
@@ -128,7 +150,25 @@ class Export:
     text: str  # the file content / commands / variable value
     usage: list[str]  # the lines a user runs or puts in a job script to use it
     kept: list[str]  # sentences: which choice(s) were kept and why
-    dropped: list[str]  # sentences: what was dropped and why
+    drops: list[Dropped]  # what was dropped and why
+
+    @property
+    def dropped(self) -> list[str]:
+        """Every drop's sentence, in order."""
+        return [d.sentence for d in self.drops]
+
+    def dropped_summary(self) -> list[str]:
+        """The drops in few lines: a group of several entries as one line with their count
+        (e.g. "24 entries that keep the defaults"), each other drop as its sentence; in
+        the order each first appears."""
+        counts = Counter(d.group for d in self.drops if d.group is not None)
+        lines: list[str] = []
+        for drop in self.drops:
+            if drop.group is None or counts[drop.group] == 1:
+                lines.append(drop.sentence)
+            elif f"{counts[drop.group]} {drop.group}" not in lines:
+                lines.append(f"{counts[drop.group]} {drop.group}")
+        return lines
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -169,7 +209,13 @@ def export_entries(
             f"no entry of the table applies to {selection} ({len(entries)} entries): "
             "nothing to export"
         )
-    dropped = [f"{_describe(e)}: does not apply to {selection}" for e in outside]
+    dropped = [
+        Dropped(
+            f"{_describe(e)}: does not apply to {selection}",
+            f"entries that do not apply to {selection}",
+        )
+        for e in outside
+    ]
     if mechanism != "iotuner":
         usable = []
         for entry in applying:
@@ -177,7 +223,13 @@ def export_entries(
             if narrower is None:
                 usable.append(entry)
             else:
-                dropped.append(f"{_describe(entry)}: {narrower}")
+                dropped.append(
+                    Dropped(
+                        f"{_describe(entry)}: {narrower}",
+                        f"entries for some programs or files only ({mechanism} applies to "
+                        "the whole job: give --program or --file to export them)",
+                    )
+                )
         applying = usable
     where = str((output or Path(_PLACEHOLDER[mechanism])).absolute())
     built = _BUILDERS[mechanism](applying, where, pfl=pfl, target=target)
@@ -288,7 +340,7 @@ class _Configuration:
 
     hints: dict[str, str] = field(default_factory=dict)
     kept: list[str] = field(default_factory=list)
-    dropped: list[str] = field(default_factory=list)
+    dropped: list[Dropped] = field(default_factory=list)
 
 
 def _one_configuration(entries: Sequence[TableEntry], why_one: str) -> _Configuration:
@@ -297,7 +349,9 @@ def _one_configuration(entries: Sequence[TableEntry], why_one: str) -> _Configur
     config = _Configuration()
     for entry in entries:
         if not entry.hints:
-            config.dropped.append(f"{_describe(entry)}: keeps the default, nothing to carry")
+            config.dropped.append(
+                Dropped(f"{_describe(entry)}: keeps the default, nothing to carry", KEEPS_DEFAULTS)
+            )
     later = [e for e in entries if e.hints and e.at != "open"]
     opens = [e for e in entries if e.hints and e.at == "open"]
     access = _ranked(later)[0] if later else None
@@ -320,10 +374,14 @@ def _one_configuration(entries: Sequence[TableEntry], why_one: str) -> _Configur
         reason = (
             why_one if entry in fitting else "not for the job and file of the kept access entry"
         )
-        config.dropped.append(f"{_describe(entry)}: {reason}")
+        config.dropped.append(
+            Dropped(f"{_describe(entry)}: {reason}", f"entries with other choices: {reason}")
+        )
     for entry in later:
         if entry is not access:
-            config.dropped.append(f"{_describe(entry)}: {why_one}")
+            config.dropped.append(
+                Dropped(f"{_describe(entry)}: {why_one}", f"entries with other choices: {why_one}")
+            )
     return config
 
 
@@ -335,21 +393,21 @@ class _Built:
     text: str
     usage: list[str]
     kept: list[str]
-    dropped: list[str]
+    dropped: list[Dropped]
 
 
 def _drop_keys(
     hints: dict[str, str], reason_for: Callable[[str, str], str | None]
-) -> tuple[dict[str, str], list[str]]:
-    """The hints whose reason_for(key, value) is None, and a sentence for each other."""
+) -> tuple[dict[str, str], list[Dropped]]:
+    """The hints whose reason_for(key, value) is None, and a drop for each other."""
     carried: dict[str, str] = {}
-    dropped: list[str] = []
+    dropped: list[Dropped] = []
     for key, value in hints.items():
         reason = reason_for(key, value)
         if reason is None:
             carried[key] = value
         else:
-            dropped.append(f"key {key}={value} dropped: {reason}")
+            dropped.append(Dropped(f"key {key}={value} dropped: {reason}"))
     return carried, dropped
 
 
@@ -400,11 +458,16 @@ def _cray_patterns(glob: str) -> list[str]:
     return [glob, f"*/{glob}"]
 
 
+def _scoped(scope: str, drop: Dropped) -> Dropped:
+    """A drop of one file pattern's configuration, its sentence saying which."""
+    return Dropped(f"{scope}: {drop.sentence}", drop.group)
+
+
 def _build_cray(entries: Sequence[TableEntry], where: str, **_: object) -> _Built:
     why_one = "MPICH_MPIIO_HINTS holds one configuration per file-name pattern"
     globs = list(dict.fromkeys(e.file for e in entries if e.file is not None))
     kept: list[str] = []
-    dropped: list[str] = []
+    dropped: list[Dropped] = []
     specs: list[tuple[str, dict[str, str]]] = []
     for glob in globs:
         scoped = [e for e in entries if e.file in (glob, None)]
@@ -413,26 +476,30 @@ def _build_cray(entries: Sequence[TableEntry], where: str, **_: object) -> _Buil
         bad = _CRAY_FORBIDDEN.search(glob)
         if bad:
             dropped.append(
-                f"file pattern {glob!r} dropped with its entries: MPICH_MPIIO_HINTS cannot "
-                "hold ':', ',', '=', white space or a control character in a pattern"
+                Dropped(
+                    f"file pattern {glob!r} dropped with its entries: MPICH_MPIIO_HINTS "
+                    "cannot hold ':', ',', '=', white space or a control character in a pattern"
+                )
             )
             continue
         kept += [f"for files {glob}: {sentence}" for sentence in config.kept]
-        dropped += [f"for files {glob}: {s}" for s in config.dropped + dropped_keys]
+        dropped += [_scoped(f"for files {glob}", d) for d in config.dropped + dropped_keys]
         specs += [(pattern, carried) for pattern in _cray_patterns(glob) if carried]
     general = _one_configuration([e for e in entries if e.file is None], why_one)
     carried, dropped_keys = _drop_keys(general.hints, _cray_value)
     kept += [f"for every other file (*): {s}" for s in general.kept]
-    dropped += [f"for every other file (*): {s}" for s in general.dropped + dropped_keys]
+    dropped += [_scoped("for every other file (*)", d) for d in general.dropped + dropped_keys]
     common = {}
     for key, value in carried.items():
         if all(spec.get(key) == value for _, spec in specs):
             common[key] = value
         else:
             dropped.append(
-                f"key {key}={value} left out of the '*' spec: a file pattern's spec sets it "
-                "otherwise or not at all, and which of several matching specs Cray applies "
-                "is not documented in what we found"
+                Dropped(
+                    f"key {key}={value} left out of the '*' spec: a file pattern's spec sets "
+                    "it otherwise or not at all, and which of several matching specs Cray "
+                    "applies is not documented in what we found"
+                )
             )
     if common:
         specs.append(("*", common))
@@ -511,18 +578,22 @@ def _build_lfs(
 ) -> _Built:
     place = shlex.quote(target or _LFS_TARGET_PLACEHOLDER)
     kept: list[str] = []
-    dropped: list[str] = []
+    dropped: list[Dropped] = []
     striping = [e for e in entries if e.at == "open" and any(k in e.hints for k in STRIPING_KEYS)]
     others = [e for e in entries if e not in striping and e.hints]
     if others:
         keys = sorted({k for e in others for k in e.hints})
         dropped.append(
-            f"{len(others)} entries without striping keys dropped (lfs sets a file layout "
-            f"only; their keys {', '.join(keys)} need another mechanism)"
+            Dropped(
+                f"{len(others)} entries without striping keys dropped (lfs sets a file layout "
+                f"only; their keys {', '.join(keys)} need another mechanism)"
+            )
         )
     if not striping:
         dropped.append(
-            "no open entry that applies sets striping_factor, striping_unit or start_iodevice"
+            Dropped(
+                "no open entry that applies sets striping_factor, striping_unit or start_iodevice"
+            )
         )
         return _Built("", [], kept, dropped)
     ranked = _ranked(striping)
@@ -541,7 +612,9 @@ def _build_lfs(
     best = ranked[0]
     for key, value in best.hints.items():
         if key not in STRIPING_KEYS:
-            dropped.append(f"key {key}={value} of the kept entry dropped: not a layout key")
+            dropped.append(
+                Dropped(f"key {key}={value} of the kept entry dropped: not a layout key")
+            )
     if pfl or scales_differ:
         chosen = list(by_scale.values()) if scales_differ else [best]
         components = _pfl_components(
@@ -561,9 +634,9 @@ def _build_lfs(
         kept.append(f"{_describe(best)}: {_why_ranked(best, len(striping))}")
     for entry in striping:
         if entry not in chosen:
+            reason = "a directory has one default layout, and the kept entry ranks higher"
             dropped.append(
-                f"{_describe(entry)}: a directory has one default layout, and the kept "
-                "entry ranks higher"
+                Dropped(f"{_describe(entry)}: {reason}", f"entries with other layouts: {reason}")
             )
     text = " ".join(command[:2] + [shlex.quote(w) for w in command[2:]]) + f" {place}\n"
     usage = [text.strip(), f"lfs getstripe -d {place}"]
@@ -611,12 +684,14 @@ def _build_mca(entries: Sequence[TableEntry], where: str, **_: object) -> _Built
     for key, value in config.hints.items():
         mapped = _mca_setting(key, value)
         if isinstance(mapped, str):
-            dropped.append(f"key {key}={value} dropped: {mapped}")
+            dropped.append(Dropped(f"key {key}={value} dropped: {mapped}"))
             continue
         parameter, mca_value = mapped
         if parameters.get(parameter, mca_value) != mca_value:
             dropped.append(
-                f"key {key}={value} dropped: {parameter} is already {parameters[parameter]}"
+                Dropped(
+                    f"key {key}={value} dropped: {parameter} is already {parameters[parameter]}"
+                )
             )
             continue
         parameters[parameter] = mca_value

@@ -27,7 +27,14 @@ from pathlib import Path
 import pytest
 
 from iotuner.errors import ConfigError
-from iotuner.hintexport import MECHANISMS, PFL_STRIPES_PER_TARGET, Export, export_entries
+from iotuner.hint_exports import (
+    KEEPS_DEFAULTS,
+    MECHANISMS,
+    PFL_STRIPES_PER_TARGET,
+    Dropped,
+    Export,
+    export_entries,
+)
 from iotuner.table import TableEntry, read_table
 from iotuner.tune import Choice, choice_note, note_gain
 
@@ -395,9 +402,60 @@ def test_cli_json_is_one_object_and_stderr_says_what_was_kept(tmp_path: Path) ->
     assert set(obj) == {"mechanism", "text", "kept", "dropped", "usage", "output"}
     assert obj["mechanism"] == "cray" and obj["output"] is None
     assert cray_specs(obj["text"].strip())
-    assert Export(**{k: obj[k] for k in ("mechanism", "text", "usage", "kept", "dropped")})
+    again = Export(
+        **{k: obj[k] for k in ("mechanism", "text", "usage", "kept")},
+        drops=[Dropped(sentence) for sentence in obj["dropped"]],
+    )
+    assert again.dropped == obj["dropped"]
     assert "kept: for every other file (*): line 5" in result.stderr
     assert "dropped: " in result.stderr
+
+
+def test_cli_counts_the_entries_that_keep_the_defaults_in_one_line(tmp_path: Path) -> None:
+    # A tuned table keeps the defaults in most size groups: the README's export must not
+    # print a line for each of them, and --verbose must still list every one.
+    keeping = [
+        TableEntry(nprocs=2, group=g, pattern="collective", op="write", hints={}, line=g)
+        for g in range(20, 32)
+    ]
+    changing = TableEntry(
+        nprocs=2, group=35, pattern="collective", op="write", hints={"romio_cb_write": "disable"}
+    )
+    table = write_table_file(tmp_path / "t.jsonl", [*keeping, changing])
+    out = tmp_path / "romio-hints.txt"
+    args = ("export", str(table), "--to", "romio-hints", "--nprocs", "2", "-o", str(out))
+    result = iotuner(*args)
+    assert result.returncode == 0, result.stderr
+    assert romio_hints_file(out.read_text()) == {"romio_cb_write": "disable"}
+    dropped = [line for line in result.stderr.splitlines() if line.startswith("dropped")]
+    assert dropped == [
+        f"dropped: 12 {KEEPS_DEFAULTS}",
+        "dropped: 12 in all; --verbose lists them",
+    ]
+    verbose = iotuner(*args, "--verbose")
+    listed = [line for line in verbose.stderr.splitlines() if line.startswith("dropped")]
+    assert len(listed) == 12
+    assert all("keeps the default, nothing to carry" in line for line in listed)
+
+
+def test_a_drop_of_its_own_is_said_in_full_beside_a_counted_group() -> None:
+    export = Export(
+        "cray",
+        "",
+        [],
+        [],
+        [
+            Dropped("line 3: keeps the default", KEEPS_DEFAULTS),
+            Dropped("key cb_config_list=*:1 dropped: ':'"),
+            Dropped("line 4: keeps the default", KEEPS_DEFAULTS),
+            Dropped("line 5: for programs x only", "entries for some programs only"),
+        ],
+    )
+    assert export.dropped_summary() == [
+        f"2 {KEEPS_DEFAULTS}",
+        "key cb_config_list=*:1 dropped: ':'",
+        "line 5: for programs x only",
+    ]
 
 
 def test_cli_writes_the_file_and_prints_how_to_use_it(tmp_path: Path) -> None:
