@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from iotuner._fileio import create_private_file
+from iotuner._inputs import InputError, checked_input
 from iotuner.errors import IotunerError
 from iotuner.ingest._darshan import DarshanReader
 
@@ -64,6 +65,7 @@ __all__ = [
     "io_seconds_of_log",
     "iter_logs",
     "rank_programs",
+    "read_results",
     "run_archive",
 ]
 
@@ -374,32 +376,8 @@ class ResultsFile:
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
 
     def _read(self) -> None:
-        try:
-            data = self.path.read_bytes()
-        except OSError as exc:
-            raise ArchiveError(
-                f"--results {self.path}: cannot read it ({exc.strerror}; expected a JSON "
-                "Lines file of an earlier archive run, or no file)"
-            ) from None
-        # Complete lines end with a newline; what follows the last one is a torn write.
-        *complete, _torn = data.split(b"\n")
-        good_end = 0
-        for number, line in enumerate(complete, 1):
-            if line.strip():
-                try:
-                    row = json.loads(line)
-                    key = (str(row["path"]), int(row["size"]), int(row["mtime_ns"]))
-                except (ValueError, KeyError, TypeError):
-                    if number == len(complete):
-                        break  # a last line the crash left unparsable: cut too
-                    raise ArchiveError(
-                        f"--results {self.path}: line {number} is not a row of an archive "
-                        "run (expected one JSON object per log with path, size and "
-                        "mtime_ns)"
-                    ) from None
-                self.rows[key] = row
-            good_end += len(line) + 1
-        if good_end < len(data):
+        self.rows, good_end, size = _parse_results(self.path, "--results")
+        if good_end < size:
             with self.path.open("r+b") as f:
                 f.truncate(good_end)
                 f.flush()
@@ -413,6 +391,52 @@ class ResultsFile:
     def close(self) -> None:
         with contextlib.suppress(OSError):
             os.close(self._fd)
+
+
+def read_results(path: Path) -> list[dict[str, Any]]:
+    """The rows of an archive run's results file (ResultsFile), read only: a torn last line
+    is left out (and left in the file). ArchiveError when it is no such file."""
+    try:
+        checked_input(path, "the results file of an `iotuner advise` archive run", RESULTS_LIMIT)
+    except InputError as exc:
+        raise ArchiveError(str(exc)) from None
+    return list(_parse_results(path, "--archive")[0].values())
+
+
+RESULTS_LIMIT = 4 << 30
+"""The largest results file read back (about 1 KiB a log: millions of logs)."""
+
+
+def _parse_results(
+    path: Path, option: str
+) -> tuple[dict[tuple[str, int, int], dict[str, Any]], int, int]:
+    """The rows of a results file by log_key, the end of its last whole line, its size."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ArchiveError(
+            f"{option} {path}: cannot read it ({exc.strerror}; expected a JSON Lines file "
+            "of an earlier archive run, or no file)"
+        ) from None
+    rows: dict[tuple[str, int, int], dict[str, Any]] = {}
+    # Complete lines end with a newline; what follows the last one is a torn write.
+    *complete, _torn = data.split(b"\n")
+    good_end = 0
+    for number, line in enumerate(complete, 1):
+        if line.strip():
+            try:
+                row = json.loads(line)
+                key = (str(row["path"]), int(row["size"]), int(row["mtime_ns"]))
+            except (ValueError, KeyError, TypeError):
+                if number == len(complete):
+                    break  # a last line the crash left unparsable: cut too
+                raise ArchiveError(
+                    f"{option} {path}: line {number} is not a row of an archive run "
+                    "(expected one JSON object per log with path, size and mtime_ns)"
+                ) from None
+            rows[key] = row
+        good_end += len(line) + 1
+    return rows, good_end, len(data)
 
 
 # --------------------------------------------------------------------------- the run

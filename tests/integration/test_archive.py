@@ -266,3 +266,35 @@ def test_html_pages_rank_and_describe_each_program(tmp_path: Path) -> None:
         assert links.links == ["../index.html"] and links.scripts == 0
     ior = (pages / "programs" / program_page_name("ior")).read_text()
     assert "sample-badost.darshan" in ior and "ior_hdf5_example.darshan" in ior
+
+
+def test_the_report_gives_each_program_one_page_with_its_archive_part_and_its_runs(
+    tmp_path: Path,
+) -> None:
+    """`iotuner report --archive RESULTS --logs TRACE`: the index ranks the archive's
+    programs, and the traced program's page holds both its archive part (findings,
+    advice, logs) and its runs; an archive-only program's page has no runs section."""
+    make_archive(tmp_path / "archive")
+    results = tmp_path / "r.jsonl"
+    iotuner("advise", str(tmp_path / "archive"), "--jobs", "2", "--results", str(results))
+    (trace,) = DATA.glob("*.iotrace.jsonl")
+    out = tmp_path / "report.html"
+    iotuner("report", "--archive", str(results), "--logs", str(trace), "-o", str(out))
+    index = out.read_text()
+    links = _Links()
+    links.feed(index)
+    ranked = [p.program for p in rank_programs(rows_of(results))]
+    assert 'id="ranking"' in index and links.scripts == 0
+    pages = {name: tmp_path / name for name in links.links if name.endswith(".html")}
+    assert len(pages) >= len(ranked) and all(p.is_file() for p in pages.values())
+    by_title = {}
+    for page in pages.values():
+        text = page.read_text()
+        title = text.split("<h1>", 1)[1].split("</h1>", 1)[0]
+        by_title[title] = text
+    assert set(ranked) <= set(by_title)
+    traced = json.loads(trace.read_text().splitlines()[0])["program"]
+    both = by_title[traced]
+    assert 'id="archive"' in both and 'id="findings"' in both and 'id="runs"' in both
+    alone = by_title[next(p for p in ranked if p != traced)]
+    assert 'id="findings"' in alone and 'id="runs"' not in alone

@@ -16,6 +16,7 @@ import base64
 import csv
 import io
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from iotuner.store import open_store
 
 from ._browser import CHECK_SCRIPT, CONTROL, chromium, image_check
 from .conftest import Mpi
+from .test_advise import darshan_examples
 from .test_cli import iotuner
 
 SWEEP = ("--space", "demo-small", "--nprocs", "2", "--patterns", "collective",
@@ -82,11 +84,21 @@ def report(tmp_path_factory: pytest.TempPathFactory, mpiexec: str) -> Path:
                                     "--size", "64k"))  # fmt: skip
     (folder / "search.json").write_text(searched.stdout)
 
+    # An archive of two shipped Darshan logs and the default run's trace: the kernel's
+    # page then holds its archive part and its runs.
+    archive = folder / "archive"
+    archive.mkdir()
+    for log in darshan_examples()[:2]:
+        shutil.copy(log, archive / log.name)
+    shutil.copy(default_log, archive / default_log.name)
+    iotuner("advise", str(archive), "--jobs", "1", "--results", str(folder / "archive.jsonl"))
+
     output = folder / "report.html"
     said = iotuner("report", "--db", str(db), "--model", str(model), "--table", str(table),
                    "--storage", str(storage), "--search-record", str(folder / "search.json"),
                    "--logs", str(tuned_log), "--default-log", str(default_log),
-                   "--tuned-log", str(tuned_log), "-o", str(output)).stdout  # fmt: skip
+                   "--tuned-log", str(tuned_log), "--archive", str(folder / "archive.jsonl"),
+                   "-o", str(output)).stdout  # fmt: skip
     assert f"report: {output}" in said
     return output
 
@@ -94,7 +106,7 @@ def report(tmp_path_factory: pytest.TempPathFactory, mpiexec: str) -> Path:
 def test_every_embedded_image_is_a_valid_png(report: Path) -> None:
     html = report.read_text()
     sources = re.findall(r'<img src="([^"]*)"', html)
-    (program,) = report.parent.glob("report.*.html")  # the kernel's page
+    program = report.with_name("report.iokernel.html")  # the kernel's page
     assert f'href="{program.name}"' in html
     sources += re.findall(r'<img src="([^"]*)"', program.read_text())
     assert len(sources) >= 8  # noise, effects, SCTuner, model, table, search, 2 traces
@@ -118,10 +130,11 @@ def test_the_report_in_headless_chromium(report: Path) -> None:
                    "search-verdict"):  # fmt: skip
         assert f'id="{anchor}"' in dom, anchor
     assert "Verdict:" in dom
-    (program,) = report.parent.glob("report.*.html")  # the kernel's page, linked from it
+    program = report.with_name("report.iokernel.html")  # the kernel's page, linked from it
     program_dom = chromium("--dump-dom", program.as_uri(), profile=profile).stdout
     assert 'id="traces-comparison"' in program_dom and "Default against tuned" in program_dom
     assert re.search(r'<section id="entries">\s*<h2>', program_dom)
+    assert re.search(r'<section id="archive">\s*<h2>', program_dom)  # its archive part
 
     checked = report.with_name("report-check.html")
     checked.write_text(html.replace("</body>", f"{CHECK_SCRIPT}</body>"))

@@ -52,6 +52,13 @@ def add_report(subparsers: Subparsers) -> None:
     )
     parser.add_argument("--default-log", type=Path, metavar="LOG", help="trace of a default run")
     parser.add_argument(
+        "--archive",
+        type=Path,
+        metavar="RESULTS",
+        help="the results file of an archive run (`iotuner advise DIR --results FILE`): "
+        "its ranking, and each program's findings and advice on its page",
+    )
+    parser.add_argument(
         "--tuned-log", type=Path, metavar="LOG", help="trace of the same program tuned"
     )
     parser.add_argument(
@@ -79,6 +86,7 @@ def _report(args: argparse.Namespace) -> int:
         logs=tuple(args.logs),
         default_log=args.default_log,
         tuned_log=args.tuned_log,
+        archive=args.archive,
     )
     path = write_report(args.output, inputs)
     print(f"report: {path}")

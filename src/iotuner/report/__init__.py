@@ -10,9 +10,15 @@ Sections of the index, each only when its input is given:
 * the tuning table: per case the choice, the predicted gain and interval, kept defaults;
 * a search (Optuna studies, and/or the JSON record of `iotuner search --json`):
   convergence per strategy, the best trials, the re-measures and the verdict;
+* a Darshan archive (the results file of `iotuner advise DIR --results FILE`): the
+  programs ranked by the core-hours their runs spent in I/O and what the advice could
+  save, each linking to its page;
 * programs (trace logs): one row per program linking to its page (report._programs): its
   runs (requested against effective hints, unhonoured keys, bandwidth per size group),
   default against tuned when both are there, and the table's entries that apply to it.
+
+A program's page holds all the report knows of it: its findings and advice from the
+archive, its runs, and the table's entries for it.
 
 The page holds its figures as PNG data URIs and its CSS inline: it needs no network and no
 JavaScript to be read. Every string from the inputs goes through Jinja's autoescape.
@@ -36,7 +42,7 @@ from iotuner.errors import ConfigError
 
 __all__ = ["ReportInputs", "build_pages", "build_report", "write_report"]
 
-SECTION_IDS = ("system", "model", "table", "search", "programs")
+SECTION_IDS = ("system", "model", "table", "search", "archive", "programs")
 """The id of each section's element, in page order (a test looks them up)."""
 
 
@@ -56,6 +62,8 @@ class ReportInputs:
     logs: tuple[Path, ...] = ()
     default_log: Path | None = None
     tuned_log: Path | None = None
+    archive: Path | None = None
+    """The results file of an archive run (iotuner.archive)."""
     title: str = "iotuner report"
     extra: dict[str, str] = field(default_factory=dict)
     """Further lines for the page's header (e.g. the demo's working directory)."""
@@ -71,6 +79,7 @@ class ReportInputs:
             or self.logs
             or self.default_log
             or self.tuned_log
+            or self.archive
         )
 
 
@@ -79,7 +88,7 @@ def _check(inputs: ReportInputs) -> None:
     if inputs.empty():
         raise ConfigError(
             "nothing to report: give at least one of --db, --model, --storage (with --study), "
-            "--search-record, --table, --logs, --default-log with --tuned-log"
+            "--search-record, --table, --logs, --default-log with --tuned-log, --archive"
         )
     if inputs.studies and not inputs.storage:
         raise ConfigError("--study needs --storage (the Optuna storage that holds it)")
@@ -97,6 +106,7 @@ def _check(inputs: ReportInputs) -> None:
         ("--search-record", inputs.search_record),
         ("--default-log", inputs.default_log),
         ("--tuned-log", inputs.tuned_log),
+        ("--archive", inputs.archive),
         *(("--logs", log) for log in inputs.logs),
     ):
         if path is not None and not Path(path).is_file():
@@ -122,6 +132,7 @@ def _sections(inputs: ReportInputs, index: str) -> dict[str, Any]:
     `programs` holds the pages (report._programs.ProgramPage) named beside `index`."""
     # Imported here: the plotting and model stack is heavy, and `iotuner --help` should not
     # pay for it.
+    from iotuner.archive import read_results
     from iotuner.learn import TrainingData, training_data
     from iotuner.models import load_model
     from iotuner.report._model import model_section
@@ -157,14 +168,22 @@ def _sections(inputs: ReportInputs, index: str) -> dict[str, Any]:
         sections["search"] = search_section(
             studies, record, str(inputs.search_record) if inputs.search_record else None
         )
-    if inputs.logs or inputs.default_log:
+    archived: dict[str, dict[str, Any]] = {}
+    if inputs.archive is not None:
+        from iotuner.report._archive import archive_section
+
+        sections["archive"], archived = archive_section(read_results(inputs.archive))
+    if inputs.logs or inputs.default_log or archived:
         sections["programs"] = program_pages(
             index,
             [read_tracelog(path) for path in inputs.logs],
             read_tracelog(inputs.default_log) if inputs.default_log else None,
             read_tracelog(inputs.tuned_log) if inputs.tuned_log else None,
             checked.entries if checked is not None else None,
+            archived,
         )
+        if sections["archive"] is not None:
+            sections["archive"]["pages"] = {p.name: p.file for p in sections["programs"]}
     return sections
 
 
@@ -206,6 +225,7 @@ _HEADINGS = {
     "model": "The model",
     "table": "The tuning table",
     "search": "The search",
+    "archive": "A Darshan archive",
     "programs": "Programs",
 }
 
@@ -223,6 +243,7 @@ def _described_inputs(inputs: ReportInputs) -> list[tuple[str, str]]:
         ("trace logs", ", ".join(str(p) for p in inputs.logs)),
         ("default trace", inputs.default_log),
         ("tuned trace", inputs.tuned_log),
+        ("archive results", inputs.archive),
     ]
     return [(name, str(value)) for name, value in given if value]
 

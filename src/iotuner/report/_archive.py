@@ -14,7 +14,7 @@ import jinja2
 
 from iotuner import __version__
 from iotuner._fileio import atomic_write_text, make_private_dirs
-from iotuner.archive import ProgramRank
+from iotuner.archive import ProgramRank, rank_programs
 
 __all__ = ["LOGS_PER_PAGE", "program_page_name", "write_archive_pages"]
 
@@ -48,18 +48,45 @@ def write_archive_pages(
     folder: Path, ranking: list[ProgramRank], rows: list[dict[str, Any]]
 ) -> Path:
     """Write the ranking page and one page per program under `folder` (made if missing);
-    returns the ranking page's path."""
-    from iotuner.report._plots import bars
-
+    returns the ranking page's path. (`ranking` is rank_programs(rows), which the caller
+    has already.)"""
     make_private_dirs(folder / "programs")
     env = _environment()
     created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    errors = [r for r in rows if r.get("status") != "ok"]
-    by_program: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        if row.get("status") == "ok":
-            by_program.setdefault(str(row["program"]), []).append(row)
+    section, parts = archive_section(rows, ranking)
     pages = {rank.program: program_page_name(rank.program) for rank in ranking}
+    index = folder / "index.html"
+    atomic_write_text(
+        index,
+        env.get_template("archive.html.j2").render(
+            version=__version__,
+            created=created,
+            logs=section["logs"],
+            errors=section["errors"],
+            ranking=section["ranking"],
+            pages=pages,
+            figure=section["figure"],
+        ),
+    )
+    for program, part in parts.items():
+        atomic_write_text(
+            folder / "programs" / pages[program],
+            env.get_template("archive_program.html.j2").render(
+                version=__version__, created=created, **part
+            ),
+        )
+    return index
+
+
+def archive_section(
+    rows: list[dict[str, Any]], ranking: list[ProgramRank] | None = None
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The report's archive section (ranking, figure, errors; the index adds the pages)
+    and each program's part of its page (rank, place, advice, logs, more), from the rows
+    of an archive run's results file (`ranking`: rank_programs(rows) when known)."""
+    from iotuner.report._plots import bars
+
+    ranking = rank_programs(rows) if ranking is None else ranking
     top = ranking[:RANKED_IN_FIGURE]
     figure = (
         bars(
@@ -70,34 +97,29 @@ def write_archive_pages(
         if top
         else None
     )
-    index = folder / "index.html"
-    atomic_write_text(
-        index,
-        env.get_template("archive.html.j2").render(
-            version=__version__,
-            created=created,
-            logs=len(rows),
-            errors=errors,
-            ranking=[r.to_dict() for r in ranking],
-            pages=pages,
-            figure=figure,
-        ),
+    section = {
+        "logs": len(rows),
+        "errors": [r for r in rows if r.get("status") != "ok"],
+        "ranking": [r.to_dict() for r in ranking],
+        "figure": figure,
+    }
+    return section, {
+        rank.program: _program_part(rank, place, rows) for place, rank in enumerate(ranking, 1)
+    }
+
+
+def _program_part(rank: ProgramRank, place: int, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    logs = sorted(
+        (r for r in rows if r.get("status") == "ok" and str(r["program"]) == rank.program),
+        key=lambda r: -float(r["io_core_hours"]),
     )
-    for rank in ranking:
-        logs = sorted(by_program[rank.program], key=lambda r: -float(r["io_core_hours"]))
-        atomic_write_text(
-            folder / "programs" / pages[rank.program],
-            env.get_template("archive_program.html.j2").render(
-                version=__version__,
-                created=created,
-                rank=rank.to_dict(),
-                place=ranking.index(rank) + 1,
-                logs=logs[:LOGS_PER_PAGE],
-                more=max(0, len(logs) - LOGS_PER_PAGE),
-                advice=_advice_of(logs),
-            ),
-        )
-    return index
+    return {
+        "rank": rank.to_dict(),
+        "place": place,
+        "logs": logs[:LOGS_PER_PAGE],
+        "more": max(0, len(logs) - LOGS_PER_PAGE),
+        "advice": _advice_of(logs),
+    }
 
 
 def _advice_of(logs: list[dict[str, Any]]) -> list[dict[str, Any]]:

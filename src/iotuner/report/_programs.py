@@ -1,6 +1,6 @@
-"""The report's page of each program: its traced and tuned runs (default against tuned when
-both are there), and the tuning table's entries that apply to it, size groups with the
-same choice as one range.
+"""The report's page of each program: its findings and advice from a Darshan archive, its
+traced and tuned runs (default against tuned when both are there), and the tuning table's
+entries that apply to it, size groups with the same choice as one range.
 
 A program is the `program` of a trace's job record. Its default and tuned runs are those
 given (--default-log, --tuned-log) when they are of it, else the latest of its traces run
@@ -10,7 +10,7 @@ that name no program, at a scale it ran at (or any scale).
 """
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
@@ -74,10 +74,13 @@ def program_pages(
     default: TraceLog | None,
     tuned: TraceLog | None,
     entries: Sequence[TableEntry] | None,
+    archived: Mapping[str, dict[str, Any]] | None = None,
 ) -> list[ProgramPage]:
-    """A page per program of the logs (the module text), named beside the index file
-    `index`, in the order the programs first appear."""
-    by_program: dict[str, list[TraceLog]] = {}
+    """A page per program of the logs and of the archive (`archived`: program -> its part,
+    report._archive.archive_section), named beside the index file `index`: the archive's
+    in its ranking's order, then the other traced ones in the order they first appear."""
+    archived = archived or {}
+    by_program: dict[str, list[TraceLog]] = {program: [] for program in archived}
     for log in [*logs, *(x for x in (default, tuned) if x is not None)]:
         runs = by_program.setdefault(_program(log), [])
         if all(log.path != seen.path for seen in runs):
@@ -110,6 +113,7 @@ def program_pages(
             "comparison": comparison,
             "logs": [log_section(r) for r in runs],
             "table": rows,
+            "archive": archived.get(program),
         }
         pages.append(ProgramPage(program, page_file(index, program, taken), context))
     return pages
