@@ -220,7 +220,7 @@ class RunSummary:
 
 def _main_workload(logs: Sequence[Path]) -> RunSummary:
     """The run's main workload, its bandwidth and the configuration in force for it."""
-    from iotuner.ingest._trace import _configs_in_force
+    from iotuner.ingest import configs_in_force
 
     moved: Counter[Workload] = Counter()
     seconds: dict[Workload, float] = {}
@@ -232,7 +232,7 @@ def _main_workload(logs: Sequence[Path]) -> RunSummary:
         program = str(log.job["program"])
         nprocs = int(log.job.get("nprocs") or log.job.get("size") or 0)
         host = str(log.job["host"]).split(".")[0]
-        in_force, _ = _configs_in_force(log.hints)
+        in_force, _ = configs_in_force(log.hints)
         for index, row in enumerate(log.ops):
             if row["duration"] <= 0:
                 continue

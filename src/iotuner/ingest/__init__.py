@@ -37,7 +37,7 @@ from iotuner.ingest._darshan import (
     is_darshan_log,
     read_darshan,
 )
-from iotuner.ingest._trace import ingest_trace
+from iotuner.ingest._trace import configs_in_force, ingest_trace
 from iotuner.measurement import BENCH_FORMAT, System
 from iotuner.store import Store
 
@@ -50,6 +50,7 @@ __all__ = [
     "FileGroup",
     "IngestError",
     "IngestResult",
+    "configs_in_force",
     "guess_kind",
     "ingest_bench",
     "ingest_bench_records",

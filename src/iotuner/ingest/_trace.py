@@ -96,7 +96,7 @@ def _measurements(
     job = log.job
     host = job["host"].split(".")[0] or "unknown"
     mpi_library = " ".join(job["mpi_library"].split()) or "unknown"
-    configs, drivers = _configs_in_force(log.hints)
+    configs, drivers = configs_in_force(log.hints)
     log_drivers = set(drivers.values())
     log_driver = log_drivers.pop() if len(log_drivers) == 1 else "unknown"
     systems: dict[tuple[str, str], System] = {}
@@ -161,7 +161,7 @@ def _measurements(
         yield batch
 
 
-def _configs_in_force(
+def configs_in_force(
     hints: Iterable[dict[str, Any]],
 ) -> tuple[dict[tuple[str, int], dict[str, str]], dict[tuple[str, int], str]]:
     """For each (file, seq) hint set: the configuration in force and the driver.
