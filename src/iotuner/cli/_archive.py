@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -22,7 +23,14 @@ ERRORS_SHOWN = 5
 def advise_archive(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from iotuner.archive import DaskOptions, ModelSetup, iter_logs, rank_programs, run_archive
+    from iotuner.archive import (
+        DaskOptions,
+        ModelSetup,
+        file_kind,
+        iter_logs,
+        rank_programs,
+        run_archive,
+    )
     from iotuner.errors import ConfigError
 
     if args.table is not None:
@@ -53,6 +61,17 @@ def advise_archive(args: argparse.Namespace) -> int:
 
         rows, counts = run_archive(
             logs, setup, jobs=jobs, results=args.results, dask=dask, on_row=on_row
+        )
+    if not rows:
+        given = [str(p) for p in args.log] + ([str(args.from_list)] if args.from_list else [])
+        raise ConfigError(
+            f"no log to advise in {', '.join(given)}: expected Darshan logs (*.darshan) or "
+            "trace logs (*.iotrace.jsonl); "
+            + (
+                "a directory with none in it"
+                if any(file_kind(Path(p)) == "directory" for p in args.log)
+                else "the list holds none"
+            )
         )
     ranking = rank_programs(rows)
     errors = [r for r in rows if r.get("status") != "ok"]
