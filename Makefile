@@ -23,7 +23,7 @@ READER_SRC := interposer/src/alloc.c interposer/src/kv.c interposer/src/json.c i
 CC ?= cc
 
 STUB_SRC := interposer/stub/stub.c
-STUB_HDR := interposer/src/entries.h
+STUB_HDR := interposer/src/entries.h interposer/src/mpi_library.h
 
 all: $(BUILD)/libiotuner.so $(BUILD)/libiotuner-core.so $(PROGRAMS) $(BENCH_PROGRAMS) $(BUILD)/table_check
 

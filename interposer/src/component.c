@@ -8,6 +8,7 @@
  * is read from the same control variables Open MPI reads (the MPI tool interface).
  */
 #include "iot.h"
+#include "mpi_library.h"
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,23 +173,11 @@ struct mpi_libraries {
     ino_t ino[4];
 };
 
-/* 1 for the file name of a C MPI library: MPICH's libmpi.so / libmpich.so, Open MPI's
- * libmpi.so, the standard ABI's libmpi_abi.so (not the Fortran or C++ layers). */
-static int is_mpi_library(const char *path) {
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    static const char *const prefixes[] = {"libmpi.so", "libmpich.so", "libmpi_abi.so"};
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-        if (strncmp(base, prefixes[i], strlen(prefixes[i])) == 0)
-            return 1;
-    return 0;
-}
-
 static int note_library(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
     struct mpi_libraries *found = data;
     struct stat st;
-    if (!info->dlpi_name || !is_mpi_library(info->dlpi_name) || stat(info->dlpi_name, &st) != 0)
+    if (!info->dlpi_name || !iot_is_mpi_library(info->dlpi_name) || stat(info->dlpi_name, &st) != 0)
         return 0;
     for (int i = 0; i < found->n; i++)
         if (found->dev[i] == st.st_dev && found->ino[i] == st.st_ino)

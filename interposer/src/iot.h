@@ -157,6 +157,16 @@ struct iot_agg {
     uint64_t first_start; /* iot__ticks() at the earliest call */
 };
 
+/* iot__agg_count adds one call (started at `start`, `bytes` moved, `ticks` long) to `a`. */
+static inline void iot__agg_count(struct iot_agg *a, uint64_t start, uint64_t bytes,
+                                  uint64_t ticks) {
+    if (a->calls == 0 || start < a->first_start)
+        a->first_start = start;
+    a->calls++;
+    a->bytes += bytes;
+    a->ticks += ticks;
+}
+
 struct iot_file {
     struct iot_file *next;
     MPI_File fh;
@@ -536,12 +546,7 @@ static inline __attribute__((always_inline)) void iot__trace_data(struct iot_fil
             goto general; /* the records grow there */
         if (!f->agg || f->group == 0 || bytes != f->group_bytes)
             goto general;
-        struct iot_agg *a = &f->agg[op * IOT_NGROUPS + f->group - 1];
-        if (a->calls == 0 || start < a->first_start)
-            a->first_start = start;
-        a->calls++;
-        a->bytes += bytes;
-        a->ticks += ticks;
+        iot__agg_count(&f->agg[op * IOT_NGROUPS + f->group - 1], start, bytes, ticks);
     }
     if (IOT_OP_READS(op))
         f->bytes_read += bytes;

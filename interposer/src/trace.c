@@ -123,12 +123,7 @@ static void agg_add(struct iot_file *f, int op, uint64_t start, uint64_t ticks, 
         f->group_bytes = bytes;
         f->group = iot__size_group(bytes);
     }
-    struct iot_agg *a = &f->agg[op * IOT_NGROUPS + f->group - 1];
-    if (a->calls == 0 || start < a->first_start)
-        a->first_start = start;
-    a->calls++;
-    a->bytes += bytes;
-    a->ticks += ticks;
+    iot__agg_count(&f->agg[op * IOT_NGROUPS + f->group - 1], start, bytes, ticks);
 }
 
 /* Keeps one collective call's record (below the cap). Apart from agg_add, so that the

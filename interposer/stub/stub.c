@@ -30,6 +30,7 @@
 #include <mpi.h>
 
 #include "entries.h"
+#include "mpi_library.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -138,21 +139,10 @@ __attribute__((constructor)) static void stub_where(void) {
     snprintf(core_path, sizeof core_path, "%.*s%s", dir, self, IOT_CORE_NAME);
 }
 
-/* 1 for the file name of a C MPI library (as component.c's is_mpi_library). */
-static int stub_is_mpi_library(const char *path) {
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    static const char *const prefixes[] = {"libmpi.so", "libmpich.so", "libmpi_abi.so"};
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-        if (strncmp(base, prefixes[i], strlen(prefixes[i])) == 0)
-            return 1;
-    return 0;
-}
-
 static int stub_note_mpi(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
     const char **first = data;
-    if (*first || !info->dlpi_name || !stub_is_mpi_library(info->dlpi_name))
+    if (*first || !info->dlpi_name || !iot_is_mpi_library(info->dlpi_name))
         return 0;
     *first = info->dlpi_name;
     return 1;

@@ -10,8 +10,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
 from iotuner import __version__
 from iotuner._fileio import atomic_write_text, make_private_dirs
 from iotuner.archive import ProgramRank, rank_programs
@@ -34,16 +32,6 @@ def program_page_name(program: str) -> str:
     return f"{_UNSAFE.sub('_', program)[:60].strip('.') or 'program'}-{digest}.html"
 
 
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.PackageLoader("iotuner.report", "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-
-
 def write_archive_pages(
     folder: Path, ranking: list[ProgramRank], rows: list[dict[str, Any]]
 ) -> Path:
@@ -51,6 +39,8 @@ def write_archive_pages(
     returns the ranking page's path. (`ranking` is rank_programs(rows), which the caller
     has already.)"""
     make_private_dirs(folder / "programs")
+    from iotuner.report import _environment
+
     env = _environment()
     created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     section, parts = archive_section(rows, ranking)
