@@ -40,6 +40,7 @@ What the figures rest on:
 import contextlib
 import dataclasses
 import json
+import math
 import os
 import stat
 import time
@@ -407,6 +408,67 @@ RESULTS_LIMIT = 4 << 30
 """The largest results file read back (about 1 KiB a log: millions of logs)."""
 
 
+def _row_problem(row: Any) -> str | None:
+    """What makes `row` no row of an archive run (the fields the ranking, the pages and a
+    resumed run read, with their types), or None."""
+
+    def number(value: Any, low: float = 0.0) -> bool:
+        return (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and value >= low
+        )
+
+    if not isinstance(row, dict):
+        return f"a JSON {type(row).__name__}, not an object"
+    checks: list[tuple[str, bool]] = [
+        ("path", isinstance(row.get("path"), str)),
+        ("size", isinstance(row.get("size"), int) and row["size"] >= 0),
+        ("mtime_ns", isinstance(row.get("mtime_ns"), int)),
+        ("status", row.get("status") in ("ok", "error")),
+    ]
+    if row.get("status") == "error":
+        checks.append(("error", isinstance(row.get("error"), str)))
+    elif row.get("status") == "ok":
+        findings, advice = row.get("findings"), row.get("advice")
+        checks += [
+            ("program", isinstance(row.get("program"), str)),
+            ("nprocs", isinstance(row.get("nprocs"), int) and row["nprocs"] >= 1),
+            ("io_seconds", number(row.get("io_seconds"))),
+            ("io_core_hours", number(row.get("io_core_hours"))),
+            ("io_basis", isinstance(row.get("io_basis"), str)),
+            ("run_seconds", row.get("run_seconds") is None or number(row["run_seconds"])),
+            (
+                "save_core_hours",
+                row.get("save_core_hours") is None or number(row["save_core_hours"]),
+            ),
+            (
+                "findings",
+                isinstance(findings, list)
+                and all(
+                    isinstance(f, dict)
+                    and isinstance(f.get("code"), str)
+                    and isinstance(f.get("level"), str | None)
+                    for f in findings
+                ),
+            ),
+            (
+                "advice",
+                isinstance(advice, list)
+                and all(
+                    isinstance(a, dict)
+                    and isinstance(a.get("group"), str)
+                    and isinstance(a.get("op"), str)
+                    and isinstance(a.get("hints", {}), dict)
+                    for a in advice
+                ),
+            ),
+        ]
+    wrong = [name for name, ok in checks if not ok]
+    return f"wrong or missing: {', '.join(wrong)}" if wrong else None
+
+
 def _parse_results(
     path: Path, option: str
 ) -> tuple[dict[tuple[str, int, int], dict[str, Any]], int, int]:
@@ -426,15 +488,18 @@ def _parse_results(
         if line.strip():
             try:
                 row = json.loads(line)
-                key = (str(row["path"]), int(row["size"]), int(row["mtime_ns"]))
-            except (ValueError, KeyError, TypeError):
+                wrong = _row_problem(row)
+            except (ValueError, RecursionError):
+                row, wrong = None, "not JSON"
+            if wrong is not None:
                 if number == len(complete):
                     break  # a last line the crash left unparsable: cut too
                 raise ArchiveError(
-                    f"{option} {path}: line {number} is not a row of an archive run "
-                    "(expected one JSON object per log with path, size and mtime_ns)"
+                    f"{option} {path}: line {number} is not a row of an archive run ({wrong}; "
+                    "expected one JSON object per log with path, size, mtime_ns, status and "
+                    "what the status needs)"
                 ) from None
-            rows[key] = row
+            rows[(row["path"], row["size"], row["mtime_ns"])] = row
         good_end += len(line) + 1
     return rows, good_end, len(data)
 

@@ -306,3 +306,37 @@ def test_a_file_that_is_no_file_of_the_kind_is_refused_at_once(
         read[reader]()
     assert path.name in str(refused.value)
     _bounded(started)
+
+
+ARCHIVE_RESULTS_TEXT = (
+    b'{"path": "/a/x.darshan", "size": 10, "mtime_ns": 1, "status": "ok", "program": "ior",'
+    b' "nprocs": 4, "io_core_hours": 0.5, "io_basis": "slowest rank", "findings": [],'
+    b' "advice": []}\n'
+    b'{"path": "/a/y.darshan", "size": 11, "mtime_ns": 2, "status": "error", "error": "bad"}\n'
+)
+
+
+@given(data=damaged(ARCHIVE_RESULTS_TEXT))
+# Found by this test: a size of 1e30811 (infinity as a float) raised OverflowError.
+@example(data=ARCHIVE_RESULTS_TEXT.replace(b'"size": 11', b'"size":1e30811'))
+def test_read_results_gives_rows_or_archive_error(
+    data: bytes, count_input: Callable[[str], None], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The results file of an archive run (`report --archive`, and a resumed run): rows
+    keyed by path, size and time, or ArchiveError naming the file; a torn last line is
+    left out, never an error."""
+    from iotuner.archive import ArchiveError, read_results
+
+    count_input("archive results: read_results")
+    path = _written(data, tmp_path_factory.getbasetemp(), ".jsonl")
+    started = time.monotonic()
+    try:
+        try:
+            rows = read_results(path)
+        except ArchiveError as exc:
+            assert path.name in str(exc)
+        else:
+            assert all(isinstance(r, dict) and "path" in r for r in rows)
+    finally:
+        path.unlink()
+    _bounded(started)
