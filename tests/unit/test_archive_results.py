@@ -10,7 +10,7 @@ from iotuner.archive import ArchiveError, ResultsFile
 
 
 def row(name: str) -> dict[str, object]:
-    return {"path": f"/a/{name}", "size": 10, "mtime_ns": 5, "status": "ok"}
+    return {"path": f"/a/{name}", "size": 10, "mtime_ns": 5, "status": "error", "error": "x"}
 
 
 def test_rows_come_back_and_a_torn_last_line_is_cut(tmp_path: Path) -> None:
@@ -35,4 +35,16 @@ def test_a_damaged_line_before_the_last_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "rows.jsonl"
     path.write_text("not json\n" + json.dumps(row("one.darshan")) + "\n")
     with pytest.raises(ArchiveError, match="line 1 is not a row"):
+        ResultsFile(path)
+
+
+def test_a_row_whose_fields_the_ranking_cannot_read_is_refused(tmp_path: Path) -> None:
+    """A row with the key fields but an "ok" status without its figures (or with a figure
+    of the wrong type) would fail the ranking or a page later: refused when read."""
+    path = tmp_path / "rows.jsonl"
+    ok = {"path": "/a/x", "size": 1, "mtime_ns": 2, "status": "ok", "program": "p",
+          "nprocs": 0, "io_seconds": 1.0, "io_core_hours": 1.0, "io_basis": "b",
+          "findings": [], "advice": []}  # fmt: skip
+    path.write_text(json.dumps(ok) + "\n" + json.dumps(row("one.darshan")) + "\n")
+    with pytest.raises(ArchiveError, match="line 1 .*wrong or missing: nprocs"):
         ResultsFile(path)
