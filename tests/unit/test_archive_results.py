@@ -46,5 +46,5 @@ def test_a_row_whose_fields_the_ranking_cannot_read_is_refused(tmp_path: Path) -
           "nprocs": 0, "io_seconds": 1.0, "io_core_hours": 1.0, "io_basis": "b",
           "findings": [], "advice": []}  # fmt: skip
     path.write_text(json.dumps(ok) + "\n" + json.dumps(row("one.darshan")) + "\n")
-    with pytest.raises(ArchiveError, match="line 1 .*wrong or missing: nprocs"):
+    with pytest.raises(ArchiveError, match=r"line 1 .*wrong or missing: nprocs"):
         ResultsFile(path)
