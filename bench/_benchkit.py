@@ -111,28 +111,54 @@ def run_timed(
     return proc, time.monotonic() - start
 
 
-def print_job_table(title: str, results: Mapping[str, list[float]]) -> None:
-    """Median, min and max seconds of the whole job per configuration, with what it adds to
-    the baseline's median (seconds and share) and that share's range repeat by repeat."""
+def run_checked(
+    cmd: Sequence[str], env: Mapping[str, str], timeout: float, what: str
+) -> tuple[subprocess.CompletedProcess[str], float]:
+    """run_timed, with BenchError (naming `what` and the command, with what it printed)
+    when the job runs past `timeout` seconds or exits with a status other than 0."""
+    try:
+        proc, seconds = run_timed(cmd, env, timeout)
+    except subprocess.TimeoutExpired:
+        raise BenchError(f"{what}: no result within {timeout} s: {' '.join(cmd)}") from None
+    if proc.returncode != 0:
+        raise BenchError(
+            f"{what}: the run failed (exit {proc.returncode}): {' '.join(cmd)}\n"
+            f"{proc.stdout}{proc.stderr}"
+        )
+    return proc, seconds
+
+
+def print_job_table(
+    title: str, results: Mapping[str, list[float]], unit: str = "s", scale: float = 1.0
+) -> None:
+    """Median, min and max of the whole job per configuration (seconds times `scale`, shown
+    as `unit`), with what it adds to the baseline's median (in `unit` and as a share) and
+    that share's range repeat by repeat."""
     print(title)
     base = results.get("baseline")
+    digits = 3 if scale == 1.0 else 2
     header = (
         "configuration",
-        "median s",
+        f"median {unit}",
         "min",
         "max",
-        "added s",
+        f"added {unit}",
         "added % of job",
         "per-repeat range %",
     )
     rows = []
     for config, values in results.items():
-        median = statistics.median(values)
+        shown = [v * scale for v in values]
+        median = statistics.median(shown)
         if not base or config == "baseline":
             extra = ["-", "-", "-"]
         else:
-            extra = [f"{median - statistics.median(base):+.3f}", *overhead_cells(values, base)]
-        rows.append((config, f"{median:.3f}", f"{min(values):.3f}", f"{max(values):.3f}", *extra))
+            added = median - statistics.median(base) * scale
+            extra = [f"{added:+.{digits}f}", *overhead_cells(values, base)]
+        rows.append(
+            (config, f"{median:.{digits}f}", f"{min(shown):.{digits}f}",
+             f"{max(shown):.{digits}f}", *extra)
+        )  # fmt: skip
     print_aligned(header, rows)
 
 

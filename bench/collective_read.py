@@ -32,7 +32,6 @@ import argparse
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -50,7 +49,7 @@ from _benchkit import (
     overhead_cells,
     print_aligned,
     print_job_table,
-    run_timed,
+    run_checked,
 )
 
 WHO = "collective_read.py"
@@ -74,17 +73,7 @@ class Measured:
 
 def run(cmd: list[str], env: dict[str, str], what: str, timeout: float) -> tuple[str, float]:
     """The run's standard output and its whole job's seconds."""
-    try:
-        proc, job = run_timed(cmd, env, timeout)
-    except subprocess.TimeoutExpired:
-        raise BenchError(
-            f"collective_read.py: {what}: no result within {timeout} s: {' '.join(cmd)}"
-        ) from None
-    if proc.returncode != 0:
-        raise BenchError(
-            f"collective_read.py: {what}: the run failed (exit {proc.returncode}): "
-            f"{' '.join(cmd)}\n{proc.stdout}{proc.stderr}"
-        )
+    proc, job = run_checked(cmd, env, timeout, f"collective_read.py: {what}")
     return proc.stdout, job
 
 

@@ -30,7 +30,6 @@ import argparse
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -46,7 +45,7 @@ from _benchkit import (
     overhead_cells,
     print_aligned,
     print_job_table,
-    run_timed,
+    run_checked,
 )
 
 WHO = "overhead.py"
@@ -84,19 +83,12 @@ def run_once(
     if args.collective:
         cmd.append("--collective")
     try:
-        proc, job = run_timed(cmd, env, args.timeout)
-    except subprocess.TimeoutExpired:
-        raise BenchError(
-            f"overhead.py: {config}: no result within {args.timeout} s: {' '.join(cmd)}"
-        ) from None
+        proc, job = run_checked(cmd, env, args.timeout, f"overhead.py: {config}")
     finally:
         target.unlink(missing_ok=True)
     match = RESULT.search(proc.stdout)
-    if proc.returncode != 0 or match is None:
-        raise BenchError(
-            f"overhead.py: {config}: the run failed (exit {proc.returncode}): {' '.join(cmd)}\n"
-            f"{proc.stdout}{proc.stderr}"
-        )
+    if match is None:
+        raise BenchError(f"overhead.py: {config}: no result line: {' '.join(cmd)}\n{proc.stdout}")
     return float(match.group(3)), float(match.group(5)), job
 
 

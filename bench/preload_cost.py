@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -38,9 +36,8 @@ from _benchkit import (
     find_library,
     find_mpiexec,
     load_line,
-    overhead_cells,
-    print_aligned,
-    run_timed,
+    print_job_table,
+    run_checked,
 )
 
 WHO = "preload_cost.py"
@@ -59,36 +56,7 @@ def run_once(command: list[str], config: str, preload: dict[str, Path], timeout:
     if config != "baseline":
         env["LD_PRELOAD"] = str(preload[config])
         env["IOTUNER_MODE"] = "off"
-    try:
-        proc, seconds = run_timed(command, env, timeout)
-    except subprocess.TimeoutExpired:
-        raise BenchError(
-            f"{WHO}: {config}: no exit within {timeout} s: {' '.join(command)}"
-        ) from None
-    if proc.returncode != 0:
-        raise BenchError(
-            f"{WHO}: {config}: exit {proc.returncode}: {' '.join(command)}\n"
-            f"{proc.stdout}{proc.stderr}"
-        )
-    return seconds
-
-
-def print_ms_table(title: str, results: dict[str, list[float]]) -> None:
-    """Median, min and max milliseconds per configuration, what each adds to the baseline's
-    median, as milliseconds and as a share, and that share's range repeat by repeat."""
-    print(title)
-    base = results["baseline"]
-    header = ("configuration", "median ms", "min", "max", "added ms", "added %", "range %")
-    rows = []
-    for config, values in results.items():
-        ms = [v * 1000 for v in values]
-        median = statistics.median(ms)
-        extra = ["-", "-", "-"]
-        if config != "baseline":
-            added = median - statistics.median(base) * 1000
-            extra = [f"{added:+.2f}", *overhead_cells(values, base)]
-        rows.append((config, f"{median:.2f}", f"{min(ms):.2f}", f"{max(ms):.2f}", *extra))
-    print_aligned(header, rows)
+    return run_checked(command, env, timeout, f"{WHO}: {config}")[1]
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -123,7 +91,8 @@ def main(argv: list[str]) -> int:
                 k = r % len(CONFIGS)
                 for config in CONFIGS[k:] + CONFIGS[:k]:
                     jobs[config].append(run_once(command, config, preload, args.timeout))
-            print_ms_table(f"{name}: {' '.join(command)} (wall clock, launch to exit):", jobs)
+            title = f"{name}: {' '.join(command)} (wall clock, launch to exit):"
+            print_job_table(title, jobs, unit="ms", scale=1000)
         print(load_line(WHO))
     except BenchError as e:
         print(e, file=sys.stderr)
