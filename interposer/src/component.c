@@ -191,25 +191,13 @@ static int note_library(struct dl_phdr_info *info, size_t size, void *data) {
     return 0;
 }
 
-/* This process's rank from the launcher's environment, or -1 when none says. */
-static int launcher_rank(void) {
-    static const char *const names[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
-                                        "SLURM_PROCID"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const char *v = getenv(names[i]);
-        if (v && *v)
-            return atoi(v);
-    }
-    return -1;
-}
-
 int iot__foreign_mpi(void) {
     struct mpi_libraries found = {0};
     dl_iterate_phdr(note_library, &found);
     if (found.n < 2)
         return 0;
     /* The program's own libraries are loaded before those of a preloaded library. */
-    int rank = launcher_rank();
+    int rank = iot_launcher_rank();
     iot__warn(rank <= 0,
               "the program runs with the MPI library %s, but iotuner was built with %s; "
               "running untuned and untraced (build iotuner with the program's MPI: "

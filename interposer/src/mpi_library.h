@@ -1,11 +1,14 @@
 /*
- * mpi_library.h: which loaded library is a C MPI library, for the stub (which finds the
- * real routines in it where MPI was opened RTLD_LOCAL) and the core's component.c (which
- * names the MPI in use). Header only: the stub links nothing of the core.
+ * mpi_library.h: what the stub and the core's component.c both ask of the process's MPI:
+ * which loaded library is a C MPI library (the stub finds the real routines in it where
+ * MPI was opened RTLD_LOCAL; component.c names the MPI in use), and the process's rank as
+ * its launcher set it (both warn from the first rank only, before MPI can tell). Header
+ * only: the stub links nothing of the core.
  */
 #ifndef IOT_MPI_LIBRARY_H
 #define IOT_MPI_LIBRARY_H
 
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -21,6 +24,21 @@ static inline int iot_is_mpi_library(const char *path) {
         if (strncmp(base, prefixes[i], strlen(prefixes[i])) == 0)
             return 1;
     return 0;
+}
+
+/*
+ * iot_launcher_rank returns this process's rank from the launcher's environment (MPICH's
+ * PMI, Open MPI's, PMIx, Slurm), or -1 when none says.
+ */
+static inline int iot_launcher_rank(void) {
+    static const char *const names[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+                                        "SLURM_PROCID"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v)
+            return atoi(v);
+    }
+    return -1;
 }
 
 #endif

@@ -83,21 +83,8 @@ IOT_ENTRIES(STUB_TRAMPOLINES)
 
 /* ---------------------------------------------------------- warnings */
 
-/* This process's rank from the launcher's environment, or -1 when none says (so a job
- * warns once, from its first rank). */
-static int stub_launcher_rank(void) {
-    static const char *const names[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
-                                        "SLURM_PROCID"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const char *v = getenv(names[i]);
-        if (v && *v)
-            return atoi(v);
-    }
-    return -1;
-}
-
 static void stub_warn(const char *fmt, const char *a, const char *b) {
-    if (stub_launcher_rank() > 0)
+    if (iot_launcher_rank() > 0)
         return;
     fputs("iotuner: warning: ", stderr);
     fprintf(stderr, fmt, a, b);
