@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import importlib.resources
 import json
-import logging
 import os
 import shutil
 import statistics
@@ -116,15 +115,9 @@ def main(argv: list[str]) -> int:
             figures[label] = [timed([*base, *extra], results, args.logs)
                               for _ in range(args.repeats)]  # fmt: skip
             print(f"  {label}: " + ", ".join(f"{v:.1f}" for v in figures[label]))
-        from distributed import LocalCluster
+        from iotuner.archive import local_cluster
 
-        with LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        ) as cluster:
+        with local_cluster(2) as cluster:
             label = "Dask LocalCluster, 2 workers"
             command = [*base, "--dask", "--scheduler", cluster.scheduler_address]
             figures[label] = [timed(command, results, args.logs) for _ in range(args.repeats)]

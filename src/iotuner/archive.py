@@ -65,6 +65,7 @@ __all__ = [
     "advise_log",
     "io_seconds_of_log",
     "iter_logs",
+    "local_cluster",
     "rank_programs",
     "read_results",
     "run_archive",
@@ -616,15 +617,29 @@ def _run_pool(
                 take(row)
 
 
+def local_cluster(workers: int) -> Any:
+    """A Dask LocalCluster of `workers` single-threaded worker processes, quiet and without
+    a dashboard (a context manager): what `--dask` starts without --scheduler."""
+    import logging
+
+    from distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
+
+
 def _run_dask(
     paths: Iterator[Path],
     setup: ModelSetup,
     options: DaskOptions,
     take: Callable[[dict[str, Any]], None],
 ) -> None:
-    import logging
-
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import Client, as_completed
 
     with contextlib.ExitStack() as stack:
         if options.scheduler is not None:
@@ -636,15 +651,7 @@ def _run_dask(
                     f"({exc}; expected an address such as tcp://host:8786)"
                 ) from None
         else:
-            cluster = stack.enter_context(
-                LocalCluster(
-                    n_workers=options.workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                    silence_logs=logging.ERROR,
-                )
-            )
+            cluster = stack.enter_context(local_cluster(options.workers))
             client = stack.enter_context(Client(cluster))
         workers = max(len(client.scheduler_info().get("workers", {})), 1)
         batches = _batches(paths, DASK_BATCH)

@@ -183,17 +183,9 @@ def test_sigkill_then_resume_advises_every_log_exactly_once(tmp_path: Path) -> N
 @pytest.fixture
 def dask_cluster() -> Any:
     """A two-worker Dask LocalCluster of processes, started by the test."""
-    import logging
+    from iotuner.archive import local_cluster
 
-    from distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    ) as cluster:
+    with local_cluster(2) as cluster:
         yield cluster
 
 
