@@ -3,10 +3,15 @@ what the run had in force is what a refit compares with, a try may risk only a l
 measured over the default, and a try far below every earlier run goes back after one
 run. The real loop is tests/integration/test_online.py."""
 
+import math
+
+import pytest
+
 from iotuner.measurement import Workload
 from iotuner.models import synthetic_summary_frame
-from iotuner.online import _guard, _refit
+from iotuner.online import TRY_RISK_RUNS, _guard, _refit, _risk_budget
 from iotuner.space import config_key, parse_space
+from iotuner.tune import measurement_noise
 
 SPACE = """
 name = "ds-write"
@@ -167,3 +172,43 @@ def test_a_try_below_an_earlier_choice_goes_back_to_it_when_nothing_is_left_to_t
     assert event["event"] == "change", event
     assert event["purpose"] == "back to the best measured"
     assert event["new"] == {"romio_ds_write": "automatic"}
+
+
+def test_the_risk_budget_grows_with_runs_at_the_default_and_shrinks_with_lost_tries() -> None:
+    noise = 0.1
+    per_run = math.log1p(noise)
+    assert _risk_budget([], 100.0, noise) == pytest.approx(per_run)
+    assert _risk_budget([100.0], 100.0, noise) == pytest.approx(2 * per_run)
+    # However long the program ran at the default, a try risks at most TRY_RISK_RUNS runs.
+    assert _risk_budget([100.0] * 50, 100.0, noise) == pytest.approx(TRY_RISK_RUNS * per_run)
+    # A try that lost 40 % spent more than two runs earned: nothing may be risked.
+    assert _risk_budget([100.0, 60.0], 100.0, noise) == 0.0
+    # A lead over the default is earned too (up to the cap).
+    assert _risk_budget([110.0], 100.0, noise) == pytest.approx(2 * per_run + math.log(1.1))
+    # With no level known, the runs count only by their number.
+    assert _risk_budget([100.0], math.nan, noise) == pytest.approx(2 * per_run)
+
+
+def test_runs_at_the_default_earn_a_try_whose_bound_is_below_one_runs_noise() -> None:
+    """`enable` never ran on the workload; its calibrated 10 % bound (about -40 %) is
+    below one run's noise, so a program's first run tries nothing. After two runs at the
+    default it may risk that much and tries it; after a try that lost half its run it
+    may not."""
+    space = parse_space(SPACE, "test space")
+    effects = {"romio_ds_write": {"disable": 0.5, "enable": 1.5}}
+    frame = synthetic_summary_frame(space, effects=effects, noise=0.5, seed=1)
+    workload = Workload.from_row(frame.iloc[0])
+    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
+    same &= frame["bytes_per_rank"] == workload.bytes_per_rank
+    default = config_key(space.default())
+    only_default = frame[~same | (frame["config"] == default)]
+    level = float(frame[same & (frame["config"] == default)]["bw_median"].iloc[0])
+    first = _refit(only_default, space, workload, {}, {}, [], None, [])
+    assert first["event"] == "keep", first
+    earned = _refit(only_default, space, workload, {}, {}, [], None, [level, level])
+    assert earned["event"] == "change", earned
+    assert earned["new"] == {"romio_ds_write": "enable"}
+    assert earned["interval"][0] < 1 / (1 + measurement_noise(frame))
+    assert "may risk" in earned["evidence"] and earned["risk"] > 0
+    spent = _refit(only_default, space, workload, {}, {}, [], None, [level, level * 0.5])
+    assert spent["event"] == "keep", spent
