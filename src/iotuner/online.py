@@ -36,8 +36,8 @@ What one run does (learn_after_run):
       held-out configurations predicted to gain as much gained in the median and, in
       nine of ten, lost no more below the default than the program's runs have earned
       (_risk_budget: the noise, tune.measurement_noise, per run so far and the next,
-      plus what they gained over the default, less what tries lost, at most
-      TRY_RISK_RUNS runs' noise), and when the base was measured ahead of the default
+      plus what they gained over the default, less what tries lost, never a bound
+      below MAX_TRY_LOSS of the default), and when the base was measured ahead of the default
       on this workload, that lead too. The predictions are moved by what
       the workload's runs measured (_gains_over), so a try that fell short of its
       prediction lets the next candidate run: one run per try, down the ranking, until
@@ -86,7 +86,7 @@ from iotuner.tracelog import read_tracelog
 
 __all__ = [
     "GUARD_RUNS",
-    "TRY_RISK_RUNS",
+    "MAX_TRY_LOSS",
     "OnlineReport",
     "history_path",
     "learn_after_run",
@@ -105,8 +105,9 @@ RATIONALE: the 10 % bound of a large predicted gain rests on the few held-out pa
 predicted alike; with 12 folds it swung between 0.82 and 0.97 as one traced run was added
 to the real-programs knowledge base (bench/real_programs.py), with 24 it moves less and
 costs 2.3 s instead of 1.5 s there."""
-TRY_RISK_RUNS = 3
-"""The most a try may risk below the default, in runs' noise (see _risk_budget)."""
+MAX_TRY_LOSS = 0.5
+"""The most a try may risk at its calibrated 10 % bound: a run at half the default's
+bandwidth (see _risk_budget)."""
 ACCESSES = (
     ("write", "contiguous"),
     ("write", "strided"),
@@ -750,7 +751,8 @@ def _risk_budget(runs: Sequence[float], level: float, noise: float) -> float:
     Each run, the next one included, earns the noise, log(1 + noise); each run so far
     adds what it measured over the default's level `level` (a run at the default adds
     about nothing, a try that lost spends its loss, a lead over the default is earned);
-    at most TRY_RISK_RUNS runs' noise, however long the program ran well.
+    at most a run at MAX_TRY_LOSS of the default's bandwidth, however long the program ran
+    well.
 
     RATIONALE: one run's noise (the rule before) let nothing be tried on real programs:
     the calibrated 10 % bound of the best candidates was -16 to -18 % against a noise of
@@ -759,13 +761,16 @@ def _risk_budget(runs: Sequence[float], level: float, noise: float) -> float:
     after one run far below), so its price is one run; the budget makes the program pay
     for it with runs that were not slower, and stops trying after tries that lost until
     runs at the baseline have earned it again. With no runs known, one run's noise.
+    The cap is the one thing a single run is promised: a try's 10 % bound never lies
+    below half the default's bandwidth (a try predicted x2.5 on IOR's interleaved 4 KiB
+    collective reads had its bound at -30 %: with a 9 % noise, four runs earn it).
     """
     per_run = math.log1p(noise)
     earned = 0.0
     if math.isfinite(level) and level > 0:
         earned = sum(math.log(b / level) for b in runs if b > 0)
     budget = (len(runs) + 1) * per_run + earned
-    return max(0.0, min(budget, TRY_RISK_RUNS * per_run))
+    return max(0.0, min(budget, -math.log1p(-MAX_TRY_LOSS)))
 
 
 def _measured_ahead(low_in_force: float, high_default: float) -> float:

@@ -9,7 +9,7 @@ import pytest
 
 from iotuner.measurement import Workload
 from iotuner.models import synthetic_summary_frame
-from iotuner.online import TRY_RISK_RUNS, _guard, _refit, _risk_budget
+from iotuner.online import MAX_TRY_LOSS, _guard, _refit, _risk_budget
 from iotuner.space import config_key, parse_space
 from iotuner.tune import measurement_noise
 
@@ -179,8 +179,8 @@ def test_the_risk_budget_grows_with_runs_at_the_default_and_shrinks_with_lost_tr
     per_run = math.log1p(noise)
     assert _risk_budget([], 100.0, noise) == pytest.approx(per_run)
     assert _risk_budget([100.0], 100.0, noise) == pytest.approx(2 * per_run)
-    # However long the program ran at the default, a try risks at most TRY_RISK_RUNS runs.
-    assert _risk_budget([100.0] * 50, 100.0, noise) == pytest.approx(TRY_RISK_RUNS * per_run)
+    # However long the program ran at the default, a try's bound stays above the cap.
+    assert _risk_budget([100.0] * 50, 100.0, noise) == pytest.approx(-math.log1p(-MAX_TRY_LOSS))
     # A try that lost 40 % spent more than two runs earned: nothing may be risked.
     assert _risk_budget([100.0, 60.0], 100.0, noise) == 0.0
     # A lead over the default is earned too (up to the cap).
