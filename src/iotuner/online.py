@@ -129,23 +129,23 @@ class OnlineReport:
         for e in self.events:
             if e["event"] == "change" and e.get("gain") is None:
                 said.append(
-                    f"table: {e['program']} x{e['nprocs']}: {e['old'] or 'default'} -> "
-                    f"{e['new'] or 'default'} ({e.get('purpose') or e.get('evidence')})"
+                    f"table: {e['program']} x{e['nprocs']}: {_entry_words(e['old'])} -> "
+                    f"{_entry_words(e['new'])} ({e.get('purpose') or e.get('evidence')})"
                 )
             elif e["event"] == "change":
                 said.append(
-                    f"table: {e['program']} x{e['nprocs']}: {e['old'] or 'default'} -> "
+                    f"table: {e['program']} x{e['nprocs']}: {_entry_words(e['old'])} -> "
                     f"{e['new']} (predicted x{e['gain']:.2f}, "
                     f"{e['interval'][0]:.2f}-{e['interval'][1]:.2f})"
                 )
             elif e["event"] == "rollback":
                 said.append(
                     f"table: {e['program']} x{e['nprocs']}: rolled back to "
-                    f"{e['new'] or 'default'} ({e['reason']})"
+                    f"{_entry_words(e['new'])} ({e['reason']})"
                 )
             elif e["event"] == "repair":
                 said.append(
-                    f"table: {e['program']} x{e['nprocs']}: {e['old']} -> {e['new'] or 'default'} "
+                    f"table: {e['program']} x{e['nprocs']}: {e['old']} -> {_entry_words(e['new'])} "
                     f"({e['reason']})"
                 )
             elif e["event"] == "keep":
@@ -157,6 +157,12 @@ class OnlineReport:
                 )
                 said += [f"an earlier run's log could not be stored: {r}" for r in e["refused"]]
         return said
+
+
+def _entry_words(hints: dict[str, Any]) -> str:
+    """A program's entry for messages: {} is no entry of its own, under which the table's
+    generic entries (if any match) apply, not necessarily the default."""
+    return str(hints) if hints else "no entry of its own"
 
 
 def history_path(table: Path) -> Path:
@@ -460,7 +466,7 @@ def learn_after_run(
             note = (
                 f"iotuner online: {event['purpose']}"
                 if event.get("gain") is None
-                else f"iotuner online: predicted x{event['gain']:.2f} over {current or 'default'}"
+                else f"iotuner online: predicted x{event['gain']:.2f} over {_entry_words(current)}"
             )
             _write_program(table, program, nprocs, event["new"], note)
         _append(table, {**base, **event}, report)

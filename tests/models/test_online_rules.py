@@ -9,7 +9,7 @@ import pytest
 
 from iotuner.measurement import Workload
 from iotuner.models import synthetic_summary_frame
-from iotuner.online import MAX_TRY_LOSS, _guard, _refit, _risk_budget
+from iotuner.online import MAX_TRY_LOSS, OnlineReport, _guard, _refit, _risk_budget
 from iotuner.space import config_key, parse_space
 from iotuner.tune import measurement_noise
 
@@ -212,3 +212,16 @@ def test_runs_at_the_default_earn_a_try_whose_bound_is_below_one_runs_noise() ->
     assert "may risk" in earned["evidence"] and earned["risk"] > 0
     spent = _refit(only_default, space, workload, {}, {}, [], None, [level, level * 0.5])
     assert spent["event"] == "keep", spent
+
+
+def test_an_empty_program_entry_is_not_called_the_default() -> None:
+    """{} is the program having no entry of its own: the table's generic entries apply
+    then, which may well not be the default."""
+    events = [
+        {"event": "rollback", "program": "p", "nprocs": 2, "new": {}, "reason": "slower"},
+        {"event": "change", "program": "p", "nprocs": 2, "old": {}, "new": SLOW, "gain": None,
+         "purpose": "measure the default"},
+    ]  # fmt: skip
+    said = OnlineReport(events=events).lines()
+    assert said[0] == "table: p x2: rolled back to no entry of its own (slower)"
+    assert said[1].startswith("table: p x2: no entry of its own -> {'romio_ds_write'")
