@@ -512,7 +512,13 @@ def _refit(
     runs so far at this scale (the history's, this one included), which set how much a
     try may risk (_risk_budget)."""
     from iotuner.models import ModelError, fit_model
-    from iotuner.tune import measurement_noise, prediction_rows
+    from iotuner.tune import (
+        OPEN_ONLY_KEYS,
+        measurement_noise,
+        open_keys,
+        prediction_rows,
+        same_as_default,
+    )
 
     configs = list(space.configurations())
     keys = [config_key(c) for c in configs]
@@ -558,6 +564,21 @@ def _refit(
                 "gain": gain, "interval": interval, **base, **why}  # fmt: skip
 
     m_median, m_low, m_high, m_runs = measured
+    default_open = open_keys(space, configs[default])
+    index_of = {k: i for i, k in enumerate(keys)}
+
+    def acting(i: int) -> int:
+        # The configuration that acts as `i` at the workload's scale: open keys that
+        # give the default's aggregators here (cb_nodes=1 on one host) are the default's
+        # (formats/hints.def), neither written nor tried apart from it (as tune does).
+        mine = open_keys(space, configs[i])
+        if mine == default_open or not same_as_default(mine, default_open, workload):
+            return i
+        config = {
+            k: (configs[default][k] if k in OPEN_ONLY_KEYS else v) for k, v in configs[i].items()
+        }
+        return index_of.get(config_key(space.validate(config)), i)
+
     judged = m_runs >= 2  # quartiles that say something about the spread
 
     def measure_default() -> dict[str, Any] | None:
@@ -621,8 +642,8 @@ def _refit(
         floor = -budget - ahead
         admissible = [
             i for i in range(len(keys))
-            if i != ref and i not in tried and keys[i] not in banned and bounds[i] is not None
-            and bounds[i][1] > 0 and bounds[i][0] >= floor
+            if bounds[i] is not None and bounds[i][1] > 0 and bounds[i][0] >= floor
+            and acting(i) != ref and acting(i) not in tried and keys[acting(i)] not in banned
         ]  # fmt: skip
         evidence: dict[str, Any] = {"model": kind, "calibrated": True}
         if admissible:
@@ -639,7 +660,7 @@ def _refit(
             )
             low_b, mid_b, high_b = bounds[best]
             return change(
-                best,
+                acting(best),
                 float(math.exp(mid_b)),
                 [float(math.exp(low_b)), float(math.exp(high_b))],
                 predicted=float(math.exp(gains[best])),

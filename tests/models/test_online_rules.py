@@ -225,3 +225,31 @@ def test_an_empty_program_entry_is_not_called_the_default() -> None:
     said = OnlineReport(events=events).lines()
     assert said[0] == "table: p x2: rolled back to no entry of its own (slower)"
     assert said[1].startswith("table: p x2: no entry of its own -> {'romio_ds_write'")
+
+
+AGGREGATORS = """
+name = "aggregators"
+[hints.cb_nodes]
+values = ["default", "1", "2"]
+default = "default"
+[hints.romio_ds_write]
+values = ["automatic", "disable", "enable"]
+default = "automatic"
+"""
+
+
+def test_open_keys_that_act_as_the_default_here_are_not_written() -> None:
+    """The model credits cb_nodes=1 with a gain, but on one host ROMIO's default is one
+    aggregator already (formats/hints.def): the try writes only the key that changes
+    something, as tune writes no such open entry."""
+    space = parse_space(AGGREGATORS, "test space")
+    effects = {"cb_nodes": {"1": 0.4}, "romio_ds_write": {"disable": 0.5, "enable": 2.0}}
+    frame = synthetic_summary_frame(space, effects=effects, noise=0.05, seed=2)
+    rows = frame[(frame["nprocs"] == 2) & (frame["nodes"] == 1)]
+    workload = Workload.from_row(rows.iloc[0])
+    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
+    same &= frame["bytes_per_rank"] == workload.bytes_per_rank
+    only_default = frame[~same | (frame["config"] == config_key(space.default()))]
+    event = _refit(only_default, space, workload, {}, {}, [], None, [])
+    assert event["event"] == "change", event
+    assert event["new"] == {"romio_ds_write": "enable"}

@@ -80,6 +80,7 @@ from iotuner.tune._cases import (
     OPTIMISE_ROUNDS,
     Predictor,
     measurement_noise,
+    open_keys,
     prediction_rows,
 )
 from iotuner.tune._evidence import MEASURED_EVIDENCE
@@ -92,6 +93,7 @@ from iotuner.tune._result import (
     note_figures,
     note_gain,
 )
+from iotuner.tune._scale import same_as_default
 
 __all__ = [
     "ENUMERATION_LIMIT",
@@ -110,9 +112,11 @@ __all__ = [
     "measurement_noise",
     "note_figures",
     "note_gain",
+    "open_keys",
     "predicted_size_groups",
     "prediction_rows",
     "render_choices",
+    "same_as_default",
     "tune",
     "tune_method",
 ]

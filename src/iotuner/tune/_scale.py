@@ -28,6 +28,7 @@ from iotuner.tune._result import (
 )
 
 __all__ = [
+    "same_as_default",
     "tune_scale",
 ]
 
@@ -50,7 +51,7 @@ def _aggregators(keys: OpenKeys, workload: Workload) -> tuple[int, tuple[tuple[s
     return min(count, ranks), rest
 
 
-def _same_as_default(keys: OpenKeys, default_keys: OpenKeys, workload: Workload) -> bool:
+def same_as_default(keys: OpenKeys, default_keys: OpenKeys, workload: Workload) -> bool:
     """The open keys act as the default's at the workload's scale (formats/hints.def:
     cb_nodes and cb_config_list only set how many ranks aggregate)."""
     if any(k == "cb_config_list" and not (v == "*:*" or v.startswith("*:")) for k, v in keys):
@@ -71,7 +72,7 @@ def tune_scale(
             k
             for c in inside
             for k in c.open_keys
-            if k == default_keys or not _same_as_default(k, default_keys, first)
+            if k == default_keys or not same_as_default(k, default_keys, first)
         }
     )
 
