@@ -549,14 +549,23 @@ def _refit(
 
     def entry_of(config: dict[str, Any]) -> dict[str, str | int]:
         # The program's entries win over the table's generic ones, so a key those set
-        # and the choice leaves at its default is written with the default's value.
+        # and the choice leaves at its default is written with the default's value,
+        # when the default is a value MPI takes: cb_nodes' "default" means "not set",
+        # which no entry can say (the program's own value, or a generic entry's, stays).
         # Keys outside the space are not the space's to choose: the entry keeps them.
         hints: dict[str, str | int] = {k: v for k, v in current.items() if k not in names}
         hints.update(space.hints(config))
+        vocabulary = hint_vocabulary()
         for name in names - set(hints):
             parameter = space.parameter(name)
-            if name in in_force and parameter.kind == "hint":
-                hints[name] = str(parameter.default)
+            value = str(parameter.default)
+            if (
+                name in in_force
+                and parameter.kind == "hint"
+                and name in vocabulary
+                and vocabulary[name].problem(value) is None
+            ):
+                hints[name] = value
         return hints
 
     def change(best: int, gain: float, interval: list[float], **why: Any) -> dict[str, Any]:

@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from iotuner.formats import hint_vocabulary
 from iotuner.measurement import Workload
 from iotuner.models import synthetic_summary_frame
 from iotuner.online import MAX_TRY_LOSS, OnlineReport, _guard, _refit, _risk_budget
@@ -253,3 +254,21 @@ def test_open_keys_that_act_as_the_default_here_are_not_written() -> None:
     event = _refit(only_default, space, workload, {}, {}, [], None, [])
     assert event["event"] == "change", event
     assert event["new"] == {"romio_ds_write": "enable"}
+
+
+def test_a_default_that_means_not_set_is_never_written() -> None:
+    """The program sets cb_nodes itself (pio_noncontig does); a choice that leaves
+    cb_nodes at the space's default ("default": not set) cannot write that word, which
+    no MPI takes (the table's reader refuses it, and learning stopped at every run)."""
+    space = parse_space(AGGREGATORS, "test space")
+    effects = {"romio_ds_write": {"disable": 0.5, "enable": 2.0}}
+    frame = synthetic_summary_frame(space, effects=effects, noise=0.05, seed=2)
+    rows = frame[(frame["nprocs"] == 2) & (frame["nodes"] == 1)]
+    workload = Workload.from_row(rows.iloc[0])
+    in_force = {"cb_nodes": "2", "romio_ds_write": "enable"}
+    event = _refit(frame, space, workload, {}, in_force, [], None, [])
+    assert event["event"] == "change", event
+    vocabulary = hint_vocabulary()
+    assert event["new"] == {"romio_ds_write": "enable"}
+    for key, value in event["new"].items():
+        assert vocabulary[key].problem(str(value)) is None, (key, value)
