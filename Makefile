@@ -25,7 +25,8 @@ CC ?= cc
 STUB_SRC := interposer/stub/stub.c
 STUB_HDR := interposer/src/entries.h interposer/src/mpi_library.h
 
-all: $(BUILD)/libiotuner.so $(BUILD)/libiotuner-core.so $(PROGRAMS) $(BENCH_PROGRAMS) $(BUILD)/table_check
+all: $(BUILD)/libiotuner.so $(BUILD)/libiotuner-core.so $(PROGRAMS) $(BENCH_PROGRAMS) $(BUILD)/table_check \
+	$(BUILD)/number_check
 
 # The MPI compiler the objects in $(BUILD) were built with: rewritten only when MPICC
 # changes, so `make MPICC=<another mpicc>` rebuilds everything instead of installing a
@@ -56,6 +57,11 @@ $(BUILD)/table_check: interposer/tools/table_check.c $(READER_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) -Iformats -Iinterposer/src -o $@ interposer/tools/table_check.c $(READER_SRC)
 
+# The trace writer's numbers against printf's (tests/unit/test_trace_numbers.py).
+$(BUILD)/number_check: interposer/tools/number_check.c $(READER_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) -Iformats -Iinterposer/src -o $@ interposer/tools/number_check.c $(READER_SRC)
+
 # programs/args.h: the option parsers the programs and benchmark programs share. A program
 # finds it next to its source ("args.h"), so each still builds alone with mpicc; bench/
 # sources need -Iprograms.
@@ -74,7 +80,8 @@ install: all
 	# install, not cp: it writes a new file, so a job still running the old library or
 	# program keeps its copy instead of having it overwritten under it.
 	install -m 755 $(BUILD)/libiotuner.so $(BUILD)/libiotuner-core.so $(PREFIX)/lib/iotuner/
-	install -m 755 $(PROGRAMS) $(BENCH_PROGRAMS) $(BUILD)/table_check $(PREFIX)/libexec/iotuner/
+	install -m 755 $(PROGRAMS) $(BENCH_PROGRAMS) $(BUILD)/table_check $(BUILD)/number_check \
+		$(PREFIX)/libexec/iotuner/
 
 # Sanitizers (`make sanitize`): the interposer and the checker built with AddressSanitizer
 # and UndefinedBehaviorSanitizer (gcc through $(MPICC)). The library is loaded into
@@ -83,7 +90,8 @@ install: all
 # (the tests do this with IOTUNER_TEST_LIBRARY and IOTUNER_TEST_PRELOAD).
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
 
-sanitize: $(BUILD)/asan/libiotuner.so $(BUILD)/asan/libiotuner-core.so $(BUILD)/asan/table_check
+sanitize: $(BUILD)/asan/libiotuner.so $(BUILD)/asan/libiotuner-core.so $(BUILD)/asan/table_check \
+	$(BUILD)/asan/number_check
 
 $(BUILD)/asan/libiotuner-core.so: $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
@@ -99,6 +107,10 @@ $(BUILD)/asan/libiotuner.so: $(BUILD)/asan/stub.o $(BUILD)/asan/libiotuner-core.
 $(BUILD)/asan/table_check: interposer/tools/table_check.c $(READER_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(SAN_FLAGS) $(WARN) -Iformats -Iinterposer/src -o $@ interposer/tools/table_check.c $(READER_SRC)
+
+$(BUILD)/asan/number_check: interposer/tools/number_check.c $(READER_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(SAN_FLAGS) $(WARN) -Iformats -Iinterposer/src -o $@ interposer/tools/number_check.c $(READER_SRC)
 
 # Fuzzing (`make fuzz`, `make fuzz-run FUZZ_SECONDS=60`): the reader under libFuzzer, with
 # clang. fuzz-run seeds a temporary corpus with tests/data/tables (committed and generated

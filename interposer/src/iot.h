@@ -375,7 +375,9 @@ struct iot_type_memo {
 };
 extern IOT_TLS struct iot_type_memo iot__type_memo;
 extern unsigned iot__type_generation;
-static inline uint64_t iot__type_size(MPI_Count count, MPI_Datatype datatype) {
+/* Inlined: a traced call asks it once (the compiler would otherwise call it). */
+static inline __attribute__((always_inline)) uint64_t iot__type_size(MPI_Count count,
+                                                                     MPI_Datatype datatype) {
     const struct iot_type_memo *m = &iot__type_memo;
     if (count > 0 && m->valid && m->type == datatype &&
         m->generation == __atomic_load_n(&iot__type_generation, __ATOMIC_ACQUIRE))

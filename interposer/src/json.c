@@ -17,6 +17,7 @@
 
 /* ---------------------------------------------------------------- writer */
 
+/* Makes room for extra more bytes and a NUL; 0, or -1 (no memory, or failed before). */
 static int buf_grow(struct iot_buf *b, size_t extra) {
     if (b->failed)
         return -1;
@@ -66,7 +67,9 @@ void iot__buf_printf(struct iot_buf *b, const char *fmt, ...) {
 }
 
 void iot__buf_append(struct iot_buf *b, const char *data, size_t n) {
-    if (buf_grow(b, n) != 0)
+    /* A failed buffer has cap 0 or holds its text: the test sends it to buf_grow, which
+     * refuses. (Checked here first: a close appends many short pieces.) */
+    if ((b->failed || b->len + n + 1 > b->cap) && buf_grow(b, n) != 0)
         return;
     memcpy(b->data + b->len, data, n);
     b->len += n;
@@ -75,10 +78,30 @@ void iot__buf_append(struct iot_buf *b, const char *data, size_t n) {
 
 /* RATIONALE: file names repeat in every row of the trace; the characters that need no
  * escape are copied a run at a time. */
+static int json_needs_escape(unsigned char u) {
+    return u < 0x20 || u == '"' || u == '\\' || u == 0x7f;
+}
+
 void iot__buf_json_string(struct iot_buf *b, const char *s) {
+    const char *c = s;
+    while (*c && !json_needs_escape((unsigned char)*c))
+        c++;
+    if (!*c) {
+        /* Nothing to escape (the names of a trace, nearly always): one piece. */
+        size_t n = (size_t)(c - s);
+        if ((b->failed || b->len + n + 3 > b->cap) && buf_grow(b, n + 2) != 0)
+            return;
+        char *out = b->data + b->len;
+        out[0] = '"';
+        memcpy(out + 1, s, n);
+        out[n + 1] = '"';
+        out[n + 2] = '\0';
+        b->len += n + 2;
+        return;
+    }
     iot__buf_append(b, "\"", 1);
-    const char *run = s, *c = s;
-    for (; *c; c++) {
+    const char *run = s;
+    for (c = s; *c; c++) {
         unsigned char u = (unsigned char)*c;
         char esc[8];
         if (u == '"' || u == '\\')
@@ -97,6 +120,160 @@ void iot__buf_json_string(struct iot_buf *b, const char *s) {
     }
     iot__buf_append(b, run, (size_t)(c - run));
     iot__buf_append(b, "\"", 1);
+}
+
+/*
+ * The digits of a double the way printf's "%.9g" writes them, exactly, without printf.
+ * RATIONALE: a traced file's close writes a row per kept collective call (up to the record
+ * cap) with three real fields, on the program's time, and glibc's printf spends about
+ * 2,500 instructions on each (multi-precision arithmetic). Here the value m * 2^e is
+ * scaled by 10^k in 128-bit integers, which is exact, and rounded half to even, as printf
+ * does; values this cannot scale exactly (at least 1e9, below about 1e-19, subnormal, not
+ * finite) go to printf.
+ */
+enum { G9_DIGITS = 9 };
+
+/* round(m * 2^e2 * 10^k) half to even, exactly, in *q; 0, or -1 when it cannot be done
+ * here (k outside 0..27, or a shift past 127 bits). m < 2^53. */
+static int g9_scaled(uint64_t m, int e2, int k, unsigned __int128 *q) {
+    /* 10^k = 5^k * 2^k: the power of 5 (below 2^63) multiplies, the power of 2 shifts. */
+    static const uint64_t fives[28] = {1,
+                                       5,
+                                       25,
+                                       125,
+                                       625,
+                                       3125,
+                                       15625,
+                                       78125,
+                                       390625,
+                                       1953125,
+                                       9765625,
+                                       48828125,
+                                       244140625,
+                                       1220703125,
+                                       6103515625,
+                                       30517578125,
+                                       152587890625,
+                                       762939453125,
+                                       3814697265625,
+                                       19073486328125,
+                                       95367431640625,
+                                       476837158203125,
+                                       2384185791015625,
+                                       11920928955078125,
+                                       59604644775390625,
+                                       298023223876953125,
+                                       1490116119384765625,
+                                       7450580596923828125};
+    if (k < 0 || k > 27)
+        return -1;
+    unsigned __int128 n = (unsigned __int128)m * fives[k]; /* below 2^116 */
+    int shift = e2 + k;
+    if (shift >= 0) {
+        if (shift > 11) /* the value is then far above the 9 digits wanted */
+            return -1;
+        *q = n << shift;
+        return 0;
+    }
+    int r = -shift;
+    if (r > 127)
+        return -1;
+    unsigned __int128 whole = n >> r, rest = n - (whole << r);
+    unsigned __int128 half = (unsigned __int128)1 << (r - 1);
+    if (rest > half || (rest == half && (whole & 1)))
+        whole++;
+    *q = whole;
+    return 0;
+}
+
+/* Writes v as "%.9g" would into out (at least 32 bytes); returns the length, or -1 when
+ * the value is left to printf. */
+static int g9_format(double v, char *out) {
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    int negative = (int)(bits >> 63), biased = (int)((bits >> 52) & 0x7ff);
+    uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
+    char *p = out;
+    if (negative)
+        *p++ = '-';
+    if (biased == 0 && m == 0) {
+        *p++ = '0';
+        return (int)(p - out);
+    }
+    if (biased == 0 || biased == 0x7ff)
+        return -1; /* subnormal, infinite or NaN */
+    m |= UINT64_C(1) << 52;
+    int e2 = biased - 1075; /* |v| = m * 2^e2, with 2^52 <= m < 2^53 */
+    /* The decimal exponent of |v|, from its binary one (log10(2) ~ 78913 / 2^18); it may be
+     * one off, which the loop corrects from the exact digits. */
+    int x = (int)(((int64_t)(e2 + 52) * 78913) >> 18);
+    /* Most often it is low by one where |v| has passed the next power of ten. */
+    static const double tens[] = {1e-19, 1e-18, 1e-17, 1e-16, 1e-15, 1e-14, 1e-13,
+                                  1e-12, 1e-11, 1e-10, 1e-9,  1e-8,  1e-7,  1e-6,
+                                  1e-5,  1e-4,  1e-3,  1e-2,  1e-1,  1.0,   1e1,
+                                  1e2,   1e3,   1e4,   1e5,   1e6,   1e7,   1e8};
+    if (x + 1 >= -19 && x + 1 <= 8 && (negative ? -v : v) >= tens[x + 1 + 19])
+        x++;
+    const unsigned __int128 low = 100000000, high = 1000000000;
+    unsigned __int128 q = 0;
+    int tries = 0;
+    for (;;) {
+        if (++tries > 4 || g9_scaled(m, e2, G9_DIGITS - 1 - x, &q) != 0)
+            return -1;
+        if (q < low)
+            x--;
+        else if (q >= high)
+            x++; /* also when only the rounding carried: the next pass gives 10^8 */
+        else
+            break;
+    }
+    char digits[G9_DIGITS];
+    uint64_t d = (uint64_t)q;
+    for (int i = G9_DIGITS - 1; i >= 0; i--, d /= 10)
+        digits[i] = (char)('0' + d % 10);
+    int last = G9_DIGITS - 1; /* %g drops trailing zeros of the fraction */
+    while (last > 0 && digits[last] == '0')
+        last--;
+    if (x < -4 || x >= G9_DIGITS) {
+        *p++ = digits[0];
+        if (last > 0) {
+            *p++ = '.';
+            memcpy(p, digits + 1, (size_t)last);
+            p += last;
+        }
+        *p++ = 'e';
+        *p++ = x < 0 ? '-' : '+';
+        int ax = x < 0 ? -x : x;
+        if (ax >= 100)
+            *p++ = (char)('0' + ax / 100);
+        *p++ = (char)('0' + ax / 10 % 10);
+        *p++ = (char)('0' + ax % 10);
+    } else if (x >= 0) {
+        memcpy(p, digits, (size_t)x + 1);
+        p += x + 1;
+        if (last > x) {
+            *p++ = '.';
+            memcpy(p, digits + x + 1, (size_t)(last - x));
+            p += last - x;
+        }
+    } else {
+        *p++ = '0';
+        *p++ = '.';
+        for (int i = 0; i < -x - 1; i++)
+            *p++ = '0';
+        memcpy(p, digits, (size_t)last + 1);
+        p += last + 1;
+    }
+    return (int)(p - out);
+}
+
+void iot__buf_g9(struct iot_buf *b, double v) {
+    char text[32];
+    int n = g9_format(v, text);
+    if (n < 0)
+        iot__buf_printf(b, "%.9g", v);
+    else
+        iot__buf_append(b, text, (size_t)n);
 }
 
 void iot__buf_json_kv(struct iot_buf *b, const struct iot_kv *kv) {

@@ -70,6 +70,8 @@ void iot__buf_printf(struct iot_buf *b, const char *fmt, ...) __attribute__((for
 void iot__buf_append(struct iot_buf *b, const char *data, size_t n);
 /* iot__buf_json_string appends s as a quoted, escaped JSON string. */
 void iot__buf_json_string(struct iot_buf *b, const char *s);
+/* iot__buf_g9 appends v exactly as printf's "%.9g" writes it. */
+void iot__buf_g9(struct iot_buf *b, double v);
 /* iot__buf_json_kv appends a JSON object of the list's keys and values. */
 void iot__buf_json_kv(struct iot_buf *b, const struct iot_kv *kv);
 void iot__buf_free(struct iot_buf *b);

@@ -275,8 +275,9 @@ static void put_INT(struct iot_buf *b, long long v) {
         *--p = '-';
     iot__buf_append(b, p, (size_t)(end - p));
 }
+/* What "%.9g" writes (iot__buf_g9: without printf for the values a trace holds). */
 static void put_REAL(struct iot_buf *b, double v) {
-    iot__buf_printf(b, "%.9g", isfinite(v) ? v : 0.0);
+    iot__buf_g9(b, isfinite(v) ? v : 0.0);
 }
 static void put_TEXT(struct iot_buf *b, const char *v) {
     iot__buf_json_string(b, v ? v : "");
