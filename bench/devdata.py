@@ -240,9 +240,13 @@ SWEEP_ARGS = [
 SWEEP_SEEDS = {"ext4": 1, "tmpfs": 2, "ext4-debian-mpich": 3, "glusterfs": 4}
 GLUSTER_SWEEP = "glusterfs"
 """The kernel on a GlusterFS volume of this machine (bench/gluster.py: four bricks on local
-folders, mounted through FUSE), the same plan as ext4 and tmpfs: a third system, of its own
-fingerprint (fuse.glusterfs), for transfer between systems (bench/transfer.py
---cross-system) and for questions far from the data. It goes with --gluster."""
+folders, mounted through FUSE), the plan of ext4 and tmpfs at 1 and 2 ranks: a third system,
+of its own fingerprint (fuse.glusterfs), for transfer between systems (bench/transfer.py
+--cross-system) and for questions far from the data. It goes with --gluster. RATIONALE for
+leaving out 4 ranks: there, 4 ranks, 4 brick daemons and the FUSE client share 2 cores;
+a 4-rank strided or collective write took up to a minute per measurement, launch and file
+deletion included (a first try at 1, 2 and 4 ranks measured 222 of 900 in 7 minutes, load
+average 8), so the whole sweep would have taken well over an hour."""
 GLUSTER_MOUNT = Path("/mnt/iotuner-gluster")
 LOPO_SWEEP = "ext4-debian-mpich"
 """The kernel on BT-IO's system (ext4, Debian's MPICH 4.0.2) at BT-IO's scales (1 and 4
@@ -528,7 +532,7 @@ def main(argv: Sequence[str]) -> int:
             ]
             if args.gluster is not None:
                 sweeps.append(
-                    Sweep(GLUSTER_SWEEP, "fuse.glusterfs", args.gluster / "iotuner-devdata")
+                    Sweep(GLUSTER_SWEEP, "fuse.glusterfs", args.gluster / "iotuner-devdata", "1,2")
                 )
             if args.btio and (args.reuse or not btio_missing()):
                 sweeps.append(
