@@ -143,9 +143,7 @@ def test_default_rows_count_the_default_configuration(noisy: pd.DataFrame, space
     assert unmeasured is not None and unmeasured.default_rows == 0
 
 
-def test_a_question_about_another_system_is_known_as_one(
-    noisy: pd.DataFrame, space: Space
-) -> None:
+def test_a_question_about_another_system_is_known_as_one(noisy: pd.DataFrame, space: Space) -> None:
     """A model keeps the system it learned on; another file system or host is named, the
     same one is not, and a model that does not say (trained before) is not guessed at."""
     model = fit_model(noisy, space, "random_forest", quick=True)
