@@ -265,7 +265,9 @@ def _predict(args: argparse.Namespace) -> int:
     learned = model.metadata.get("system")
 
     def calibrated(i: int) -> list[float] | None:
-        if default_bw is None or calibration is None:
+        # The held-out pairs that bound a gain were all inside the calibrated scales and
+        # sizes: beyond them those bounds say nothing, so none is given.
+        if default_bw is None or calibration is None or far[i]:
             return None
         found = calibration.gain_bounds(math.log(float(point[i]) / default_bw))
         return None if found is None else [math.exp(v) for v in found]
@@ -341,7 +343,10 @@ def _predict(args: argparse.Namespace) -> int:
             "model was never checked there)"
         )
     elif any(far):
-        print(f"  far from the data ({next(f for f in far if f)}): intervals widened")
+        print(
+            f"  far from the data ({next(f for f in far if f)}): intervals widened, no "
+            "held-out bounds of the gain"
+        )
     elif args.dir is not None and elsewhere is None:
         print(f"  {args.dir}: not checked, the model does not record the system it learned on")
     for entry in shown:
