@@ -260,7 +260,8 @@ def fs_type(directory: Path) -> str:
     return System.detect(directory, "", "").fs_type
 
 
-def run_sweep(sweep: Sweep, results: Path, build: Path) -> None:
+def check_directory(sweep: Sweep) -> None:
+    """BenchError unless the sweep's directory is on its file system (made if missing)."""
     sweep.directory.mkdir(parents=True, exist_ok=True)
     found = fs_type(sweep.directory)
     if found != sweep.fs_type:
@@ -273,6 +274,10 @@ def run_sweep(sweep: Sweep, results: Path, build: Path) -> None:
             f"{WHO}: the {sweep.name} sweep needs a directory on {sweep.fs_type}; "
             f"{sweep.directory} is on {found} (give {option})"
         )
+
+
+def run_sweep(sweep: Sweep, results: Path, build: Path) -> None:
+    check_directory(sweep)
     env: dict[str, str] = {}
     if sweep.mpicc is not None:
         # The kernel and the interposer built with that MPI into their own prefix, as
@@ -538,6 +543,9 @@ def main(argv: Sequence[str]) -> int:
                 sweeps.append(
                     Sweep(LOPO_SWEEP, "ext4", args.ext4_dir, "1,4", "/usr/bin/mpicc.mpich")
                 )
+            if not args.reuse:  # every directory before the first hour of measuring
+                for sweep in sweeps:
+                    check_directory(sweep)
             for sweep in sweeps:
                 stored = DEVDATA / f"sweep-{sweep.name}.bench.jsonl"
                 if args.reuse:
