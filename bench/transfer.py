@@ -317,8 +317,8 @@ def _one_system(systems: Sequence[System], spec: str) -> System:
     if len(found) == 1:
         return found[0]
     listed = ", ".join(f"{s.fingerprint} ({s.host}, {s.fs_type}, {s.mpi_library})" for s in systems)
-    what = "no system" if not found else f"{len(found)} systems"
-    raise BenchError(f"{what} match {spec!r} (a file system type or fingerprint prefix): {listed}")
+    what = "no system matches" if not found else f"{len(found)} systems match"
+    raise BenchError(f"{what} {spec!r} (a file system type or fingerprint prefix): {listed}")
 
 
 def _group_name(system: System, program: object, systems: Sequence[System]) -> str:
