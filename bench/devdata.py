@@ -18,10 +18,14 @@ workloads (and programs) they never saw:
               Debian's MPICH) run under the interposer with ROMIO hint configurations, its
               traces ingested as measurements of program "btio", beside a sweep of the
               kernel on BT-IO's system (ext4, Debian's MPICH, 1 and 4 ranks), so that a
-              whole program can be held out (leave-one-program-out).
+              whole program can be held out (leave-one-program-out). With --gluster
+              [MOUNT], the same kernel sweep on a GlusterFS volume of this machine
+              (bench/gluster.py makes and mounts it): a third system, never mixed with
+              the others, to ask models trained on ext4 and tmpfs about (transfer
+              between systems, questions far from the data).
 
     .venv/bin/python bench/devdata.py --public-db dev-public.sqlite \\
-        --machine-db dev-machine.sqlite [--reuse] [--btio] [--work DIR]
+        --machine-db dev-machine.sqlite [--reuse] [--btio] [--gluster [MOUNT]] [--work DIR]
 
 --reuse ingests the sweep results and BT-IO traces stored in bench/devdata/ instead of
 measuring again (measuring took about an hour on the 2-core development machine; its
@@ -49,7 +53,7 @@ from pathlib import Path
 
 from _benchkit import REPO, BenchError
 
-from iotuner.measurement import WORKLOAD_COLUMNS
+from iotuner.measurement import WORKLOAD_COLUMNS, System
 from iotuner.store import open_store
 
 WHO = "devdata.py"
@@ -233,7 +237,17 @@ SWEEP_ARGS = [
     "16",
     # the scales (--nprocs) are the sweep's; the seed (--seed) is per sweep: see run_sweep
 ]
-SWEEP_SEEDS = {"ext4": 1, "tmpfs": 2, "ext4-debian-mpich": 3}
+SWEEP_SEEDS = {"ext4": 1, "tmpfs": 2, "ext4-debian-mpich": 3, "glusterfs": 4}
+GLUSTER_SWEEP = "glusterfs"
+"""The kernel on a GlusterFS volume of this machine (bench/gluster.py: four bricks on local
+folders, mounted through FUSE), the plan of ext4 and tmpfs at 1 and 2 ranks: a third system,
+of its own fingerprint (fuse.glusterfs), for transfer between systems (bench/transfer.py
+--cross-system) and for questions far from the data. It goes with --gluster. RATIONALE for
+leaving out 4 ranks: there, 4 ranks, 4 brick daemons and the FUSE client share 2 cores;
+a 4-rank strided or collective write took up to a minute per measurement, launch and file
+deletion included (a first try at 1, 2 and 4 ranks measured 222 of 900 in 7 minutes, load
+average 8), so the whole sweep would have taken well over an hour."""
+GLUSTER_MOUNT = Path("/mnt/iotuner-gluster")
 LOPO_SWEEP = "ext4-debian-mpich"
 """The kernel on BT-IO's system (ext4, Debian's MPICH 4.0.2) at BT-IO's scales (1 and 4
 ranks): with it, one knowledge base holds two programs on one system, so evaluate and
@@ -241,19 +255,29 @@ bench/transfer.py can hold out a whole program (leave-one-program-out). It goes 
 
 
 def fs_type(directory: Path) -> str:
-    out = subprocess.run(["stat", "-f", "-c", "%T", str(directory)], capture_output=True)
-    return out.stdout.decode().strip() if out.returncode == 0 else "unknown"
+    """The file system type iotuner will record for data under `directory` (the mount
+    table's name: ext4, tmpfs, fuse.glusterfs), so the check below is the fingerprint's."""
+    return System.detect(directory, "", "").fs_type
+
+
+def check_directory(sweep: Sweep) -> None:
+    """BenchError unless the sweep's directory is on its file system (made if missing)."""
+    sweep.directory.mkdir(parents=True, exist_ok=True)
+    found = fs_type(sweep.directory)
+    if found != sweep.fs_type:
+        option = (
+            "--gluster MOUNT (bench/gluster.py mounts one)"
+            if sweep.name == GLUSTER_SWEEP
+            else f"--{sweep.name}-dir"
+        )
+        raise BenchError(
+            f"{WHO}: the {sweep.name} sweep needs a directory on {sweep.fs_type}; "
+            f"{sweep.directory} is on {found} (give {option})"
+        )
 
 
 def run_sweep(sweep: Sweep, results: Path, build: Path) -> None:
-    sweep.directory.mkdir(parents=True, exist_ok=True)
-    found = fs_type(sweep.directory)
-    wanted = "ext2/ext3" if sweep.fs_type == "ext4" else sweep.fs_type  # stat's name
-    if found != wanted:
-        raise BenchError(
-            f"{WHO}: the {sweep.name} sweep needs a directory on {sweep.fs_type}; "
-            f"{sweep.directory} is on {found} (give --{sweep.name}-dir)"
-        )
+    check_directory(sweep)
     env: dict[str, str] = {}
     if sweep.mpicc is not None:
         # The kernel and the interposer built with that MPI into their own prefix, as
@@ -476,6 +500,15 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--work", type=Path, default=Path("devdata-work"), help="new results here")
     p.add_argument("--ext4-dir", type=Path, default=Path("/tmp/iotuner-devdata/ext4"))
     p.add_argument("--tmpfs-dir", type=Path, default=Path("/dev/shm/iotuner-devdata"))
+    p.add_argument(
+        "--gluster",
+        type=Path,
+        nargs="?",
+        const=GLUSTER_MOUNT,
+        metavar="MOUNT",
+        help=f"also the sweep on a GlusterFS mount (default {GLUSTER_MOUNT}; with --reuse "
+        "the stored one)",
+    )
     p.add_argument("--hdf5-work", type=Path, help="snapshot of xiexbing/hdf5-work (git dir)")
     p.add_argument("--hdf5-work-commit", default=HDF5_WORK_COMMIT)
     args = p.parse_args(argv)
@@ -502,10 +535,17 @@ def main(argv: Sequence[str]) -> int:
                 Sweep("ext4", "ext4", args.ext4_dir),
                 Sweep("tmpfs", "tmpfs", args.tmpfs_dir),
             ]
+            if args.gluster is not None:
+                sweeps.append(
+                    Sweep(GLUSTER_SWEEP, "fuse.glusterfs", args.gluster / "iotuner-devdata", "1,2")
+                )
             if args.btio and (args.reuse or not btio_missing()):
                 sweeps.append(
                     Sweep(LOPO_SWEEP, "ext4", args.ext4_dir, "1,4", "/usr/bin/mpicc.mpich")
                 )
+            if not args.reuse:  # every directory before the first hour of measuring
+                for sweep in sweeps:
+                    check_directory(sweep)
             for sweep in sweeps:
                 stored = DEVDATA / f"sweep-{sweep.name}.bench.jsonl"
                 if args.reuse:

@@ -23,6 +23,19 @@ model-free searches: the figures of issue 10 on one knowledge base or summary CS
    their first repeat and judged by the other repeats. Where models reach it, the data
    cannot tell them apart any further: more repeats or a quieter system can.
 
+5. With --cross-system SYSTEM (knowledge bases only): transfer between systems. The
+   models are trained on other systems of the knowledge base (--train-on; default every
+   system of the same host and MPI library, i.e. the other file systems of this machine)
+   and asked about every workload of SYSTEM, which they never saw: the systems' summary
+   frames are pooled, each system's rows named as a program of their own ("iokernel on
+   fuse.glusterfs"), and iotuner.models._evaluate holds out one such group at a time
+   (leave-one-program-out), so the held-out system's figures come from models fitted on
+   the others only. Beside them: the two baselines (they are among the models), random
+   order and the noise ceiling on that system, and the coverage of the interval a model
+   trained on the other systems would ship (`train`'s calibration on those systems,
+   applied through TrainedModel.predict_quantiles and gain_shifts to the held-out system's
+   rows): rows, pairs' gains, and the worst workload inside 10-90 %.
+
 Trials are also given with the workloads that never reach 95 % counted as budget + 1,
 so a method that gives up more often does not look faster for it.
 
@@ -30,6 +43,8 @@ It reports figures and never judges them.
 
     .venv/bin/python bench/transfer.py KB.sqlite|SUMMARY.csv [--models a,b] [--budget 10]
         [--seeds 5] [--max-folds 40] [--quick] [--json]
+    .venv/bin/python bench/transfer.py KB.sqlite --cross-system fuse.glusterfs
+        [--train-on ext4,tmpfs] [--models a,b] [--quick] [--json]
 """
 
 from __future__ import annotations
@@ -56,21 +71,26 @@ from _benchkit import BenchError, print_aligned
 from iotuner.cli._evaluate import pick_and_coverage_cells
 from iotuner.errors import IotunerError
 from iotuner.learn import training_data
-from iotuner.measurement import CONFIG_PREFIX, WORKLOAD_COLUMNS
+from iotuner.measurement import CONFIG_PREFIX, WORKLOAD_COLUMNS, System
+from iotuner.models._calibrate import calibrate
 from iotuner.models._evaluate import (
     Evaluation,
     Figures,
+    SchemeResult,
+    WorkloadScore,
     evaluate_models,
     figures_of,
     model_choices,
+    random_order_figures,
     usable_rows,
+    workload_keys,
     workload_labels,
 )
-from iotuner.models._train import _select_by_figures
-from iotuner.models._zoo import BASELINES
+from iotuner.models._train import _select_by_figures, fit_model
+from iotuner.models._zoo import BASELINES, Candidate
 from iotuner.search import StrategyOptions
 from iotuner.space import Space, load_space
-from iotuner.store import open_store
+from iotuner.store import Store, open_store
 
 PREVIOUS = "random_forest"
 """The model iotuner chose before issue 10 (train's default on every data set we had)."""
@@ -281,6 +301,238 @@ def print_per_program(evaluation: Evaluation, header: list[str], budget: int) ->
         print_aligned(header, rows)
 
 
+# --- transfer between systems (--cross-system) ----------------------------------------
+
+POOLED = "pooled"
+"""The system label of the pooled frame: evaluate_models judges one system at a time, and
+the systems stay apart as groups (programs) of their own instead."""
+
+
+def _one_system(systems: Sequence[System], spec: str) -> System:
+    """The system a --cross-system/--train-on word names: its file system type or a
+    fingerprint prefix, matching exactly one system."""
+    found = [
+        s for s in systems if spec in (s.fs_type, s.fingerprint) or s.fingerprint.startswith(spec)
+    ]
+    if len(found) == 1:
+        return found[0]
+    listed = ", ".join(f"{s.fingerprint} ({s.host}, {s.fs_type}, {s.mpi_library})" for s in systems)
+    what = "no system matches" if not found else f"{len(found)} systems match"
+    raise BenchError(f"{what} {spec!r} (a file system type or fingerprint prefix): {listed}")
+
+
+def _group_name(system: System, program: object, systems: Sequence[System]) -> str:
+    """A system's rows as a program of their own: 'iokernel on ext4' (with the fingerprint
+    where two chosen systems share a file system type)."""
+    name = str(program) if isinstance(program, str) and program.strip() else "(no program)"
+    same = [s for s in systems if s.fs_type == system.fs_type]
+    where = system.fs_type if len(same) == 1 else f"{system.fs_type} {system.fingerprint[:6]}"
+    return f"{name} on {where}"
+
+
+@dataclasses.dataclass(frozen=True)
+class CrossSystem:
+    """The pooled frame of the chosen systems, and what the held-out one is."""
+
+    frame: pd.DataFrame  # every chosen system, program = its group name, system = POOLED
+    space: Space
+    asked: System
+    trained: list[System]
+    asked_frame: pd.DataFrame  # the held-out system's own summary frame
+    raw: pd.DataFrame  # its single measurements (for the noise ceiling)
+    asked_groups: list[str]  # its group names in `frame`
+
+
+def cross_system_data(store: Store, args: argparse.Namespace) -> CrossSystem:
+    systems = store.systems()
+    asked = _one_system(systems, args.cross_system)
+    if args.train_on:
+        trained = [_one_system(systems, w.strip()) for w in args.train_on.split(",") if w.strip()]
+    else:
+        trained = [
+            s
+            for s in systems
+            if s != asked and s.host == asked.host and s.mpi_library == asked.mpi_library
+        ]
+    trained = [s for s in dict.fromkeys(trained) if s != asked]
+    if not trained:
+        raise BenchError(
+            f"no system to train on beside {asked.fingerprint} ({asked.fs_type}): name them "
+            "with --train-on"
+        )
+    chosen = [*trained, asked]
+    first = training_data(store, system=asked.fingerprint, space=args.space, kind=args.kind)
+    space_name = args.space or first.space.name
+    parts, asked_groups = [], []
+    for system in chosen:
+        data = first if system == asked else None
+        data = data or training_data(
+            store, system=system.fingerprint, space=space_name, kind=args.kind
+        )
+        programs = data.frame["program"] if "program" in data.frame else [None] * len(data.frame)
+        names = [_group_name(system, p, chosen) for p in programs]
+        parts.append(data.frame.assign(system=POOLED, program=names))
+        if system == asked:
+            asked_groups = sorted(set(names))
+    raw = store.measurements(asked, kind=args.kind)
+    return CrossSystem(
+        pd.concat(parts, ignore_index=True),
+        first.space,
+        asked,
+        trained,
+        first.frame,
+        raw,
+        asked_groups,
+    )
+
+
+def shipped_coverage(
+    cross: CrossSystem, candidate: Candidate, target: str, quick: bool
+) -> dict[str, Any] | None:
+    """The coverage on the held-out system of the 10-90 % interval a model trained on the
+    other systems ships: fitted and calibrated on their rows as `train` does
+    (fit_model, calibrate), asked through TrainedModel.predict_quantiles (rows) and
+    gain_shifts (pairs of configurations of one workload). None without a calibration."""
+    pooled = cross.frame
+    held = pooled["program"].isin(cross.asked_groups)
+    train = pooled[~held].reset_index(drop=True)
+    asked, _ = usable_rows(pooled[held], target)
+    calibration = calibrate(train, cross.space, candidate, target=target)
+    if calibration is None:
+        return None
+    model = fit_model(train, cross.space, candidate.name, target=target, quick=quick)
+    model.metadata["calibration"] = calibration.to_dict()
+    bounds = model.predict_quantiles(asked, (0.1, 0.9))
+    measured = asked[target].to_numpy(dtype=float)
+    inside = (measured >= bounds[:, 0]) & (measured <= bounds[:, 1])
+    predicted = np.log(model.predict(asked))
+    shifts = model.gain_shifts()
+    per_workload: dict[str, float] = {}
+    pairs_in, pairs = 0, 0
+    labels = np.array(workload_labels(asked))
+    for label in sorted(set(labels)):
+        rows = np.flatnonzero(labels == label)
+        per_workload[str(label)] = float(inside[rows].mean())
+        if shifts is None or len(rows) < 2:
+            continue
+        first, second = np.triu_indices(len(rows), k=1)
+        truth = np.log(measured[rows][first] / measured[rows][second])
+        guess = predicted[rows][first] - predicted[rows][second]
+        pairs_in += int(np.sum((truth >= guess + shifts[0]) & (truth <= guess + shifts[1])))
+        pairs += len(first)
+    return {
+        "level": 0.8,
+        "rows": float(inside.mean()),
+        "gains": pairs_in / pairs if pairs else None,
+        "per_workload": per_workload,
+        "worst_workload": min(per_workload.values()) if per_workload else None,
+        "far_from_data": sorted({f for f in model.far_from_data(asked) if f}),
+    }
+
+
+def cross_system_main(args: argparse.Namespace, names: list[str]) -> None:
+    """--cross-system: the figures of the held-out system (see the module text, 5)."""
+    path = Path(args.data)
+    if path.suffix == ".csv" or not path.exists():
+        raise BenchError(f"--cross-system needs a knowledge base (SQLite file), got {path}")
+    start = time.perf_counter()
+    with open_store(str(path)) as store:
+        cross = cross_system_data(store, args)
+    groups = sorted(set(cross.frame["program"]))
+    models = model_choices(names or None, quick=args.quick)
+    evaluation = evaluate_models(
+        cross.frame,
+        cross.space,
+        models,
+        schemes=("program",),
+        target=args.target,
+        budget=args.budget,
+        max_folds=max(args.max_folds, len(groups)),
+    )
+    model_seconds = time.perf_counter() - start
+    results: dict[str, SchemeResult] = {}
+    held: list[WorkloadScore] = []
+    for candidate in models:
+        scores = [
+            s
+            for s in evaluation.result(candidate.name, "program").workloads
+            if s.program in cross.asked_groups
+        ]
+        held = scores
+        coverage = shipped_coverage(cross, candidate, args.target, args.quick)
+        results[candidate.name] = SchemeResult(
+            candidate.name, candidate.description, "system", 1, figures_of(scores), scores, coverage
+        )
+    asked_data, _ = usable_rows(cross.asked_frame, args.target)
+    _, keys = workload_keys(asked_data)
+    log_bw = np.log(asked_data[args.target].to_numpy(dtype=float))
+    by_workload = [log_bw[[k == key for k in keys]] for key in sorted(set(keys))]
+    random = random_order_figures(by_workload, args.budget)
+    ceiling = repeat_ceiling(cross.raw, cross.asked_frame, args.target, args.budget)
+    seconds = time.perf_counter() - start
+
+    def words(system: System) -> str:
+        return f"{system.fs_type} ({system.host}, {system.mpi_library}, {system.fingerprint})"
+
+    if args.json:
+        report = {
+            "asked": words(cross.asked),
+            "trained_on": [words(s) for s in cross.trained],
+            "groups": groups,
+            "note": evaluation.notes["program"],
+            "models": {name: dataclasses.asdict(r) for name, r in results.items()},
+            "random_order": dataclasses.asdict(random),
+            "repeat_ceiling": dataclasses.asdict(ceiling) if ceiling else None,
+        }
+        print(json.dumps(report, indent=2, allow_nan=False, default=str))
+        return
+    print(
+        f"transfer between systems: trained on {'; '.join(words(s) for s in cross.trained)}; "
+        f"asked about every workload of {words(cross.asked)} ({len(held)} workloads, never "
+        f"seen); target {args.target}, budget {args.budget} trials"
+    )
+    print(evaluation.notes["program"])
+    header = [
+        "method",
+        "MdAPE %",
+        "Spearman med / mean",
+        "pick med / mean",
+        "trials",
+        "reached",
+        f"trials, unreached = {args.budget + 1}",
+        "pick >= 0.95",
+        "in 10-90 % rows/gains/worst",
+    ]
+    rows = []
+    for name, result in results.items():
+        marks = [
+            *(["baseline"] if name in BASELINES else []),
+            *(["previous"] if name == PREVIOUS else []),
+        ]
+        label = name + (f" ({', '.join(marks)})" if marks else "")
+        rows.append(
+            [label, *figure_cells(result.figures, args.budget), *pick_and_coverage_cells(result)]
+        )
+    rows.append(["random order (exact)", *figure_cells(random, args.budget), "-", "-"])
+    if ceiling is not None:
+        rows.append(
+            ["one measurement (noise ceiling)", *figure_cells(ceiling, args.budget), "-", "-"]
+        )
+    print_aligned(header, rows)
+    far = sorted({f for r in results.values() if r.coverage for f in r.coverage["far_from_data"]})
+    print()
+    print(
+        "coverage: the interval a model trained on the other systems ships (its calibration "
+        "on their held-out workloads), on the held-out system's rows"
+        + (
+            f"; flagged far from the data: {'; '.join(far)}"
+            if far
+            else "; no row flagged far from the data"
+        )
+    )
+    print(f"{seconds:.1f} s ({model_seconds:.1f} s evaluating)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", help="knowledge base (SQLite file) or summary CSV")
@@ -298,9 +550,25 @@ def main() -> None:
     parser.add_argument("--max-folds", type=int, default=40)
     parser.add_argument("--quick", action="store_true", help="the smaller models of --quick")
     parser.add_argument("--json", action="store_true", help="the figures as JSON")
+    parser.add_argument(
+        "--cross-system",
+        metavar="SYSTEM",
+        help="hold out this system (file system type or fingerprint prefix) and train on others",
+    )
+    parser.add_argument(
+        "--train-on",
+        metavar="A,B",
+        help="with --cross-system: the systems to train on (default: the same host and MPI)",
+    )
     args = parser.parse_args()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     names = [n.strip() for n in args.models.split(",") if n.strip()]
+    if args.cross_system:
+        try:
+            cross_system_main(args, names)
+        except (BenchError, IotunerError) as exc:
+            sys.exit(f"transfer: {exc}")
+        return
     start = time.perf_counter()
     try:
         frame, space, words, raw = load(args.data, args)

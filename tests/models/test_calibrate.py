@@ -141,3 +141,18 @@ def test_default_rows_count_the_default_configuration(noisy: pd.DataFrame, space
     without = noisy[noisy["config"] != config_key(space.default())]
     unmeasured = calibrate(without, space, _forest())
     assert unmeasured is not None and unmeasured.default_rows == 0
+
+
+def test_a_question_about_another_system_is_known_as_one(noisy: pd.DataFrame, space: Space) -> None:
+    """A model keeps the system it learned on; another file system or host is named, the
+    same one is not, and a model that does not say (trained before) is not guessed at."""
+    model = fit_model(noisy, space, "random_forest", quick=True)
+    assert model.other_system("vm", "fuse.glusterfs") is None
+    model.metadata["system"] = {"host": "vm", "fs_type": "ext4", "mpi_library": "MPICH"}
+    assert model.other_system("vm.example.org", "ext4") == ""
+    assert model.other_system("vm", "fuse.glusterfs") == (
+        "its files are on fuse.glusterfs; the model learned on ext4 (host vm)"
+    )
+    assert model.other_system("node7", "ext4") == (
+        "it runs on host node7; the model learned on ext4 (host vm)"
+    )

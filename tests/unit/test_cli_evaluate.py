@@ -113,6 +113,33 @@ def test_train_json_then_predict(
     top = predicted["predictions"][0]
     assert top["key"] == GOOD and top["low"] <= top["high"]
     assert top["gain_over_default"] > 1
+    assert predicted["system"]["learned"]["fs_type"] == "lustre"
+
+    # Another system (this machine's disk, not the table's Lustre cluster): the order
+    # alone, no interval, no gain, and why.
+    there = ["predict", "--model", str(model), "--workload", workload, "--dir", str(tmp_path)]
+    assert main([*there, "--json"]) == 0
+    elsewhere = json.loads(capsys.readouterr().out)
+    assert elsewhere["system"]["answer"].startswith("order only, no interval or gain: its ")
+    assert [p["key"] for p in elsewhere["predictions"]] == [
+        p["key"] for p in predicted["predictions"]
+    ]
+    for p in elsewhere["predictions"]:
+        assert p["low"] is None and p["high"] is None and p["gain_over_default"] is None
+        assert p["calibrated_gain"] is None and "the model learned on lustre" in p["far_from_data"]
+    assert main(there) == 0
+    assert "no interval and no gain" in capsys.readouterr().out
+
+    # A scale beyond the trained ones: a wider interval, and no held-out bounds of the gain.
+    beyond = workload.replace("nprocs=2", "nprocs=16")
+    assert main(["predict", "--model", str(model), "--workload", beyond, "--json"]) == 0
+    far = json.loads(capsys.readouterr().out)["predictions"]
+    assert all("nprocs 16 beyond the measured 1-2" in p["far_from_data"] for p in far)
+    assert all(p["calibrated_gain"] is None for p in far)
+    near = {p["key"]: p for p in predicted["predictions"]}
+    for p in far:
+        if p["key"] in near:
+            assert p["high"] / p["low"] > near[p["key"]]["high"] / near[p["key"]]["low"]
 
     given = "romio_cb_write=disable,romio_ds_write=disable,cb_buffer_size=16777216"
     argv = ["predict", "--model", str(model), "--workload", workload, "--config", given]

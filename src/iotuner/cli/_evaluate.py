@@ -198,6 +198,12 @@ def add_predict(subparsers: Subparsers) -> None:
     parser.add_argument("--config", help="one configuration as KEY=VALUE items (default: all)")
     parser.add_argument("--top", type=int, default=10, help="configurations to show (10)")
     parser.add_argument("--space", help="parameter space (default: the model's)")
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        help="the folder the workload's files will be in: on another file system or host "
+        "than the model learned on, the answer is the order alone, without intervals or gains",
+    )
     parser.add_argument("--json", action="store_true", help="the prediction as JSON")
     parser.set_defaults(handler=_predict)
 
@@ -206,7 +212,7 @@ def _predict(args: argparse.Namespace) -> int:
     import numpy as np
     import pandas as pd
 
-    from iotuner.measurement import CONFIG_PREFIX
+    from iotuner.measurement import CONFIG_PREFIX, System
     from iotuner.models import load_model
     from iotuner.search import parse_workload
     from iotuner.space import config_key
@@ -247,9 +253,21 @@ def _predict(args: argparse.Namespace) -> int:
     if unmeasured:
         default_bw = None
     far = model.far_from_data(frame)
+    # Another file system or host than the model learned on: no interval or gain holds
+    # there (its calibration is the learned system's), so the answer is the order alone.
+    elsewhere = None
+    if args.dir is not None:
+        here = System.detect(args.dir, "", "")
+        elsewhere = model.other_system(here.host, here.fs_type)
+    if elsewhere:
+        far = [f"{elsewhere}; {f}" if f else elsewhere for f in far]
+        default_bw = None
+    learned = model.metadata.get("system")
 
     def calibrated(i: int) -> list[float] | None:
-        if default_bw is None or calibration is None:
+        # The held-out pairs that bound a gain were all inside the calibrated scales and
+        # sizes: beyond them those bounds say nothing, so none is given.
+        if default_bw is None or calibration is None or far[i]:
             return None
         found = calibration.gain_bounds(math.log(float(point[i]) / default_bw))
         return None if found is None else [math.exp(v) for v in found]
@@ -260,8 +278,8 @@ def _predict(args: argparse.Namespace) -> int:
             "config": dict(configs[i]),
             "key": keys[i],
             "predicted": float(point[i]),
-            "low": float(bounds[i, 0]),
-            "high": float(bounds[i, 1]),
+            "low": None if elsewhere else float(bounds[i, 0]),
+            "high": None if elsewhere else float(bounds[i, 1]),
             "gain_over_default": float(point[i] / default_bw) if default_bw else None,
             "calibrated_gain": calibrated(i),
             "far_from_data": far[i] or None,
@@ -282,7 +300,22 @@ def _predict(args: argparse.Namespace) -> int:
             "gain": (
                 "unknown: the training data never measured the default configuration"
                 if unmeasured
+                else f"unknown: another system ({elsewhere})"
+                if elsewhere
                 else "over the default's prediction for this workload"
+            ),
+        },
+        "system": {
+            "learned": learned,
+            "asked": str(args.dir) if args.dir is not None else None,
+            "answer": (
+                "not checked (no --dir)"
+                if args.dir is None
+                else "not checked: the model does not record the system it learned on"
+                if elsewhere is None
+                else f"order only, no interval or gain: {elsewhere}"
+                if elsewhere
+                else "the system the model learned on"
             ),
         },
         "predictions": shown,
@@ -290,8 +323,13 @@ def _predict(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, indent=2, allow_nan=False))
         return 0
+    where = (
+        f", learned on {learned.get('fs_type')} (host {learned.get('host')})"
+        if isinstance(learned, dict)
+        else ""
+    )
     print(
-        f"model {model.name} ({model.target}, MiB/s), space {space.name}: "
+        f"model {model.name} ({model.target}, MiB/s{where}), space {space.name}: "
         f"{len(configs)} configuration(s) predicted" + (f" ({note})" if note else "")
     )
     if unmeasured:
@@ -299,13 +337,23 @@ def _predict(args: argparse.Namespace) -> int:
             "  gain over the default: unknown (the training data never measured the "
             f"default configuration {default_key}, so its prediction is an extrapolation)"
         )
-    if any(far):
-        print(f"  far from the data ({next(f for f in far if f)}): intervals widened")
+    if elsewhere:
+        print(
+            f"  another system ({elsewhere}): the order alone, no interval and no gain (the "
+            "model was never checked there)"
+        )
+    elif any(far):
+        print(
+            f"  far from the data ({next(f for f in far if f)}): intervals widened, no "
+            "held-out bounds of the gain"
+        )
+    elif args.dir is not None and elsewhere is None:
+        print(f"  {args.dir}: not checked, the model does not record the system it learned on")
     for entry in shown:
         gain, alike = entry["gain_over_default"], entry["calibrated_gain"]
+        interval = "" if elsewhere else f"[{entry['low']:.1f} .. {entry['high']:.1f}]"
         print(
-            f"  {entry['rank']:>4}  {entry['predicted']:10.1f}  "
-            f"[{entry['low']:.1f} .. {entry['high']:.1f}]"
+            f"  {entry['rank']:>4}  {entry['predicted']:10.1f}  {interval}"
             + (f"  x{gain:.2f} of default (predicted)" if gain is not None else "")
             + (
                 f", held-out alike x{alike[1]:.2f} [x{alike[0]:.2f} .. x{alike[2]:.2f}]"

@@ -7,13 +7,15 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from iotuner._printable import printable
 from iotuner.cli._common import Subparsers, add_db_argument, store_from_args
+from iotuner.errors import ConfigError
 
 if TYPE_CHECKING:
     from iotuner.learn import TrainingData
+    from iotuner.measurement import System
     from iotuner.tune import TuneResult
 
 __all__ = ["add_analyze", "add_table", "add_train", "add_tune"]
@@ -195,6 +197,7 @@ def _train(args: argparse.Namespace) -> int:
             seeds=args.seeds,
             quick=args.quick,
             progress=steps,
+            system=data.system,
         )
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, allow_nan=False))
@@ -254,6 +257,7 @@ def _tune(args: argparse.Namespace) -> int:
     with _contextlib.redirect_stdout(_sys.stderr if args.json else _sys.stdout):
         data = _training_data(args)
         model = load_model(args.model)
+        _same_system(args.model, model.metadata, data.system)
         method, why = tune_method(data.space)
         say(f"tune: {method}: {why}")
     result = tune(model, data.space, data.frame, seed=args.seed, progress=Console(stderr=True))
@@ -271,6 +275,27 @@ def _tune(args: argparse.Namespace) -> int:
     )
     render_choices(result, Console())
     return 0
+
+
+def _same_system(path: Path, metadata: dict[str, Any], system: "System") -> None:
+    """ConfigError when the model learned on another system than the one tune writes a
+    table for: its order and interval were never checked there, so a table for that
+    system would rest on nothing measured on it."""
+    learned = metadata.get("systems")
+    if not isinstance(learned, list) or not learned or system.fingerprint in learned:
+        return
+    described = metadata.get("system")
+    words = (
+        f"{described.get('fs_type')} (host {described.get('host')})"
+        if isinstance(described, dict)
+        else "another system"
+    )
+    raise ConfigError(
+        f"{path}: the model learned on {words}, system {', '.join(map(str, learned))}; the "
+        f"table is for system {system.fingerprint} ({system.fs_type}, host {system.host}), "
+        "which it never saw. Train a model on that system's measurements (iotuner train "
+        f"--system {system.fingerprint}) and tune with it"
+    )
 
 
 def _tune_json(output: Path, result: "TuneResult") -> dict[str, object]:

@@ -118,6 +118,28 @@ class TrainedModel:
         calibration = self.calibration
         return [""] * len(frame) if calibration is None else calibration.far_from_data(frame)
 
+    def other_system(self, host: str, fs_type: str) -> str | None:
+        """Why a question about data on `fs_type` at `host` lies beyond the system the
+        model learned from ("its files are on fuse.glusterfs; the model learned on ext4
+        (host vm)"), "" when it is that system, None when the model does not say which
+        system it learned from (trained before it kept one). A model has no feature for
+        the system, and its calibration comes from the same system's workloads: on
+        another, neither its order nor its interval has been checked."""
+        trained = self.metadata.get("system")
+        if not isinstance(trained, Mapping):
+            return None
+        problems = []
+        if fs_type != trained.get("fs_type"):
+            problems.append(f"its files are on {fs_type}")
+        if host.split(".")[0] != str(trained.get("host", "")).split(".")[0]:
+            problems.append(f"it runs on host {host}")
+        if not problems:
+            return ""
+        return (
+            f"{'; '.join(problems)}; the model learned on {trained.get('fs_type')} "
+            f"(host {trained.get('host')})"
+        )
+
     def predict(self, frame: pd.DataFrame) -> npt.NDArray[np.float64]:
         """The predicted target statistic (MiB/s) for each row of `frame`.
 

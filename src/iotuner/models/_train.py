@@ -61,7 +61,7 @@ import math
 import time
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +73,7 @@ from threadpoolctl import threadpool_limits
 
 from iotuner._progress import Steps
 from iotuner._quiet import converging
+from iotuner.measurement import System
 from iotuner.models._calibrate import calibrate
 from iotuner.models._common import (
     BANDWIDTH_STATS,
@@ -672,12 +673,15 @@ def train_command(
     rf_criterion: str = "squared_error",
     max_workload_folds: int | None = None,
     progress: Steps | None = None,
+    system: System | None = None,
 ) -> TrainReport:
     """`iotuner train`: compare the zoo, choose by SELECTION_RULE, refit the choice on all
     rows and save it in the directory `out_path` (see iotuner.models.load_model).
 
     `quick` shrinks the zoo and uses at most 3 seeds and 8 held-out workloads (else 20),
-    for a demo that trains in seconds.
+    for a demo that trains in seconds. `system`, the system the frame was measured on, is
+    kept in the metadata ("system": host, file system, MPI), so that a question about
+    another system is known as one (TrainedModel.other_system).
     """
     if quick:
         seeds = min(seeds, 3)
@@ -720,6 +724,8 @@ def train_command(
     calibration = calibrate(frame, space, next(c for c in zoo if c.name == chosen), target=target)
     if calibration is not None:
         trained.metadata["calibration"] = calibration.to_dict()
+    if system is not None:
+        trained.metadata["system"] = asdict(system)
     trained.metadata["selection"] = {"rule": SELECTION_RULE, "reason": reason}
     trained.metadata["evaluation"] = {
         "rows": comparison.rows,
