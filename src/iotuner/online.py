@@ -56,7 +56,10 @@ What one run does (learn_after_run):
       upper bound, both bands at least the noise wide;
    then the program's entries are written (at open, view and collective access, as
    search writes a winner) with write-then-rename (`change`), otherwise `keep` says why.
-   With too little data for a model, only (a) can change the entry.
+   With too little data for a model, only (a) can change the entry. A key the program
+   passes itself (the trace's `app` keys) has the program's value as its default: an
+   entry that leaves it at the space's default does not name it, so "the default" is
+   the program as it is, never ROMIO's value over the program's own.
 
 The history is JSON lines next to the table (TABLE.history.jsonl): one object per event
 with its time, program and scale, the hints before and after, the predicted gain and its
@@ -68,7 +71,7 @@ import math
 import statistics
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -239,6 +242,9 @@ class RunSummary:
     in_force: dict[str, str]
     """The configuration in force for most of its bytes, as MPI reported it: the table's
     program entry, or the generic entries that matched when the program has none."""
+    app_keys: frozenset[str] = frozenset()
+    """The hints the program itself passed to MPI for the workload's files (the trace's
+    `app` keys): for them, the program's own value is its default."""
 
 
 def _main_workload(logs: Sequence[Path]) -> RunSummary:
@@ -249,6 +255,7 @@ def _main_workload(logs: Sequence[Path]) -> RunSummary:
     seconds: dict[Workload, float] = {}
     configs: dict[Workload, Counter[str]] = {}
     spelled: dict[str, dict[str, str]] = {}
+    app_keys: dict[Workload, set[str]] = {}
     program, nprocs, host = "", 0, ""
     for path in logs:
         log = read_tracelog(path)
@@ -256,6 +263,9 @@ def _main_workload(logs: Sequence[Path]) -> RunSummary:
         nprocs = int(log.job.get("nprocs") or log.job.get("size") or 0)
         host = str(log.job["host"]).split(".")[0]
         in_force, _ = configs_in_force(log.hints)
+        asked: dict[str, set[str]] = {}
+        for record in log.hints:
+            asked.setdefault(record["file"], set()).update(record.get("app") or {})
         for index, row in enumerate(log.ops):
             if row["duration"] <= 0:
                 continue
@@ -266,6 +276,7 @@ def _main_workload(logs: Sequence[Path]) -> RunSummary:
             key = json.dumps(config, sort_keys=True)
             spelled[key] = config
             configs.setdefault(workload, Counter())[key] += int(row["bytes"])
+            app_keys.setdefault(workload, set()).update(asked.get(row["file"], set()))
             nprocs = nprocs or workload.nprocs
     if not moved:
         raise ValueError("the run's trace has no timed I/O operation")
@@ -277,6 +288,7 @@ def _main_workload(logs: Sequence[Path]) -> RunSummary:
         workload=workload,
         bandwidth=total / 1048576 / seconds[workload],
         in_force=spelled[configs[workload].most_common(1)[0][0]],
+        app_keys=frozenset(app_keys.get(workload, set())),
     )
 
 
@@ -460,7 +472,15 @@ def learn_after_run(
             and e.get("bandwidth")
         ]  # fmt: skip
         event = _refit(
-            data.frame, data.space, workload, current, run.in_force, rejected, model, runs
+            data.frame,
+            data.space,
+            workload,
+            current,
+            run.in_force,
+            rejected,
+            model,
+            runs,
+            run.app_keys,
         )
         if event.get("event") == "change":
             note = (
@@ -505,12 +525,16 @@ def _refit(
     rejected: list[dict[str, Any]],
     model: str | None,
     runs: Sequence[float] = (),
+    app_keys: Collection[str] = (),
 ) -> dict[str, Any]:
     """The change (or keep) event of a refit (module text, step 4): the workload's own
     measurements first, then the model calibrated on held-out workloads, else the model's
     bands against the configuration in force. `runs`: the bandwidths of the program's
     runs so far at this scale (the history's, this one included), which set how much a
-    try may risk (_risk_budget)."""
+    try may risk (_risk_budget). `app_keys`: the hints the program passes itself, whose
+    default for it is its own value: a choice leaving them at the space's default does
+    not write them (pio_noncontig sets its own cb_buffer_size; an entry "back to the
+    default" of 16 MiB made its writes 35 % slower than the program as it is)."""
     from iotuner.models import ModelError, fit_model
     from iotuner.tune import (
         OPEN_ONLY_KEYS,
@@ -561,6 +585,7 @@ def _refit(
             value = str(parameter.default)
             if (
                 name in in_force
+                and name not in app_keys
                 and parameter.kind == "hint"
                 and name in vocabulary
                 and vocabulary[name].problem(value) is None
@@ -597,6 +622,8 @@ def _refit(
         # default. Then the measured rule (1) keeps the better of the two.
         if cur == default or np.isfinite(m_median[default]) or keys[default] in banned:
             return None
+        if entry_of(configs[default]) == dict(current):
+            return None  # the program's own values are its default: nothing to measure
         return {"event": "change", "old": dict(current), "new": entry_of(configs[default]),
                 "gain": None, "interval": None, "purpose": "measure the default", **base,
                 "model": "the workload's measurements",

@@ -219,3 +219,19 @@ def test_a_refit_with_enough_data_uses_the_model_and_the_evidence_rule() -> None
     banned = _refit(first, space, workload, SLOW, SLOW, [tried["new"]], None)
     assert banned["event"] in ("change", "keep")
     assert banned.get("new") != tried["new"]
+
+
+def test_the_keys_the_program_passes_itself_are_known(tmp_path: Path) -> None:
+    """The run's summary names the hints the program passed to MPI itself (the trace's
+    `app` keys), and only those: for them, the program's own value is its default."""
+    from iotuner.online import _main_workload
+
+    command = [IOTUNER, "run", "--mode", "trace", "--log-dir", str(tmp_path / "logs"), "--"]
+    kernel = _kernel(tmp_path) + ["--hint", "romio_ds_write=enable"]
+    completed = subprocess.run(
+        command + kernel, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    run = _main_workload(sorted((tmp_path / "logs").glob("*.iotrace.jsonl")))
+    assert run.app_keys == {"romio_ds_write"}
+    assert run.in_force.get("romio_ds_write") == "enable"

@@ -272,3 +272,21 @@ def test_a_default_that_means_not_set_is_never_written() -> None:
     assert event["new"] == {"romio_ds_write": "enable"}
     for key, value in event["new"].items():
         assert vocabulary[key].problem(str(value)) is None, (key, value)
+
+
+def test_a_key_the_program_sets_itself_keeps_its_value_as_the_default() -> None:
+    """The program passes romio_ds_write=enable itself and the table set nothing for it:
+    the default for this program is its own value. Without knowing that, the refit would
+    "measure the default" by writing ROMIO's automatic over it; knowing it, it writes
+    no such entry (nothing calibrated is worth a try here either)."""
+    space = parse_space(SPACE, "test space")
+    frame = synthetic_summary_frame(space, effects={"romio_ds_write": {"disable": 0.2}})
+    workload = Workload.from_row(frame.iloc[0])
+    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
+    same &= frame["bytes_per_rank"] == workload.bytes_per_rank
+    enable = {"romio_ds_write": "enable"}
+    only_enable = frame[~same | (frame["config"] == config_key(space.validate(enable)))]
+    unknown = _refit(only_enable, space, workload, {}, enable, [], None, [])
+    assert unknown.get("purpose") == "measure the default", unknown
+    own = _refit(only_enable, space, workload, {}, enable, [], None, [], {"romio_ds_write"})
+    assert own["event"] == "keep", own
