@@ -227,7 +227,7 @@ def test_the_keys_the_program_passes_itself_are_known(tmp_path: Path) -> None:
     from iotuner.online import _main_workload
 
     command = [IOTUNER, "run", "--mode", "trace", "--log-dir", str(tmp_path / "logs"), "--"]
-    kernel = _kernel(tmp_path) + ["--hint", "romio_ds_write=enable"]
+    kernel = [*_kernel(tmp_path), "--hint", "romio_ds_write=enable"]
     completed = subprocess.run(
         command + kernel, capture_output=True, text=True, timeout=120, check=False
     )
