@@ -459,6 +459,7 @@ def summary(cell: Cell) -> dict[str, Any]:
         "best_config": best.name,
         "best_hints": best.hints,
         "tuned_slower_beyond_noise": max(tuned.figures()) < min(default.figures()),
+        "default_runs": len(default.figures()),
         "tuned_over_default": med["tuned"] / med["default"],
         "tuned_over_best": med["tuned"] / med[best.name],
         "tuned_warnings": sorted({w for r in tuned.runs for w in r["iotuner_warnings"]}),
@@ -497,7 +498,16 @@ def report(cells: list[Cell], args: argparse.Namespace) -> None:
     if learning:
         slow_runs = sum(sum(r["learning_slower_beyond_noise"]) for r in learning)
         runs = sum(len(r["learning"]) for r in learning)
-        print(f"learning runs slower than every default run: {slow_runs} of {runs}")
+        # A run drawn from the default's own distribution falls below all n default runs
+        # of its cell with probability 1 / (n + 1): the rate this rule flags by chance.
+        chance = sum(
+            len(r["learning"]) / (r["default_runs"] + len(r["learning_beside"]) + 1)
+            for r in learning
+        )
+        print(
+            f"learning runs slower than every default run: {slow_runs} of {runs} "
+            f"(a run like the default's would be {chance:.1f} of them by chance)"
+        )
     by_label = {(c.label, str(c.directory)): c for c in cells}
     width = max(len(r["cell"]) for r in rows)
     print(
