@@ -492,17 +492,7 @@ def cross_system_main(args: argparse.Namespace, names: list[str]) -> None:
         f"seen); target {args.target}, budget {args.budget} trials"
     )
     print(evaluation.notes["program"])
-    header = [
-        "method",
-        "MdAPE %",
-        "Spearman med / mean",
-        "pick med / mean",
-        "trials",
-        "reached",
-        f"trials, unreached = {args.budget + 1}",
-        "pick >= 0.95",
-        "in 10-90 % rows/gains/worst",
-    ]
+    header = figure_header(args.budget)
     rows = []
     for name, result in results.items():
         marks = [
@@ -531,6 +521,21 @@ def cross_system_main(args: argparse.Namespace, names: list[str]) -> None:
         )
     )
     print(f"{seconds:.1f} s ({model_seconds:.1f} s evaluating)")
+
+
+def figure_header(budget: int) -> list[str]:
+    """The columns of a figures table (per system and between systems alike)."""
+    return [
+        "method",
+        "MdAPE %",
+        "Spearman med / mean",
+        "pick med / mean",
+        "trials",
+        "reached",
+        f"trials, unreached = {budget + 1}",
+        "pick >= 0.95",
+        "in 10-90 % rows/gains/worst",
+    ]
 
 
 def main() -> None:
@@ -622,17 +627,7 @@ def main() -> None:
     print(f"trials: {evaluation.belief}")
     if selection is not None:
         print(f"train's choice on these held-out workloads: {selection.reason}")
-    header = [
-        "method",
-        "MdAPE %",
-        "Spearman med / mean",
-        "pick med / mean",
-        "trials",
-        "reached",
-        f"trials, unreached = {args.budget + 1}",
-        "pick >= 0.95",
-        "in 10-90 % rows/gains/worst",
-    ]
+    header = figure_header(args.budget)
 
     def label(model: str) -> str:
         marks = [
