@@ -732,11 +732,13 @@ def _refit(
                 evidence=f"measured: {int(m_runs[ref])} run(s) at median "
                 f"{m_median[ref]:.1f} MiB/s against {int(m_runs[cur])} at "
                 f"{m_median[cur]:.1f} MiB/s in force, and no untried configuration's "
-                "calibrated gain clears the noise",
+                "calibrated bound stays within the risk the runs have earned",
             )
         return measure_default() or {"event": "keep", "reason": (
-            "no untried configuration's calibrated gain over the one in force clears the "
-            f"noise ({noise:.0%}), and no measured one beats it"), **base, **evidence}  # fmt: skip
+            "no untried configuration's calibrated 10 % bound stays within the risk the "
+            f"runs have earned ({-math.expm1(-budget - ahead):.0%} below the default; noise "
+            f"{noise:.0%})" + _closest_words(bounds, gains, tried, banned, keys)
+            + ", and no measured one beats it"), **base, **evidence}  # fmt: skip
     # 3. Uncalibrated (one workload in the knowledge base): the model's bands.
     lows = np.minimum(low, median / (1 + noise))
     highs = np.maximum(high, median * (1 + noise))
@@ -767,6 +769,29 @@ def _refit(
             **evidence,
         }
     return change(best, gain, interval, **evidence)
+
+
+def _closest_words(
+    bounds: Sequence[tuple[float, float, float] | None],
+    gains: np.ndarray,
+    tried: set[int],
+    banned: set[str],
+    keys: list[str],
+) -> str:
+    """The untried configuration that came closest (highest calibrated 10 % bound), for
+    a keep's reason: what would have been tried with a larger budget."""
+    open_ = [
+        i for i, b in enumerate(bounds)
+        if b is not None and i not in tried and keys[i] not in banned and b[1] > 0
+    ]  # fmt: skip
+    if not open_:
+        return ""
+    best = max(open_, key=lambda i: (bounds[i][0], gains[i]))  # type: ignore[index]
+    low, middle, _ = bounds[best]  # type: ignore[misc]
+    return (
+        f"; the closest, {keys[best]}, predicted x{math.exp(gains[best]):.2f}, calibrated "
+        f"x{math.exp(middle):.2f} with its 10 % bound at x{math.exp(low):.2f}"
+    )
 
 
 def _best_measured(m_median: np.ndarray, tried: set[int], cur: int) -> int:

@@ -206,6 +206,9 @@ def test_runs_at_the_default_earn_a_try_whose_bound_is_below_one_runs_noise() ->
     level = float(frame[same & (frame["config"] == default)]["bw_median"].iloc[0])
     first = _refit(only_default, space, workload, {}, {}, [], None, [])
     assert first["event"] == "keep", first
+    # The reason names the risk allowed and what came closest, with its bound.
+    assert "below the default" in first["reason"], first["reason"]
+    assert "the closest, romio_ds_write=enable" in first["reason"], first["reason"]
     earned = _refit(only_default, space, workload, {}, {}, [], None, [level, level])
     assert earned["event"] == "change", earned
     assert earned["new"] == {"romio_ds_write": "enable"}
