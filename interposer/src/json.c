@@ -78,30 +78,10 @@ void iot__buf_append(struct iot_buf *b, const char *data, size_t n) {
 
 /* RATIONALE: file names repeat in every row of the trace; the characters that need no
  * escape are copied a run at a time. */
-static int json_needs_escape(unsigned char u) {
-    return u < 0x20 || u == '"' || u == '\\' || u == 0x7f;
-}
-
 void iot__buf_json_string(struct iot_buf *b, const char *s) {
-    const char *c = s;
-    while (*c && !json_needs_escape((unsigned char)*c))
-        c++;
-    if (!*c) {
-        /* Nothing to escape (the names of a trace, nearly always): one piece. */
-        size_t n = (size_t)(c - s);
-        if ((b->failed || b->len + n + 3 > b->cap) && buf_grow(b, n + 2) != 0)
-            return;
-        char *out = b->data + b->len;
-        out[0] = '"';
-        memcpy(out + 1, s, n);
-        out[n + 1] = '"';
-        out[n + 2] = '\0';
-        b->len += n + 2;
-        return;
-    }
     iot__buf_append(b, "\"", 1);
-    const char *run = s;
-    for (c = s; *c; c++) {
+    const char *run = s, *c = s;
+    for (; *c; c++) {
         unsigned char u = (unsigned char)*c;
         char esc[8];
         if (u == '"' || u == '\\')
@@ -207,13 +187,6 @@ static int g9_format(double v, char *out) {
     /* The decimal exponent of |v|, from its binary one (log10(2) ~ 78913 / 2^18); it may be
      * one off, which the loop corrects from the exact digits. */
     int x = (int)(((int64_t)(e2 + 52) * 78913) >> 18);
-    /* Most often it is low by one where |v| has passed the next power of ten. */
-    static const double tens[] = {1e-19, 1e-18, 1e-17, 1e-16, 1e-15, 1e-14, 1e-13,
-                                  1e-12, 1e-11, 1e-10, 1e-9,  1e-8,  1e-7,  1e-6,
-                                  1e-5,  1e-4,  1e-3,  1e-2,  1e-1,  1.0,   1e1,
-                                  1e2,   1e3,   1e4,   1e5,   1e6,   1e7,   1e8};
-    if (x + 1 >= -19 && x + 1 <= 8 && (negative ? -v : v) >= tens[x + 1 + 19])
-        x++;
     const unsigned __int128 low = 100000000, high = 1000000000;
     unsigned __int128 q = 0;
     int tries = 0;
