@@ -8,8 +8,9 @@ import os
 import shutil
 import statistics
 import subprocess
+import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -17,6 +18,17 @@ REPO = Path(__file__).resolve().parent.parent
 
 class BenchError(Exception):
     """A problem that ends a benchmark with a message instead of a traceback."""
+
+
+def bench_main(main: Callable[[list[str]], None]) -> None:
+    """Runs a bench script's `main` on the command line's arguments and exits: 0, or 1
+    with a BenchError's message on stderr."""
+    try:
+        main(sys.argv[1:])
+    except BenchError as e:
+        print(e, file=sys.stderr)
+        sys.exit(1)
+    sys.exit(0)
 
 
 def find_library(given: str | None = None) -> Path:

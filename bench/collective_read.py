@@ -32,7 +32,6 @@ import argparse
 import re
 import shutil
 import statistics
-import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from pathlib import Path
 
 from _benchkit import (
     BenchError,
+    bench_main,
     clean_environment,
     env_flag,
     find_library,
@@ -249,51 +249,46 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str]) -> None:
     args = parse_args(argv)
+    program = find_program("collective_read", WHO)
+    library = find_library(args.library)
+    if any(c != "baseline" for c in args.configs) and not library.is_file():
+        raise BenchError(
+            f"collective_read.py: the interposer library {library} does not exist "
+            "(run ./setup.sh, or pass --library); --configs baseline measures without it"
+        )
+    if args.dir:
+        Path(args.dir).mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="iotuner-collective-read-", dir=args.dir))
     try:
-        program = find_program("collective_read", WHO)
-        library = find_library(args.library)
-        if any(c != "baseline" for c in args.configs) and not library.is_file():
-            raise BenchError(
-                f"collective_read.py: the interposer library {library} does not exist "
-                "(run ./setup.sh, or pass --library); --configs baseline measures without it"
-            )
-        if args.dir:
-            Path(args.dir).mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix="iotuner-collective-read-", dir=args.dir))
-        try:
-            (work / "logs").mkdir()
-            (work / "table.jsonl").write_text(TABLE)
-            runner = Runner(args, program, library, work)
-            print(
-                f"collective_read: np={args.np} file={args.file_bytes} bytes in {work} "
-                f"repeats={args.repeats}"
-            )
-            print(f"collective_read: program {program}")
-            if runner.flag:
-                print(f"collective_read: library {library}")
+        (work / "logs").mkdir()
+        (work / "table.jsonl").write_text(TABLE)
+        runner = Runner(args, program, library, work)
+        print(
+            f"collective_read: np={args.np} file={args.file_bytes} bytes in {work} "
+            f"repeats={args.repeats}"
+        )
+        print(f"collective_read: program {program}")
+        if runner.flag:
+            print(f"collective_read: library {library}")
+        print(load_line("collective_read"))
+        runner.write_file()
+        for size in args.sizes:
+            calls = calls_for(size, args)
+            results: dict[str, list[Measured]] = {c: [] for c in args.configs}
+            for r in range(args.repeats):
+                k = r % len(args.configs)
+                for config in args.configs[k:] + args.configs[:k]:
+                    results[config].append(runner.read(config, size, calls))
+                    # Logs of earlier runs are not needed; keep the folder small.
+                    for log in (work / "logs").iterdir():
+                        log.unlink()
+            print_table(size, calls, args.np, results)
             print(load_line("collective_read"))
-            runner.write_file()
-            for size in args.sizes:
-                calls = calls_for(size, args)
-                results: dict[str, list[Measured]] = {c: [] for c in args.configs}
-                for r in range(args.repeats):
-                    k = r % len(args.configs)
-                    for config in args.configs[k:] + args.configs[:k]:
-                        results[config].append(runner.read(config, size, calls))
-                        # Logs of earlier runs are not needed; keep the folder small.
-                        for log in (work / "logs").iterdir():
-                            log.unlink()
-                print_table(size, calls, args.np, results)
-                print(load_line("collective_read"))
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-    except BenchError as e:
-        print(e, file=sys.stderr)
-        return 1
-    return 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    bench_main(main)

@@ -45,13 +45,12 @@ import re
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from _benchkit import REPO, BenchError
+from _benchkit import REPO, BenchError, bench_main
 
 from iotuner.measurement import WORKLOAD_COLUMNS, System
 from iotuner.store import open_store
@@ -520,71 +519,64 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
-def main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str]) -> None:
     args = parse_args(argv)
-    try:
-        if not IOTUNER.exists():
-            raise BenchError(f"{WHO}: {IOTUNER} is missing (run ./setup.sh)")
-        if args.public_db is not None:
-            table = public_table(args.hdf5_work, args.hdf5_work_commit)
-            ingest(args.public_db, [table], "--kind", "csv", "--mapping", str(SUMMIT_MAPPING))
-        if args.machine_db is not None:
-            args.work.mkdir(parents=True, exist_ok=True)
-            results = []
-            sweeps = [
-                Sweep("ext4", "ext4", args.ext4_dir),
-                Sweep("tmpfs", "tmpfs", args.tmpfs_dir),
-            ]
-            if args.gluster is not None:
-                sweeps.append(
-                    Sweep(GLUSTER_SWEEP, "fuse.glusterfs", args.gluster / "iotuner-devdata", "1,2")
-                )
-            if args.btio and (args.reuse or not btio_missing()):
-                sweeps.append(
-                    Sweep(LOPO_SWEEP, "ext4", args.ext4_dir, "1,4", "/usr/bin/mpicc.mpich")
-                )
-            if not args.reuse:  # every directory before the first hour of measuring
-                for sweep in sweeps:
-                    check_directory(sweep)
+    if not IOTUNER.exists():
+        raise BenchError(f"{WHO}: {IOTUNER} is missing (run ./setup.sh)")
+    if args.public_db is not None:
+        table = public_table(args.hdf5_work, args.hdf5_work_commit)
+        ingest(args.public_db, [table], "--kind", "csv", "--mapping", str(SUMMIT_MAPPING))
+    if args.machine_db is not None:
+        args.work.mkdir(parents=True, exist_ok=True)
+        results = []
+        sweeps = [
+            Sweep("ext4", "ext4", args.ext4_dir),
+            Sweep("tmpfs", "tmpfs", args.tmpfs_dir),
+        ]
+        if args.gluster is not None:
+            sweeps.append(
+                Sweep(GLUSTER_SWEEP, "fuse.glusterfs", args.gluster / "iotuner-devdata", "1,2")
+            )
+        if args.btio and (args.reuse or not btio_missing()):
+            sweeps.append(Sweep(LOPO_SWEEP, "ext4", args.ext4_dir, "1,4", "/usr/bin/mpicc.mpich"))
+        if not args.reuse:  # every directory before the first hour of measuring
             for sweep in sweeps:
-                stored = DEVDATA / f"sweep-{sweep.name}.bench.jsonl"
-                if args.reuse:
-                    results.append(stored)
-                else:
-                    fresh = args.work / stored.name
-                    run_sweep(sweep, fresh, args.work / "build")
-                    results.append(fresh)
-            ingest(args.machine_db, results, "--kind", "bench")
-            if args.btio:
-                logs = DEVDATA / "btio-logs" if args.reuse else args.work / "btio-logs"
-                missing = btio_missing()
-                if args.reuse:
-                    pass
-                elif missing:
-                    print(
-                        f"btio: skipped, {', '.join(missing)} not found (Debian: apt-get "
-                        "install mpich libmpich-dev gfortran)"
-                    )
-                    logs = Path()
-                else:
-                    run_btio(args.work / "build", args.ext4_dir.with_name("btio-data"), logs)
-                if logs != Path():
-                    ingest(args.machine_db, [logs], "--kind", "trace")
-                if args.btio_search and not missing:
-                    search_btio(
-                        args.work / "build",
-                        args.ext4_dir.with_name("btio-data"),
-                        args.btio_search,
-                        args.work / "btio-search.json",
-                    )
-        for db in (args.public_db, args.machine_db):
-            if db is not None:
-                describe(db)
-    except BenchError as e:
-        print(e, file=sys.stderr)
-        return 1
-    return 0
+                check_directory(sweep)
+        for sweep in sweeps:
+            stored = DEVDATA / f"sweep-{sweep.name}.bench.jsonl"
+            if args.reuse:
+                results.append(stored)
+            else:
+                fresh = args.work / stored.name
+                run_sweep(sweep, fresh, args.work / "build")
+                results.append(fresh)
+        ingest(args.machine_db, results, "--kind", "bench")
+        if args.btio:
+            logs = DEVDATA / "btio-logs" if args.reuse else args.work / "btio-logs"
+            missing = btio_missing()
+            if args.reuse:
+                pass
+            elif missing:
+                print(
+                    f"btio: skipped, {', '.join(missing)} not found (Debian: apt-get "
+                    "install mpich libmpich-dev gfortran)"
+                )
+                logs = Path()
+            else:
+                run_btio(args.work / "build", args.ext4_dir.with_name("btio-data"), logs)
+            if logs != Path():
+                ingest(args.machine_db, [logs], "--kind", "trace")
+            if args.btio_search and not missing:
+                search_btio(
+                    args.work / "build",
+                    args.ext4_dir.with_name("btio-data"),
+                    args.btio_search,
+                    args.work / "btio-search.json",
+                )
+    for db in (args.public_db, args.machine_db):
+        if db is not None:
+            describe(db)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    bench_main(main)

@@ -42,12 +42,11 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from _benchkit import BenchError
+from _benchkit import BenchError, bench_main
 
 WHO = "gluster.py"
 PACKAGES = "apt-get install -y glusterfs-server glusterfs-client"
@@ -274,22 +273,17 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
-def main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str]) -> None:
     args = parse_args(argv)
-    try:
-        require_tools()
-        if args.teardown:
-            teardown(args.name, args.mount, args.brick_root, args.bricks, args.stop_glusterd)
-            return 0
-        start_glusterd()
-        host = create_volume(args.name, args.brick_root, args.bricks)
-        start_volume(args.name)
-        mount_volume(args.name, host, args.mount)
-    except BenchError as e:
-        print(e, file=sys.stderr)
-        return 1
-    return 0
+    require_tools()
+    if args.teardown:
+        teardown(args.name, args.mount, args.brick_root, args.bricks, args.stop_glusterd)
+        return
+    start_glusterd()
+    host = create_volume(args.name, args.brick_root, args.bricks)
+    start_volume(args.name)
+    mount_volume(args.name, host, args.mount)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    bench_main(main)

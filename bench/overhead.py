@@ -30,12 +30,12 @@ import argparse
 import re
 import shutil
 import statistics
-import sys
 import tempfile
 from pathlib import Path
 
 from _benchkit import (
     BenchError,
+    bench_main,
     clean_environment,
     env_flag,
     find_library,
@@ -143,58 +143,53 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str]) -> None:
     args = parse_args(argv)
+    mpiexec = find_mpiexec(args.mpiexec, WHO)
+    program = find_program("overhead", WHO)
+    library = find_library(args.library)
+    if any(c != "baseline" for c in args.configs) and not library.is_file():
+        raise BenchError(
+            f"overhead.py: the interposer library {library} does not exist "
+            "(run ./setup.sh, or pass --library, e.g. build/libiotuner.so); "
+            "--configs baseline measures without it"
+        )
+    flag = env_flag(mpiexec) if any(c != "baseline" for c in args.configs) else []
+    if args.dir:
+        Path(args.dir).mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="iotuner-overhead-", dir=args.dir))
     try:
-        mpiexec = find_mpiexec(args.mpiexec, WHO)
-        program = find_program("overhead", WHO)
-        library = find_library(args.library)
-        if any(c != "baseline" for c in args.configs) and not library.is_file():
-            raise BenchError(
-                f"overhead.py: the interposer library {library} does not exist "
-                "(run ./setup.sh, or pass --library, e.g. build/libiotuner.so); "
-                "--configs baseline measures without it"
-            )
-        flag = env_flag(mpiexec) if any(c != "baseline" for c in args.configs) else []
-        if args.dir:
-            Path(args.dir).mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix="iotuner-overhead-", dir=args.dir))
-        try:
-            (work / "logs").mkdir()
-            (work / "table.jsonl").write_text(TABLE)
-            print(
-                f"overhead: np={args.np} ops={args.ops} size={args.size} "
-                f"repeats={args.repeats} {'collective' if args.collective else 'independent'}"
-            )
-            print(f"overhead: program {program}")
-            if flag:
-                print(f"overhead: library {library}")
-            print(load_line("overhead"))
-            wall: dict[str, list[float]] = {c: [] for c in args.configs}
-            cpu: dict[str, list[float]] = {c: [] for c in args.configs}
-            jobs: dict[str, list[float]] = {c: [] for c in args.configs}
-            run_no = 0
-            for r in range(args.repeats):
-                k = r % len(args.configs)
-                for config in args.configs[k:] + args.configs[:k]:
-                    w, c, j = run_once(config, args, mpiexec, flag, program, library, work, run_no)
-                    wall[config].append(w)
-                    cpu[config].append(c)
-                    jobs[config].append(j)
-                    run_no += 1
-            print_table("wall-clock time of the loop (slowest rank):", wall)
-            print_table(
-                "CPU time of the loop (largest of the ranks; leaves out waits for a core):", cpu
-            )
-            print_job_table("the whole job, launch to exit (wall clock):", jobs)
-            print(load_line("overhead"))
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-    except BenchError as e:
-        print(e, file=sys.stderr)
-        return 1
-    return 0
+        (work / "logs").mkdir()
+        (work / "table.jsonl").write_text(TABLE)
+        print(
+            f"overhead: np={args.np} ops={args.ops} size={args.size} "
+            f"repeats={args.repeats} {'collective' if args.collective else 'independent'}"
+        )
+        print(f"overhead: program {program}")
+        if flag:
+            print(f"overhead: library {library}")
+        print(load_line("overhead"))
+        wall: dict[str, list[float]] = {c: [] for c in args.configs}
+        cpu: dict[str, list[float]] = {c: [] for c in args.configs}
+        jobs: dict[str, list[float]] = {c: [] for c in args.configs}
+        run_no = 0
+        for r in range(args.repeats):
+            k = r % len(args.configs)
+            for config in args.configs[k:] + args.configs[:k]:
+                w, c, j = run_once(config, args, mpiexec, flag, program, library, work, run_no)
+                wall[config].append(w)
+                cpu[config].append(c)
+                jobs[config].append(j)
+                run_no += 1
+        print_table("wall-clock time of the loop (slowest rank):", wall)
+        print_table(
+            "CPU time of the loop (largest of the ranks; leaves out waits for a core):", cpu
+        )
+        print_job_table("the whole job, launch to exit (wall clock):", jobs)
+        print(load_line("overhead"))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    bench_main(main)

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import sys
 from pathlib import Path
 
 from _benchkit import (
     BenchError,
+    bench_main,
     clean_environment,
     find_library,
     find_mpiexec,
@@ -71,34 +71,29 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str]) -> None:
     args = parse_args(argv)
-    try:
-        mpiexec = find_mpiexec(args.mpiexec, WHO)
-        stub = find_library(args.library)
-        preload = {"stub": stub, "core": stub.with_name(CORE_NAME)}
-        for config, path in preload.items():
-            if not path.is_file():
-                raise BenchError(
-                    f"{WHO}: the {config} library {path} does not exist (run ./setup.sh, or "
-                    "pass --library, e.g. build/libiotuner.so)"
-                )
-        print(f"{WHO}: repeats={args.repeats} stub {stub}")
-        print(load_line(WHO))
-        for name, command in commands(mpiexec).items():
-            jobs: dict[str, list[float]] = {c: [] for c in CONFIGS}
-            for r in range(args.repeats):
-                k = r % len(CONFIGS)
-                for config in CONFIGS[k:] + CONFIGS[:k]:
-                    jobs[config].append(run_once(command, config, preload, args.timeout))
-            title = f"{name}: {' '.join(command)} (wall clock, launch to exit):"
-            print_job_table(title, jobs, unit="ms", scale=1000)
-        print(load_line(WHO))
-    except BenchError as e:
-        print(e, file=sys.stderr)
-        return 1
-    return 0
+    mpiexec = find_mpiexec(args.mpiexec, WHO)
+    stub = find_library(args.library)
+    preload = {"stub": stub, "core": stub.with_name(CORE_NAME)}
+    for config, path in preload.items():
+        if not path.is_file():
+            raise BenchError(
+                f"{WHO}: the {config} library {path} does not exist (run ./setup.sh, or "
+                "pass --library, e.g. build/libiotuner.so)"
+            )
+    print(f"{WHO}: repeats={args.repeats} stub {stub}")
+    print(load_line(WHO))
+    for name, command in commands(mpiexec).items():
+        jobs: dict[str, list[float]] = {c: [] for c in CONFIGS}
+        for r in range(args.repeats):
+            k = r % len(CONFIGS)
+            for config in CONFIGS[k:] + CONFIGS[:k]:
+                jobs[config].append(run_once(command, config, preload, args.timeout))
+        title = f"{name}: {' '.join(command)} (wall clock, launch to exit):"
+        print_job_table(title, jobs, unit="ms", scale=1000)
+    print(load_line(WHO))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    bench_main(main)
