@@ -23,6 +23,17 @@ default = "automatic"
 SLOW = {"romio_ds_write": "disable"}
 
 
+def _same(frame, workload):  # type: ignore[no-untyped-def]
+    """The rows of `workload` in a synthetic frame (its scale, pattern and size)."""
+    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
+    return same & (frame["bytes_per_rank"] == workload.bytes_per_rank)
+
+
+def _only(frame, space, workload, hints: dict[str, str]):  # type: ignore[no-untyped-def]
+    """`frame` where `workload` ran only the configuration `hints` ({}: the default)."""
+    return frame[~_same(frame, workload) | (frame["config"] == config_key(space.validate(hints)))]
+
+
 def _history(before: list[float], after: list[float], noise: float) -> list[dict]:
     old, new = {"romio_ds_write": "enable"}, SLOW
     base = {"program": "p", "nprocs": 2, "time": 0.0}
@@ -72,11 +83,7 @@ def test_a_lead_over_the_default_may_be_risked_never_more() -> None:
     effects = {"romio_ds_write": {"disable": 3.0, "enable": 3.6}}
     frame = synthetic_summary_frame(space, effects=effects, noise=0.3, seed=3)
     workload = Workload.from_row(frame.iloc[0])
-    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
-    same &= frame["bytes_per_rank"] == workload.bytes_per_rank
-    untried = frame[
-        ~same | (frame["config"] != config_key(space.validate({"romio_ds_write": "enable"})))
-    ]
+    untried = _without(frame, space, workload, "enable")
     event = _refit(untried, space, workload, SLOW, SLOW, [], None)
     assert event["event"] == "change", event
     assert event["new"] == {"romio_ds_write": "enable"}
@@ -91,10 +98,7 @@ def test_a_choice_never_compared_with_the_default_on_the_workload_is_measured_ag
     space = parse_space(SPACE, "test space")
     frame = synthetic_summary_frame(space, effects={"romio_ds_write": {"disable": 0.2}})
     workload = Workload.from_row(frame.iloc[0])
-    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
-    same &= frame["bytes_per_rank"] == workload.bytes_per_rank
-    enable = config_key(space.validate({"romio_ds_write": "enable"}))
-    only_enable = frame[~same | (frame["config"] == enable)]
+    only_enable = _only(frame, space, workload, {"romio_ds_write": "enable"})
     event = _refit(only_enable, space, workload, {}, {"romio_ds_write": "enable"}, [], None)
     assert event["event"] == "change", event
     assert event["new"] == {"romio_ds_write": "automatic"}
@@ -109,8 +113,7 @@ def _one_run(frame, space, workload, value: str, factor: float):  # type: ignore
     """`frame` where the workload ran `value` once, at `factor` times its default's median
     (a program's try under `run --learn`: one run, its own median and quartiles)."""
     frame = frame.copy()
-    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
-    same &= frame["bytes_per_rank"] == workload.bytes_per_rank
+    same = _same(frame, workload)
     default = frame[same & (frame["config"] == config_key(space.default()))]
     level = float(default["bw_median"].iloc[0]) * factor
     row = same & (frame["config"] == config_key(space.validate({"romio_ds_write": value})))
@@ -121,8 +124,7 @@ def _one_run(frame, space, workload, value: str, factor: float):  # type: ignore
 
 
 def _without(frame, space, workload, value: str):  # type: ignore[no-untyped-def]
-    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
-    same &= frame["bytes_per_rank"] == workload.bytes_per_rank
+    same = _same(frame, workload)
     return frame[~same | (frame["config"] != config_key(space.validate({"romio_ds_write": value})))]
 
 
@@ -199,11 +201,8 @@ def test_runs_at_the_default_earn_a_try_whose_bound_is_below_one_runs_noise() ->
     effects = {"romio_ds_write": {"disable": 0.5, "enable": 1.5}}
     frame = synthetic_summary_frame(space, effects=effects, noise=0.5, seed=1)
     workload = Workload.from_row(frame.iloc[0])
-    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
-    same &= frame["bytes_per_rank"] == workload.bytes_per_rank
-    default = config_key(space.default())
-    only_default = frame[~same | (frame["config"] == default)]
-    level = float(frame[same & (frame["config"] == default)]["bw_median"].iloc[0])
+    only_default = _only(frame, space, workload, {})
+    level = float(only_default[_same(only_default, workload)]["bw_median"].iloc[0])
     first = _refit(only_default, space, workload, {}, {}, [], None, [])
     assert first["event"] == "keep", first
     # The reason names the risk allowed and what came closest, with its bound.
@@ -251,9 +250,7 @@ def test_open_keys_that_act_as_the_default_here_are_not_written() -> None:
     frame = synthetic_summary_frame(space, effects=effects, noise=0.05, seed=2)
     rows = frame[(frame["nprocs"] == 2) & (frame["nodes"] == 1)]
     workload = Workload.from_row(rows.iloc[0])
-    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
-    same &= frame["bytes_per_rank"] == workload.bytes_per_rank
-    only_default = frame[~same | (frame["config"] == config_key(space.default()))]
+    only_default = _only(frame, space, workload, {})
     event = _refit(only_default, space, workload, {}, {}, [], None, [])
     assert event["event"] == "change", event
     assert event["new"] == {"romio_ds_write": "enable"}
@@ -285,10 +282,8 @@ def test_a_key_the_program_sets_itself_keeps_its_value_as_the_default() -> None:
     space = parse_space(SPACE, "test space")
     frame = synthetic_summary_frame(space, effects={"romio_ds_write": {"disable": 0.2}})
     workload = Workload.from_row(frame.iloc[0])
-    same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
-    same &= frame["bytes_per_rank"] == workload.bytes_per_rank
     enable = {"romio_ds_write": "enable"}
-    only_enable = frame[~same | (frame["config"] == config_key(space.validate(enable)))]
+    only_enable = _only(frame, space, workload, enable)
     unknown = _refit(only_enable, space, workload, {}, enable, [], None, [])
     assert unknown.get("purpose") == "measure the default", unknown
     own = _refit(only_enable, space, workload, {}, enable, [], None, [], {"romio_ds_write"})
