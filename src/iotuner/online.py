@@ -622,9 +622,10 @@ def _refit(
         # default. Then the measured rule (1) keeps the better of the two.
         if cur == default or np.isfinite(m_median[default]) or keys[default] in banned:
             return None
-        if entry_of(configs[default]) == dict(current):
+        entry = entry_of(configs[default])
+        if entry == dict(current):
             return None  # the program's own values are its default: nothing to measure
-        return {"event": "change", "old": dict(current), "new": entry_of(configs[default]),
+        return {"event": "change", "old": dict(current), "new": entry,
                 "gain": None, "interval": None, "purpose": "measure the default", **base,
                 "model": "the workload's measurements",
                 "evidence": "the default never ran this workload: one run with it measures "
