@@ -10,6 +10,7 @@ import bisect
 import functools
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,19 +19,26 @@ from iotuner.errors import FormatError
 __all__ = [
     "HINT_OPS",
     "NUM_SIZE_GROUPS",
+    "PHASES",
     "HintDef",
+    "HintScale",
     "OmpioJobSetting",
     "OpField",
     "RecordKey",
     "SizeGroup",
     "TableField",
     "TableRule",
+    "acting_hints",
+    "default_equivalent_keys",
     "formats_dir",
+    "hint_quantities",
+    "hint_scale",
     "hint_vocabulary",
     "limits",
     "ompio_job_settings",
     "ompio_map",
     "op_fields",
+    "parse_hint_scale",
     "parse_hints",
     "parse_limits",
     "parse_op_fields",
@@ -58,6 +66,7 @@ _DEF_FILES = (
     "trace_records.def",
     "ompio_map.def",
     "ompio_job.def",
+    "hint_scale.def",
 )
 _OP_TYPES = frozenset({"INT", "REAL", "TEXT"})
 _TABLE_TYPES = frozenset({"INT", "TEXT", "ENUM", "HINTS"})
@@ -66,6 +75,11 @@ _HINT_TYPES = frozenset({"ENUM", "SIZE", "COUNT"})
 _HINT_WHEN = frozenset({"OPEN", "ANY", "LOWER"})
 HINT_OPS = frozenset({"COLL_WRITE", "COLL_READ", "INDEP_WRITE", "INDEP_READ"})
 """The data accesses a hint may act on (hints.def's last column)."""
+PHASES = ("open", "view", "access")
+"""The points where the interposer sets hints (formats/README.md, "Decision points")."""
+_PHASES_OF_WHEN = {"OPEN": ("open",), "ANY": PHASES, "LOWER": PHASES}
+_SCALE_WORDS = frozenset({"VALUE", "PER_HOST", "HOSTS", "RANKS", "RANKS_PER_HOST"})
+_NOT_SET_WORDS = frozenset({"default", "automatic"})
 _RULE_SCOPES = frozenset({"FILE", "LINE"})
 _RECORD_TYPES = frozenset({"INT", "NUMBER", "TEXT", "OBJECT", "LIST", "BOOL", "NULL"})
 _PRESENCE = frozenset({"ALWAYS", "OPTIONAL"})
@@ -148,6 +162,12 @@ class HintDef:
         return prefix is not None and f"{prefix}_{kind.upper()}" in self.ops
 
     @property
+    def phases(self) -> tuple[str, ...]:
+        """The points (PHASES) where setting the key can act: `when` OPEN is read at open
+        only; ANY and LOWER at open, set_view and collective access (LOWER only lowered)."""
+        return _PHASES_OF_WHEN[self.when]
+
+    @property
     def choices(self) -> tuple[str, ...]:
         """The words an ENUM may take (empty for other types)."""
         return tuple(self.allowed.split("|")) if self.type == "ENUM" else ()
@@ -180,6 +200,46 @@ class HintDef:
             f"hint {self.key} must be {kind} {self.allowed}{multiple} (decimal digits "
             f"only), got {value[:64]!r}"
         )
+
+
+@dataclass(frozen=True)
+class HintScale:
+    """One row of hint_scale.def: `key` bounds `quantity` (AGGREGATORS) by the bound
+    `when_set` when it has a value and by `when_unset` when not set. A bound is terms
+    separated by ',' (the least of them), each a product ('*') of integers and the words
+    VALUE, PER_HOST, HOSTS, RANKS, RANKS_PER_HOST."""
+
+    key: str
+    quantity: str
+    when_set: str
+    when_unset: str
+    evidence: str
+
+    def bound(self, value: str | None, *, nprocs: int, nodes: int) -> int | None:
+        """The bound the key puts on its quantity with `value` (None: not set) at a scale
+        of `nprocs` ranks on `nodes` hosts; None when the value cannot be read (a host
+        list)."""
+        hosts, ranks = max(1, nodes), max(1, nprocs)
+        words = {"HOSTS": hosts, "RANKS": ranks, "RANKS_PER_HOST": max(1, ranks // hosts)}
+        if value is None or value in _NOT_SET_WORDS:
+            expression = self.when_unset
+        else:
+            expression = self.when_set
+            per_host = value[2:] if value.startswith("*:") else ""
+            if value.isdigit():
+                words["VALUE"] = int(value)
+            if per_host == "*" or per_host.isdigit():
+                words["PER_HOST"] = words["RANKS_PER_HOST"] if per_host == "*" else int(per_host)
+        terms = []
+        for term in expression.split(","):
+            product = 1
+            for factor in term.split("*"):
+                number = int(factor) if factor.isdigit() else words.get(factor)
+                if number is None:
+                    return None
+                product *= number
+            terms.append(product)
+        return min(terms)
 
 
 @dataclass(frozen=True)
@@ -247,6 +307,73 @@ def table_fields() -> tuple[TableField, ...]:
 def hint_vocabulary() -> dict[str, HintDef]:
     """The hint vocabulary of hints.def, by key, in definition order."""
     return {h.key: h for h in parse_hints(formats_dir() / "hints.def")}
+
+
+@functools.cache
+def hint_scale() -> tuple[HintScale, ...]:
+    """The rows of hint_scale.def, in order."""
+    return parse_hint_scale(formats_dir() / "hint_scale.def")
+
+
+def hint_quantities(hints: Mapping[str, str], *, nprocs: int, nodes: int) -> dict[str, int | None]:
+    """What the keys of hint_scale.def set at a scale, by quantity (AGGREGATORS -> the
+    number of aggregators `hints` give on `nprocs` ranks and `nodes` hosts): the least
+    bound over the quantity's keys; None when one of its values cannot be read."""
+    bounds: dict[str, list[int | None]] = {}
+    for row in hint_scale():
+        value = hints.get(row.key)
+        bound = row.bound(None if value is None else str(value), nprocs=nprocs, nodes=nodes)
+        bounds.setdefault(row.quantity, []).append(bound)
+    return {
+        quantity: None if None in found else min(b for b in found if b is not None)
+        for quantity, found in bounds.items()
+    }
+
+
+def default_equivalent_keys(hints: Mapping[str, str], *, nprocs: int, nodes: int) -> set[str]:
+    """The keys of `hints` that act as the default at a scale: every key of a
+    hint_scale.def quantity that `hints` leave where no key of it set would (cb_nodes
+    equal to the hosts; cb_nodes=2 or cb_config_list=*:* on one host with "*:1")."""
+    if not any(row.key in hints for row in hint_scale()):
+        return set()
+    given = hint_quantities(hints, nprocs=nprocs, nodes=nodes)
+    unset = hint_quantities({}, nprocs=nprocs, nodes=nodes)
+    return {
+        row.key
+        for row in hint_scale()
+        if row.key in hints
+        and given[row.quantity] is not None
+        and given[row.quantity] == unset[row.quantity]
+    }
+
+
+def acting_hints(
+    hints: Mapping[str, str],
+    *,
+    pattern: str,
+    op: str,
+    nprocs: int,
+    nodes: int,
+    phase: str = "open",
+) -> dict[str, str]:
+    """`hints` without the keys that cannot act on a workload: data accesses of `pattern`
+    (collective, independent) and `op` (write, read) by `nprocs` ranks on `nodes` hosts,
+    the hints set at `phase` (open, view, access). A key is kept when hints.def says it
+    acts on that access (ops) at that phase (when), and it does not act as the default at
+    that scale (hint_scale.def). Keys not in the vocabulary are kept (nothing is known
+    of them). What is removed is the same, for that workload, as not setting it."""
+    if phase not in PHASES:
+        raise ValueError(f"a phase must be one of {', '.join(PHASES)}, got {phase!r}")
+    vocabulary = hint_vocabulary()
+    kept = {
+        key: value
+        for key, value in hints.items()
+        if key not in vocabulary
+        or (vocabulary[key].acts_on(pattern, op) and phase in vocabulary[key].phases)
+    }
+    for key in default_equivalent_keys(kept, nprocs=nprocs, nodes=nodes):
+        del kept[key]
+    return kept
 
 
 @functools.cache
@@ -376,6 +503,28 @@ def parse_hints(path: Path) -> tuple[HintDef, ...]:
         hints.append(hint)
     _check_unique(path, [h.key for h in hints])
     return tuple(hints)
+
+
+def parse_hint_scale(path: Path) -> tuple[HintScale, ...]:
+    """Parse and check a hint_scale.def file (keys of hints.def, once each; bounds made of
+    integers and the known words)."""
+    rows = []
+    vocabulary = hint_vocabulary()
+    for line, args in _invocations(path, "IOT_HINT_SCALE", "wwsss"):
+        row = HintScale(*(str(a) for a in args))
+        if row.key not in vocabulary:
+            raise FormatError(f"{path} line {line}: {row.key} is not a key of hints.def")
+        for bound in (row.when_set, row.when_unset):
+            factors = [f for term in bound.split(",") for f in term.split("*")]
+            bad = [f for f in factors if not f.isdigit() and f not in _SCALE_WORDS]
+            if bad:
+                raise FormatError(
+                    f"{path} line {line}: a bound of {row.key} is made of integers and "
+                    f"{', '.join(sorted(_SCALE_WORDS))} joined by '*' and ',', got {bound!r}"
+                )
+        rows.append(row)
+    _check_unique(path, [r.key for r in rows])
+    return tuple(rows)
 
 
 def parse_limits(path: Path) -> dict[str, int]:

@@ -6,6 +6,7 @@ and one view entry for independent strided access.
 
 import math
 
+from iotuner.formats import hint_quantities, hint_scale
 from iotuner.measurement import Workload
 from iotuner.space import Configuration, Space, config_key
 from iotuner.table import TableEntry
@@ -33,30 +34,22 @@ __all__ = [
 ]
 
 
-def _aggregators(keys: OpenKeys, workload: Workload) -> tuple[int, tuple[tuple[str, str], ...]]:
-    """What open keys make ROMIO do at a scale: the number of aggregators (cb_nodes, by
-    default one per host, capped by cb_config_list's ranks per host: `*:1` by default,
-    `*:*` all of them, and by the ranks), and every other open key as given."""
-    given = dict(keys)
-    hosts = max(1, int(workload.nodes or 1))
-    ranks = max(1, int(workload.nprocs))
-    per_host = max(1, ranks // hosts)
-    listed = given.get("cb_config_list", "*:1")
-    cap = per_host if listed == "*:*" else int(listed[2:]) if listed[2:].isdigit() else None
-    wanted = given.get("cb_nodes", "default")
-    count = hosts if wanted in ("default", "automatic") or not wanted.isdigit() else int(wanted)
-    if cap is not None:
-        count = min(count, hosts * cap)
-    rest = tuple((k, v) for k, v in keys if k not in ("cb_nodes", "cb_config_list"))
-    return min(count, ranks), rest
-
-
 def same_as_default(keys: OpenKeys, default_keys: OpenKeys, workload: Workload) -> bool:
-    """The open keys act as the default's at the workload's scale (formats/hints.def:
-    cb_nodes and cb_config_list only set how many ranks aggregate)."""
-    if any(k == "cb_config_list" and not (v == "*:*" or v.startswith("*:")) for k, v in keys):
-        return False  # a host list: not ours to reason about
-    return _aggregators(keys, workload) == _aggregators(default_keys, workload)
+    """The open keys act as the default's at the workload's scale: the quantities of
+    formats/hint_scale.def (the number of aggregators cb_nodes and cb_config_list give)
+    are the default's, and every other key is as the default gives it."""
+    scale = {"nprocs": int(workload.nprocs), "nodes": int(workload.nodes or 1)}
+    mine, default = (
+        hint_quantities(dict(keys), **scale),
+        hint_quantities(dict(default_keys), **scale),
+    )
+    if None in mine.values() or mine != default:
+        return False  # a value the rule cannot read (a host list) is never the default
+
+    scaled = {row.key for row in hint_scale()}
+    return [kv for kv in keys if kv[0] not in scaled] == [
+        kv for kv in default_keys if kv[0] not in scaled
+    ]
 
 
 def tune_scale(
