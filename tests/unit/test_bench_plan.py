@@ -182,3 +182,22 @@ def test_workloads_that_meet_after_rounding_are_planned_once() -> None:
     configs = plan.configurations(plan.workloads[0])
     configs[0]["romio_ds_write"] = "changed"  # a copy: the plan keeps its own
     assert plan.configurations(plan.workloads[0])[0]["romio_ds_write"] == "automatic"
+
+
+def test_relevance_is_read_from_the_hint_vocabulary() -> None:
+    """Which keys can matter to a sweep's workload is hints.def's `ops` column, not guessed
+    from the key's name: striping acts only on writes (a file is striped when created),
+    the Lustre driver's collective keys not on independent writes."""
+    from iotuner.bench import relevant
+    from iotuner.measurement import Workload
+    from iotuner.space import Parameter
+
+    def hint(name: str, *values: object) -> Parameter:
+        return Parameter(name, "hint", ("default", *values), "default")
+
+    read = Workload(2, 1, "collective", "read", "contiguous", 65536)
+    independent_write = Workload(2, 1, "independent", "write", "contiguous", 65536)
+    assert not relevant(hint("striping_factor", 4), read)
+    assert relevant(hint("striping_factor", 4), independent_write)
+    assert not relevant(hint("romio_lustre_ds_in_coll", "enable"), independent_write)
+    assert relevant(hint("romio_ds_read", "enable"), read)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from iotuner.errors import ConfigError
-from iotuner.formats import size_groups
+from iotuner.formats import hint_vocabulary, size_groups
 from iotuner.measurement import OPTIONAL_WORKLOAD_FIELDS, Workload
 from iotuner.space import Configuration, Parameter, Space
 
@@ -264,20 +264,21 @@ def plan_sizes(
 
 
 def relevant(parameter: Parameter, workload: Workload) -> bool:
-    """Whether a parameter can change this workload's performance (see the module doc)."""
-    name = parameter.name
+    """Whether a parameter can change this workload's performance: a hint whose key
+    formats/hints.def says acts on the workload's access (pattern and op). Keys the
+    vocabulary does not know are kept; our kernel has no application parameters."""
     if parameter.kind != "hint":
-        return False  # our kernel has no application parameters
-    if workload.op == "write" and ("read" in name or "_rd_" in name):
         return False
-    if workload.op == "read" and ("write" in name or "_wr_" in name):
-        return False
-    return not (workload.pattern == "independent" and name.startswith(("romio_cb_", "cb_")))
+    hint = hint_vocabulary().get(parameter.name)
+    return hint is None or hint.acts_on(workload.pattern, workload.op)
 
 
 def configurations_for(space: Space, workload: Workload) -> list[Configuration]:
     """The configurations that differ for a workload, the default first: parameters that
-    cannot matter to it (relevant()) stay at their default."""
+    cannot act on its access (relevant()) stay at their default. Values that act as the
+    default at the workload's scale (formats/hint_scale.def) are still listed here, so a
+    recorded sweep's seeded sample stays its plan; tune and predict rank one of each
+    behaviour (iotuner.acting.distinct_configurations)."""
     default = space.default()
     fixed = {p.name for p in space.parameters if not relevant(p, workload)}
     return [c for c in space.configurations() if all(c[n] == default[n] for n in fixed)]

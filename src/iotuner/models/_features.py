@@ -53,7 +53,7 @@ orders of magnitude and errors are relative; predictions are turned back into Mi
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -61,6 +61,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from iotuner._safejson import loads_json
+from iotuner.formats import acting_hints, hint_vocabulary
 from iotuner.measurement import CONFIG_PREFIX, LAYOUTS, OPS, PATTERNS, WORKLOAD_COLUMNS
 from iotuner.models._common import (
     BANDWIDTH_STATS,
@@ -143,6 +144,7 @@ class Encoding:
     log2: bool = False
     flag: bool = False
     sentinel: float = 0.0
+    with_keys: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
@@ -198,6 +200,7 @@ class Encoding:
             "log2": self.log2,
             "flag": self.flag,
             "sentinel": self.sentinel,
+            "with_keys": [list(pair) for pair in self.with_keys],
             "features": list(self.features),
         }
 
@@ -212,6 +215,7 @@ class Encoding:
                 log2=bool(data.get("log2", False)),
                 flag=bool(data.get("flag", False)),
                 sentinel=float(data.get("sentinel", 0.0)),
+                with_keys=tuple((str(k), str(v)) for k, v in data.get("with_keys", ())),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelError(f"an encoding needs source and kind ({exc})") from None
@@ -221,6 +225,11 @@ class Encoding:
                 f"expected {list(encoding.features)!r}"
             )
         return encoding
+
+    @property
+    def unsettable(self) -> bool:
+        """Whether a "not set" cell encodes: as the declared default, or its own value."""
+        return self.default is not None or self.flag or NOT_SET in map(str, self.categories)
 
     def _resolve(self, cell: Value) -> Value:
         """A configuration cell with "not set" replaced by the declared default, if known."""
@@ -292,6 +301,9 @@ class FeatureSchema:
     encodings: tuple[Encoding, ...]
     space: str = ""
     version: int = field(default=SCHEMA_VERSION)
+    acting: bool = False
+    """Keys that cannot act on a row's workload are encoded as not set (see the module
+    text); False for schemas saved before, which encode as they did."""
 
     @property
     def feature_names(self) -> list[str]:
@@ -314,6 +326,8 @@ class FeatureSchema:
         if self.version >= 2 and "ranks_per_node" in self.sources:
             frame = frame.assign(ranks_per_node=_ranks_per_node(frame))
         require_columns(frame, self.sources, "the feature schema")
+        if self.acting:
+            frame = _inactive_as_not_set(frame, self.encodings)
         blocks = [e.encode(frame[e.source]) for e in self.encodings]
         if not blocks:
             return np.zeros((len(frame), 0))
@@ -322,7 +336,7 @@ class FeatureSchema:
     def workload_only(self) -> "FeatureSchema":
         """The same schema without the configuration columns (features of the workload)."""
         kept = tuple(e for e in self.encodings if not e.source.startswith(CONFIG_PREFIX))
-        return FeatureSchema(kept, self.space, self.version)
+        return FeatureSchema(kept, self.space, self.version, self.acting)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -330,6 +344,7 @@ class FeatureSchema:
             "space": self.space,
             "encodings": [e.to_dict() for e in self.encodings],
             "features": self.feature_names,
+            "acting": self.acting,
         }
 
     def to_json(self) -> str:
@@ -350,6 +365,7 @@ class FeatureSchema:
             tuple(Encoding.from_dict(e) for e in encodings),
             str(data.get("space", "")),
             int(data["version"]),
+            bool(data.get("acting", False)),
         )
         if "features" in data and list(data["features"]) != schema.feature_names:
             raise ModelError("the schema's feature list does not match its encodings")
@@ -402,7 +418,7 @@ def infer_schema(frame: pd.DataFrame, space: Space | None = None) -> FeatureSche
         encodings += [_declared(p) for p in space.parameters]
     else:
         encodings += [_observed(c, frame[c]) for c in present]
-    return FeatureSchema(tuple(encodings), space.name if space is not None else "")
+    return FeatureSchema(tuple(encodings), space.name if space is not None else "", acting=True)
 
 
 def build_features(
@@ -479,11 +495,14 @@ def _declared(p: Parameter) -> Encoding:
     if p.range is not None:  # a range's limits bound the numbers it may encode
         ints = sorted({*ints, p.range.low, p.range.high})
     words = [v for v in p.values if not isinstance(v, int)]
+    with_keys = tuple(sorted(p.with_keys.items()))
     if p.numeric:
-        return _param(source, ints, default=p.default, flag=False)
-    if ints and words == [NOT_SET]:
-        return _param(source, ints, default=None, flag=True)
-    return Encoding(source, "onehot", tuple(p.values), default=p.default)
+        encoding = _param(source, ints, default=p.default, flag=False)
+    elif ints and words == [NOT_SET]:
+        encoding = _param(source, ints, default=None, flag=True)
+    else:
+        encoding = Encoding(source, "onehot", tuple(p.values), default=p.default)
+    return replace(encoding, with_keys=with_keys) if p.kind == "hint" else encoding
 
 
 def _observed(source: str, column: pd.Series) -> Encoding:
@@ -509,3 +528,57 @@ def _param(source: str, ints: Sequence[int], *, default: Value | None, flag: boo
         flag=flag,
         sentinel=(min(encoded) - 1.0) if flag else 0.0,
     )
+
+
+def _inactive_as_not_set(frame: pd.DataFrame, encodings: Sequence[Encoding]) -> pd.DataFrame:
+    """`frame` with every configuration cell of a key that cannot act on its row's workload
+    (iotuner.formats.acting_hints: a read key on a write, a collective-buffering key on an
+    independent access, cb_nodes that gives the default's aggregators at the row's scale)
+    set to "not set". Such a cell changes nothing the program does, so the model must
+    neither learn an effect of it in training nor predict one."""
+    vocabulary = hint_vocabulary()
+    keys = [
+        e
+        for e in encodings
+        if e.source.startswith(CONFIG_PREFIX)
+        and e.source[len(CONFIG_PREFIX) :] in vocabulary
+        and e.unsettable
+    ]
+    if not keys or len(frame) == 0:
+        return frame
+    columns = [frame[c].tolist() for c in ("pattern", "op", "nprocs", "nodes")]
+    cells = [[cell_value(v) for v in frame[e.source].tolist()] for e in keys]
+    found: dict[tuple[Any, ...], list[int]] = {}
+    changed: dict[int, list[Value]] = {}
+    for row, values in enumerate(zip(*columns, *cells, strict=True)):
+        dropped = found.get(values)
+        if dropped is None:
+            dropped = found[values] = _inactive(values[:4], values[4:], keys)
+        for i in dropped:
+            changed.setdefault(i, list(cells[i]))[row] = NOT_SET
+    if not changed:
+        return frame
+    return frame.assign(**{keys[i].source: column for i, column in changed.items()})
+
+
+def _inactive(
+    workload: Sequence[Any], values: Sequence[Value], keys: Sequence[Encoding]
+) -> list[int]:
+    """The indexes of `keys` whose `values` cannot act on the workload (pattern, op,
+    nprocs, nodes); a value equal to the key's default, or not set, is not passed."""
+    pattern, op, nprocs, nodes = workload
+    hints: dict[str, str] = {}
+    for e, value in zip(keys, values, strict=True):
+        if value != NOT_SET and value != e.default:
+            hints[e.source[len(CONFIG_PREFIX) :]] = str(value)
+            hints.update(e.with_keys)
+    if not hints:
+        return []
+    try:
+        scale = {"nprocs": int(float(nprocs)), "nodes": int(float(nodes))}
+    except (TypeError, ValueError):
+        return []  # the encodings say what is wrong with the row
+    acting = acting_hints(hints, pattern=str(pattern), op=str(op), **scale)
+    return [
+        i for i, e in enumerate(keys) if e.source[len(CONFIG_PREFIX) :] in set(hints) - set(acting)
+    ]

@@ -12,7 +12,8 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
-from iotuner.bench import configurations_for, relevant
+from iotuner.acting import acting_config, distinct_configurations
+from iotuner.bench import configurations_for
 from iotuner.formats import hint_vocabulary, size_groups
 from iotuner.measurement import CONFIG_PREFIX, NOT_SET, Workload
 from iotuner.models._common import cell_value
@@ -338,7 +339,7 @@ def predict_case(
     group: int,
     distance: int,
 ) -> Case:
-    configs = configurations_for(space, workloads[0])
+    configs = distinct_configurations(space, configurations_for(space, workloads[0]), workloads[0])
     return _case(
         space,
         workloads,
@@ -351,11 +352,9 @@ def predict_case(
 
 
 def _relevant_only(space: Space, workload: Workload, config: Configuration) -> Configuration:
-    """The configuration with the parameters that cannot matter to the workload (as
-    bench.relevant says) at their defaults, as configurations_for has them."""
-    return {
-        p.name: config[p.name] if relevant(p, workload) else p.default for p in space.parameters
-    }
+    """The configuration with the parameters that cannot act on the workload (its access,
+    or a value that is the default's at its scale: iotuner.acting) at their defaults."""
+    return acting_config(space, config, workload)
 
 
 def _search_case(
@@ -435,14 +434,11 @@ def optimise_scale(
         advance()
     cases = []
     for workloads, group, distance in pending:
-        configs: dict[str, Configuration] = {}
-        for candidate in candidates.values():
-            config = _relevant_only(space, workloads[0], candidate)
-            configs.setdefault(config_key(config), config)
-        # The default first, the rest in the order configurations_for has them, so that
-        # ties between equal predictions break as they do when the space is enumerated.
-        listed = [configs.pop(config_key(_relevant_only(space, workloads[0], default)))]
-        listed += sorted(configs.values(), key=lambda c: _enumeration_order(space, c))
+        # One per behaviour on the workload (iotuner.acting); the default first, the rest in
+        # the order configurations_for has them, so that ties between equal predictions
+        # break as they do when the space is enumerated.
+        ordered = sorted(candidates.values(), key=lambda c: _enumeration_order(space, c))
+        listed = distinct_configurations(space, [default, *ordered], workloads[0])
         cases.append(
             _case(
                 space,
