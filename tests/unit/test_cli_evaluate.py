@@ -187,3 +187,31 @@ def test_predict_finds_the_space_of_a_model_trained_on_a_space_file(
     space_file.write_text(text, encoding="utf-8")
     assert main([*predict, "--space", str(space_file)]) == 0
     assert json.loads(capsys.readouterr().out)["space"] == "my-demo"
+
+
+def test_predict_for_a_write_ranks_write_keys_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """first-sweep has read and write keys (162 configurations): for a collective write,
+    the 9 settings of the read keys behave alike, so 18 are ranked, none with a read key
+    changed (issue 31: predict ranked a write by romio_cb_read and romio_ds_read)."""
+    from iotuner.models import fit_model, save_model
+
+    space = load_space("first-sweep")
+    shape = {"sizes": (65536, 1048576), "nprocs": (1, 2), "patterns": ("collective",)}
+    frames = [
+        synthetic_summary_frame(space, op=op, noise=0.3, seed=seed, **shape)
+        for seed, op in enumerate(("write", "read"))
+    ]
+    import pandas as pd
+
+    save_model(fit_model(pd.concat(frames, ignore_index=True), space, "random_forest"), tmp_path)
+    workload = "nprocs=2,pattern=collective,op=write,layout=contiguous,size=1m"
+    argv = ["predict", "--model", str(tmp_path), "--workload", workload, "--top", "200"]
+    assert main([*argv, "--json"]) == 0
+    predicted = json.loads(capsys.readouterr().out)
+    assert predicted["configurations"] == 18
+    assert "144 differing only in keys that cannot act here" in predicted["note"]
+    for entry in predicted["predictions"]:
+        assert entry["config"]["romio_cb_read"] == "automatic"
+        assert entry["config"]["romio_ds_read"] == "automatic"

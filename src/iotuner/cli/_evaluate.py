@@ -212,6 +212,7 @@ def _predict(args: argparse.Namespace) -> int:
     import numpy as np
     import pandas as pd
 
+    from iotuner.acting import distinct_configurations
     from iotuner.measurement import CONFIG_PREFIX, System
     from iotuner.models import load_model
     from iotuner.search import parse_workload
@@ -233,6 +234,15 @@ def _predict(args: argparse.Namespace) -> int:
     default = space.default()
     if args.config is None and config_key(default) not in {config_key(c) for c in configs}:
         configs.append(default)
+    if args.config is None:
+        # Configurations that differ only in keys that cannot act on this workload (a read
+        # key on a write, cb_nodes giving the default's aggregators) behave alike: one of
+        # them is ranked, the one with the fewest keys changed (iotuner.acting).
+        distinct = distinct_configurations(space, configs, workload)
+        if len(distinct) < len(configs):
+            alike = f"{len(configs) - len(distinct)} differing only in keys that cannot act here"
+            note = f"{note}; {alike}" if note else alike
+        configs = distinct
     rows = []
     for config in configs:
         row = workload.as_row()
