@@ -7,13 +7,48 @@ workload: the sweep measures one of them, tune and predict rank one of them (the
 with the fewest parameters changed), and the model sees the same features for both.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from iotuner.formats import acting_hints, hint_quantities, hint_scale
 from iotuner.measurement import Workload
 from iotuner.space import Configuration, Space
+from iotuner.tracelog import TraceLog
 
-__all__ = ["acting_config", "behaviour", "distinct_configurations"]
+__all__ = [
+    "OP_ACCESSES",
+    "Access",
+    "accesses_from_logs",
+    "acting_config",
+    "behaviour",
+    "describe_accesses",
+    "distinct_configurations",
+]
+
+Access = tuple[str, str]
+"""(pattern, kind) of trace `op` rows: ("collective" | "independent", "write" | "read")."""
+
+OP_ACCESSES = {
+    "COLL_WRITE": ("collective", "write"),
+    "COLL_READ": ("collective", "read"),
+    "INDEP_WRITE": ("independent", "write"),
+    "INDEP_READ": ("independent", "read"),
+}
+"""hints.def's ops, as the accesses of trace `op` rows."""
+
+
+def accesses_from_logs(logs: Sequence[TraceLog]) -> frozenset[Access]:
+    """The (pattern, kind) of every data access the trace logs record."""
+    return frozenset((str(op["pattern"]), str(op["kind"])) for log in logs for op in log.ops)
+
+
+def describe_accesses(accesses: Iterable[Access]) -> str:
+    """'collective writes and independent reads', in a fixed order; 'no data access'."""
+    order = list(OP_ACCESSES.values())
+    found = sorted(set(accesses), key=lambda a: order.index(a) if a in order else len(order))
+    if not found:
+        return "no data access"
+    words = [f"{pattern} {kind}s" for pattern, kind in found]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _acting(space: Space, config: Configuration, workload: Workload) -> dict[str, str]:

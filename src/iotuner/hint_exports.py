@@ -77,11 +77,12 @@ import re
 import shlex
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 
 from iotuner._choices import EXPORT_MECHANISMS
+from iotuner.acting import describe_accesses
 from iotuner.errors import ConfigError, TableError
 from iotuner.formats import hint_vocabulary, ompio_job_settings, ompio_map
 from iotuner.table import HEADER, TableEntry, specificity, table_problems
@@ -190,11 +191,16 @@ def export_entries(
     output: Path | None = None,
     pfl: bool = False,
     target: str | None = None,
+    accesses: frozenset[tuple[str, str]] | None = None,
 ) -> Export:
     """The entries that apply to `program`, `nprocs` and `file` (each when given) in the
     form of `mechanism` (one of MECHANISMS). `output` is where the text will be written
     (for the usage lines; None: a placeholder). For `lfs`, `target` is the directory (or
-    file) to set the layout on and `pfl` asks for a progressive file layout.
+    file) to set the layout on and `pfl` asks for a progressive file layout. `accesses`,
+    the (pattern, op) of every data access the program's traces show (None: unknown),
+    drops the entries for accesses it does not make and the keys that cannot act on any
+    of its accesses (formats/hints.def's ops), so a program that only writes gets no
+    read entry.
 
     ConfigError for an unknown mechanism or when no entry applies."""
     if mechanism not in MECHANISMS:
@@ -216,6 +222,9 @@ def export_entries(
         )
         for e in outside
     ]
+    if accesses is not None:
+        applying, not_acting = _acting_on(applying, accesses)
+        dropped += not_acting
     if mechanism != "iotuner":
         usable = []
         for entry in applying:
@@ -240,6 +249,40 @@ def export_entries(
             "competed: give the job's number of ranks to export its own"
         )
     return Export(mechanism, built.text, built.usage, built.kept, dropped + built.dropped)
+
+
+def _acting_on(
+    entries: Sequence[TableEntry], accesses: frozenset[tuple[str, str]]
+) -> tuple[list[TableEntry], list[Dropped]]:
+    """The entries for accesses the program makes, each with only the keys that can act
+    on one of them (formats/hints.def), and what was dropped."""
+    does = f"the program does {describe_accesses(accesses)} (its traces)"
+    vocabulary = hint_vocabulary()
+    kept: list[TableEntry] = []
+    dropped: list[Dropped] = []
+    for entry in entries:
+        theirs = [
+            (pattern, op)
+            for pattern, op in accesses
+            if entry.pattern in (None, pattern) and entry.op in (None, op)
+        ]
+        if not theirs:
+            reason = f"{does}, none of them this entry's"
+            dropped.append(
+                Dropped(f"{_describe(entry)}: {reason}", f"entries for other accesses: {does}")
+            )
+            continue
+        hints = {
+            key: value
+            for key, value in entry.hints.items()
+            if key not in vocabulary or any(vocabulary[key].acts_on(p, op) for p, op in theirs)
+        }
+        for key in entry.hints.keys() - hints.keys():
+            dropped.append(Dropped(f"{_describe(entry)}: key {key} cannot act on what {does}"))
+        if entry.hints and not hints:
+            continue
+        kept.append(replace(entry, hints=hints))
+    return kept, dropped
 
 
 def _narrower_than_mechanism(

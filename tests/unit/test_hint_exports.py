@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from iotuner.cli import main
 from iotuner.errors import ConfigError
 from iotuner.hint_exports import (
     KEEPS_DEFAULTS,
@@ -507,3 +508,48 @@ def test_cli_exits_0_when_the_table_keeps_the_defaults(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "keeps the defaults" in result.stderr
     assert not out.exists()
+
+
+def test_a_program_that_only_writes_gets_no_read_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 31: the README's `export --to romio-hints` picked a read entry (the highest
+    predicted gain) for a program that only writes. Given the program's accesses (its
+    traces), the entries for accesses it does not make and the keys that cannot act on its
+    accesses are dropped."""
+    table = [
+        TableEntry(
+            nprocs=2, group=30, pattern="collective", op="read", line=2,
+            hints={"romio_cb_read": "enable"}, note=note(3000.0, 10.0),
+        ),
+        TableEntry(
+            nprocs=2, group=30, pattern="collective", op="write", line=3,
+            hints={"romio_cb_write": "enable", "romio_ds_read": "disable"},
+            note=note(150.0, 100.0),
+        ),
+    ]  # fmt: skip
+    before = export_entries(table, "romio-hints", nprocs=2)
+    assert romio_hints_file(before.text) == {"romio_cb_read": "enable"}
+    writes = frozenset({("collective", "write")})
+    export = export_entries(table, "romio-hints", nprocs=2, accesses=writes)
+    assert romio_hints_file(export.text) == {"romio_cb_write": "enable"}
+    dropped = " ".join(export.dropped)
+    assert "the program does collective writes (its traces), none of them" in dropped
+    assert "key romio_ds_read cannot act" in dropped
+
+    # The command line reads the accesses from the program's trace logs: this IOR run
+    # made collective writes and independent reads and writes, no collective read.
+    path = tmp_path / "t.jsonl"
+    path.write_text(
+        "\n".join(
+            [json.dumps({"format": "iotuner-table", "version": 1})]
+            + [json.dumps(e.to_json()) for e in table]
+        )
+        + "\n"
+    )
+    log = Path(__file__).parents[1] / "data" / "ior-20250101-120000-4242-0123456789ab.iotrace.jsonl"
+    argv = ["export", str(path), "--to", "romio-hints", "--nprocs", "2", "--logs", str(log)]
+    assert main([*argv, "--program", "ior"]) == 0
+    assert romio_hints_file(capsys.readouterr().out) == {"romio_cb_write": "enable"}
+    assert main([*argv, "--program", "other"]) == 2
+    assert "expected trace logs of program other with data accesses" in capsys.readouterr().err

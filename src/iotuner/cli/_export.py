@@ -4,6 +4,7 @@ of the selected entries), for jobs that cannot preload the interposer."""
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -31,6 +32,15 @@ def add_export(subparsers: Subparsers) -> None:
     parser.add_argument("--program", help="the program's file name (entries' program globs)")
     parser.add_argument("--nprocs", type=int, help="the job's number of ranks")
     parser.add_argument("--file", help="the name the program passes to MPI_File_open")
+    parser.add_argument(
+        "--logs",
+        type=Path,
+        nargs="+",
+        metavar="LOG",
+        help="the program's trace logs (files or directories): entries for accesses it does "
+        "not make (a read entry for a program that only writes) and keys that cannot act on "
+        "its accesses are dropped",
+    )
     parser.add_argument(
         "-o", "--output", type=Path, help="file to write (atomically); default: stdout"
     )
@@ -62,6 +72,9 @@ def _export(args: argparse.Namespace) -> int:
     if args.nprocs is not None and args.nprocs < 1:
         raise ConfigError(f"--nprocs must be a positive number of ranks, got {args.nprocs}")
     entries = read_table(args.table)
+    accesses = None
+    if args.logs:
+        accesses = _program_accesses(args.logs, args.program)
     export = export_entries(
         entries,
         args.to,
@@ -71,6 +84,7 @@ def _export(args: argparse.Namespace) -> int:
         output=args.output,
         pfl=args.pfl,
         target=args.target,
+        accesses=accesses,
     )
     for sentence in export.kept:
         print(f"kept: {printable(sentence)}", file=sys.stderr)
@@ -112,3 +126,27 @@ def _export(args: argparse.Namespace) -> int:
     for line in export.usage:
         print(f"  {printable(line)}", file=stream)
     return 0
+
+
+def _program_accesses(paths: list[Path], program: str | None) -> frozenset[tuple[str, str]]:
+    """The (pattern, op) of every data access in the trace logs at `paths` (of `program`'s
+    runs when given); ConfigError when they hold none."""
+    from fnmatch import fnmatchcase
+
+    from iotuner.acting import accesses_from_logs
+    from iotuner.errors import ConfigError
+    from iotuner.history import read_logs
+
+    logs = read_logs(paths)
+    if program is not None:
+        logs = [
+            log for log in logs if fnmatchcase(str(log.job["program"]), os.path.basename(program))
+        ]
+    accesses = accesses_from_logs(logs)
+    if not accesses:
+        whose = f" of program {program}" if program is not None else ""
+        raise ConfigError(
+            f"--logs: expected trace logs{whose} with data accesses, got "
+            f"{len(logs)} log(s) without any"
+        )
+    return accesses

@@ -21,39 +21,14 @@ aggregator keys) only runs inside collective calls, and the hints cannot change 
 calls the program makes.
 """
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from iotuner.acting import OP_ACCESSES as _OP_NAMES
+from iotuner.acting import Access, accesses_from_logs, describe_accesses
 from iotuner.formats import hint_vocabulary
 from iotuner.space import Space
-from iotuner.tracelog import TraceLog
 
 __all__ = ["Access", "Relevance", "accesses_from_logs", "describe_accesses", "relevance"]
-
-Access = tuple[str, str]
-"""(pattern, kind) of trace `op` rows: ("collective" | "independent", "write" | "read")."""
-
-_OP_NAMES = {
-    "COLL_WRITE": ("collective", "write"),
-    "COLL_READ": ("collective", "read"),
-    "INDEP_WRITE": ("independent", "write"),
-    "INDEP_READ": ("independent", "read"),
-}
-
-
-def accesses_from_logs(logs: Sequence[TraceLog]) -> frozenset[Access]:
-    """The (pattern, kind) of every data access the trace logs record."""
-    return frozenset((str(op["pattern"]), str(op["kind"])) for log in logs for op in log.ops)
-
-
-def describe_accesses(accesses: Iterable[Access]) -> str:
-    """'collective writes and independent reads', in a fixed order; 'no data access'."""
-    order = list(_OP_NAMES.values())
-    found = sorted(set(accesses), key=lambda a: order.index(a) if a in order else len(order))
-    if not found:
-        return "no data access"
-    words = [f"{pattern} {kind}s" for pattern, kind in found]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 @dataclass(frozen=True)
