@@ -94,6 +94,7 @@ __all__ = [
     "PFL_STRIPES_PER_TARGET",
     "Dropped",
     "Export",
+    "entries_for_accesses",
     "export_entries",
 ]
 
@@ -223,7 +224,7 @@ def export_entries(
         for e in outside
     ]
     if accesses is not None:
-        applying, not_acting = _acting_on(applying, accesses)
+        applying, not_acting = entries_for_accesses(applying, accesses)
         dropped += not_acting
     if mechanism != "iotuner":
         usable = []
@@ -251,7 +252,7 @@ def export_entries(
     return Export(mechanism, built.text, built.usage, built.kept, dropped + built.dropped)
 
 
-def _acting_on(
+def entries_for_accesses(
     entries: Sequence[TableEntry], accesses: frozenset[tuple[str, str]]
 ) -> tuple[list[TableEntry], list[Dropped]]:
     """The entries for accesses the program makes, each with only the keys that can act

@@ -66,7 +66,7 @@ def _export(args: argparse.Namespace) -> int:
     from iotuner._fileio import atomic_write_text
     from iotuner._printable import printable
     from iotuner.errors import ConfigError
-    from iotuner.hint_exports import export_entries
+    from iotuner.hint_exports import entries_for_accesses, export_entries
     from iotuner.table import read_table
 
     if args.nprocs is not None and args.nprocs < 1:
@@ -96,6 +96,8 @@ def _export(args: argparse.Namespace) -> int:
             f"dropped: {len(export.dropped)} in all; --verbose lists them",
             file=sys.stderr,
         )
+    if accesses is not None:  # only what can act on the program's accesses is a change
+        entries = entries_for_accesses(entries, accesses)[0]
     changes = [e for e in entries if e.hints and args.nprocs in (None, e.nprocs or args.nprocs)]
     if not export.usage and not changes:
         # A table that keeps the defaults everywhere (tune found no gain beyond the noise)
