@@ -10,10 +10,13 @@ measurements show no configuration beating the default, ...), or no entry at all
 case (a size or scale the table does not cover). `iotuner show` prints it.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from iotuner.acting import describe_accesses
 from iotuner.errors import IotunerError
+from iotuner.formats import acting_hints
 from iotuner.table import TableEntry, match, read_table
 from iotuner.tracelog import TraceLog
 
@@ -61,7 +64,10 @@ def table_decisions(log: TraceLog) -> tuple[list[Decision], str]:
         pattern = record.get("pattern") or {}
         layout = "contiguous" if pattern.get("contiguous", True) else "strided"
         opening = match(entries, at="open", program=program, file=name, nprocs=nprocs)
+        cases = last_of_file.get(name, {})
         if opening is not None:
+            scale = _scale(log, cases)
+            accesses = {(kind, op_name) for _, kind, op_name in cases}
             decisions.append(
                 Decision(
                     name,
@@ -72,10 +78,10 @@ def table_decisions(log: TraceLog) -> tuple[list[Decision], str]:
                     None,
                     opening,
                     {k: str(v) for k, v in opening.hints.items()},
-                    _note(opening),
+                    _note(opening) + _cannot_act(opening.hints, accesses, *scale, phase="open"),
                 )
             )
-        for (group, kind, op_name), index in last_of_file.get(name, {}).items():
+        for (group, kind, op_name), index in cases.items():
             op = log.ops[index]
             at = "access" if kind == "collective" else "view"
             entry = match(
@@ -107,6 +113,7 @@ def table_decisions(log: TraceLog) -> tuple[list[Decision], str]:
                     "; its last call still ran under an earlier decision (the interposer "
                     "decides at the 1st, 2nd, 4th, 8th ... collective call and at set_view)"
                 )
+            why += _cannot_act(applied, {(kind, op_name)}, *_scale(log, {0: index}), phase=at)
             decisions.append(Decision(name, at, group, kind, op_name, layout, entry, applied, why))
     return decisions, f"table {table}"
 
@@ -133,6 +140,40 @@ def _last_operations(log: TraceLog) -> dict[str, dict[tuple[int, str, str], int]
         if kind in ("read", "write"):
             last.setdefault(name, {})[(int(group), str(pattern), str(kind))] = index
     return last
+
+
+def _scale(log: TraceLog, cases: Mapping[object, int]) -> tuple[int, int]:
+    """(nprocs, nodes) of the file's accesses (of its first case; 1, 1 without one)."""
+    for index in cases.values():
+        workload = log.workload_of(index)
+        return int(workload.nprocs), int(workload.nodes or 1)
+    return 1, 1
+
+
+def _cannot_act(
+    hints: Mapping[str, object],
+    accesses: set[tuple[str, str]],
+    nprocs: int,
+    nodes: int,
+    *,
+    phase: str,
+) -> str:
+    """'; romio_cb_read=enable cannot act on its collective writes ...' for the keys in
+    force that act on none of the accesses (formats/hints.def, hint_scale.def); ''."""
+    given = {str(k): str(v) for k, v in hints.items()}
+    if not given or not accesses:
+        return ""
+    acting: set[str] = set()
+    for pattern, op in accesses:
+        found = acting_hints(given, pattern=pattern, op=op, nprocs=nprocs, nodes=nodes, phase=phase)
+        acting |= set(found)
+    idle = [f"{k}={v}" for k, v in given.items() if k not in acting]
+    if not idle:
+        return ""
+    return (
+        f"; {', '.join(idle)} cannot act on its {describe_accesses(accesses)} at {phase} "
+        f"on {nprocs} rank(s) of {nodes} host(s) (formats/hints.def): the defaults' behaviour"
+    )
 
 
 def _note(entry: TableEntry) -> str:

@@ -261,3 +261,30 @@ def test_show_says_which_entry_applied_and_why_the_defaults_stayed(
     assert "what the table decided" in shown
     assert f"group {size_group(SMALL)}, collective, write" in shown
     assert "applied romio_cb_write=disable; measured gain +80%" in shown
+
+
+def test_show_says_which_hints_in_force_cannot_act_on_the_accesses(
+    mpi: Mpi, tmp_path: Path
+) -> None:
+    """Issue 31: a hint in force that cannot act on the program's accesses (a read key on
+    a program that only writes; cb_nodes=2 on 2 ranks of one host with one aggregator per
+    host, formats/hint_scale.def) is said to act as the default does."""
+    from iotuner.decisions import table_decisions
+
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"at": "open", "hints": {"romio_cb_read": "enable", "cb_nodes": "2"}},
+        {"hints": {"romio_cb_write": "disable", "romio_ds_read": "disable"}, "note": "n"},
+    )
+    result = mpi.run(
+        2, "steps", str(tmp_path / "data"), f"coll={SMALL}x2", mode="tune,trace", table=table
+    )
+    decisions, _ = table_decisions(one_log(result))
+    opening = next(d for d in decisions if d.at == "open")
+    access = next(d for d in decisions if d.at == "access")
+    assert (
+        "romio_cb_read=enable, cb_nodes=2 cannot act on its collective writes at open on 2 "
+        "rank(s) of 1 host(s)" in opening.why
+    )
+    assert access.why.startswith("n; romio_ds_read=disable cannot act on its collective writes")
+    assert "romio_cb_write" not in access.why
