@@ -13,6 +13,7 @@ case (a size or scale the table does not cover). `iotuner show` prints it.
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from iotuner.acting import describe_accesses
 from iotuner.errors import IotunerError
@@ -142,7 +143,7 @@ def _last_operations(log: TraceLog) -> dict[str, dict[tuple[int, str, str], int]
     return last
 
 
-def _scale(log: TraceLog, cases: Mapping[object, int]) -> tuple[int, int]:
+def _scale(log: TraceLog, cases: Mapping[Any, int]) -> tuple[int, int]:
     """(nprocs, nodes) of the file's accesses (of its first case; 1, 1 without one)."""
     for index in cases.values():
         workload = log.workload_of(index)

@@ -173,3 +173,66 @@ def test_parse_hints_refuses_what_the_readers_cannot_apply(tmp_path: Path) -> No
     path.write_text('IOT_HINT(k, ENUM, "a|b", 1, SOMETIMES, "romio", "d", COLL_WRITE)\n')
     with pytest.raises(FormatError, match="SOMETIMES"):
         formats.parse_hints(path)
+
+
+def test_acting_hints_keeps_the_keys_that_can_act_on_the_workload() -> None:
+    """hints.def's ops and when, and hint_scale.def's aggregators (issue 31, item 1)."""
+    hints = {
+        "romio_cb_write": "enable",
+        "romio_cb_read": "enable",
+        "romio_ds_read": "disable",
+        "cb_nodes": "2",
+        "striping_factor": "4",
+        "not_a_known_key": "x",
+    }
+    one_host = {"nprocs": 2, "nodes": 1}
+    write = formats.acting_hints(hints, pattern="collective", op="write", **one_host)
+    # cb_nodes=2 with one aggregator per host (the default *:1) on one host: one aggregator.
+    assert write == {"romio_cb_write": "enable", "striping_factor": "4", "not_a_known_key": "x"}
+    read = formats.acting_hints(hints, pattern="independent", op="read", **one_host)
+    assert read == {"romio_ds_read": "disable", "not_a_known_key": "x"}
+    # At access, a key read at open only acts no more.
+    at_access = formats.acting_hints(
+        hints, pattern="collective", op="write", phase="access", nprocs=4, nodes=4
+    )
+    assert "cb_nodes" not in at_access and "striping_factor" not in at_access
+    # Two aggregators per host allowed: cb_nodes=2 is two aggregators, both keys act.
+    spread = {"cb_nodes": "2", "cb_config_list": "*:*"}
+    assert formats.acting_hints(spread, pattern="collective", op="write", **one_host) == spread
+    # cb_nodes equal to the hosts, and *:* alone on one host, are the default.
+    for given, scale in (
+        ({"cb_nodes": "4"}, {"nprocs": 8, "nodes": 4}),
+        ({"cb_config_list": "*:*"}, one_host),
+        ({"cb_nodes": "4", "cb_config_list": "*:*"}, {"nprocs": 1, "nodes": 1}),
+    ):
+        assert formats.acting_hints(given, pattern="collective", op="write", **scale) == {}
+    assert formats.hint_quantities(
+        {"cb_nodes": "4", "cb_config_list": "*:*"}, nprocs=2, nodes=1
+    ) == {"AGGREGATORS": 2}
+    with pytest.raises(ValueError, match="a phase must be one of open, view, access"):
+        formats.acting_hints(hints, pattern="collective", op="write", phase="close", **one_host)
+
+
+def test_every_key_says_where_it_acts() -> None:
+    vocabulary = formats.hint_vocabulary()
+    assert vocabulary["cb_nodes"].phases == ("open",)
+    assert vocabulary["cb_buffer_size"].phases == ("open", "view", "access")
+    assert {row.key for row in formats.hint_scale()} <= set(vocabulary)
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        (
+            'IOT_HINT_SCALE(no_such_key, AGGREGATORS, "VALUE", "HOSTS", "")',
+            "not a key of hints.def",
+        ),
+        ('IOT_HINT_SCALE(cb_nodes, AGGREGATORS, "VALUE+1", "HOSTS", "")', "got 'VALUE+1'"),
+        ('IOT_HINT_SCALE(cb_nodes, AGGREGATORS, "VALUE", "HOSTS")', "takes 5 arguments"),
+    ],
+)
+def test_parse_hint_scale_says_what_is_wrong(tmp_path: Path, line: str, problem: str) -> None:
+    path = tmp_path / "hint_scale.def"
+    path.write_text(line + "\n")
+    with pytest.raises(FormatError, match=re.escape(problem)):
+        formats.parse_hint_scale(path)

@@ -575,10 +575,10 @@ def _inactive(
     if not hints:
         return []
     try:
-        scale = {"nprocs": int(float(nprocs)), "nodes": int(float(nodes))}
+        ranks, hosts = int(float(nprocs)), int(float(nodes))
     except (TypeError, ValueError):
         return []  # the encodings say what is wrong with the row
-    acting = acting_hints(hints, pattern=str(pattern), op=str(op), **scale)
+    acting = acting_hints(hints, pattern=str(pattern), op=str(op), nprocs=ranks, nodes=hosts)
     return [
         i for i, e in enumerate(keys) if e.source[len(CONFIG_PREFIX) :] in set(hints) - set(acting)
     ]
