@@ -163,3 +163,46 @@ def test_the_table_carries_every_open_time_choice_tune_shows() -> None:
         for choice in result.choices:
             open_keys = {k: v for k, v in choice.hints.items() if k in OPEN_ONLY_KEYS}
             assert open_keys in ({}, opening[0].hints)
+
+
+ONE_AGGREGATOR_PER_HOST = parse_space(
+    """
+name = "t2"
+[hints.romio_cb_write]
+values = ["automatic", "enable"]
+default = "automatic"
+[hints.romio_cb_read]
+values = ["automatic", "enable"]
+default = "automatic"
+[hints.cb_nodes]
+values = ["default", 2, 4]
+default = "default"
+""",
+    "t2.toml",
+)
+
+
+class ReadKeysAndAggregatorsLook(KnownPredictor):
+    """A model that learned noise: romio_cb_read=enable and cb_nodes=2 or 4 predicted
+    3 times faster for every row, writes included."""
+
+    def predict_interval(self, frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        median = np.full(len(frame), 100.0)
+        median[(frame["cfg:romio_cb_read"] == "enable").to_numpy()] *= 3
+        median[frame["cfg:cb_nodes"].astype(str).isin(["2", "4"]).to_numpy()] *= 3
+        return median, median * 0.9, median * 1.1
+
+
+def test_no_entry_or_choice_sets_a_key_that_cannot_act() -> None:
+    """Issue 31: on 2 ranks of one host with one aggregator per host, cb_nodes=2 or 4 is
+    the default's one aggregator, and no read key acts on a write: whatever the model
+    predicts for them, tune neither writes nor shows them for the writes it tunes."""
+    frame = summary().drop(columns="cfg:romio_ds_write")
+    frame = frame.assign(**{"cfg:romio_cb_write": "automatic", "cfg:romio_cb_read": "automatic"})
+    for method in ("enumerated", "optimised"):
+        result = tune(ReadKeysAndAggregatorsLook(), ONE_AGGREGATOR_PER_HOST, frame, method=method)
+        assert result.choices
+        for choice in result.choices:
+            assert "cb_nodes" not in choice.hints and "romio_cb_read" not in choice.hints
+        for entry in result.entries:
+            assert "cb_nodes" not in entry.hints and "romio_cb_read" not in entry.hints
