@@ -81,3 +81,25 @@ def test_every_hint_says_what_it_acts_on() -> None:
     assert vocabulary["romio_ds_write"].acts_on("collective", "write")
     assert not vocabulary["ind_rd_buffer_size"].acts_on("independent", "write")
     assert not vocabulary["cb_buffer_size"].acts_on("independent", "read")
+
+
+def test_aggregators_that_are_the_default_at_the_program_scale_are_not_searched() -> None:
+    """Issue 31: with one aggregator per host (no cb_config_list), cb_nodes=2 or 4 on 2
+    ranks of one host is the default's one aggregator (formats/hint_scale.def): a search of
+    such a program does not spend trials on it. With cb_config_list=*:* (romio-ufs) or on
+    4 hosts, cb_nodes acts and is searched."""
+    space = parse_space(
+        'name = "agg"\ndescription = "d"\n'
+        '[hints.romio_cb_write]\nvalues = ["automatic", "enable"]\ndefault = "automatic"\n'
+        '[hints.cb_nodes]\nvalues = ["default", 2, 4]\ndefault = "default"\n',
+        "a space of cb_nodes without cb_config_list",
+    )
+    writes = frozenset({("collective", "write")})
+    chosen = relevance(space, writes, scale=(2, 1))
+    assert chosen.fixed == {
+        "cb_nodes": "every value acts as the default on 2 rank(s) of 1 host(s) "
+        "(formats/hint_scale.def)"
+    }
+    assert {p.name for p in chosen.searched.parameters} == {"romio_cb_write"}
+    assert relevance(space, writes, scale=(8, 4)).fixed == {}
+    assert relevance(load_space("romio-ufs"), writes, scale=(2, 1)).fixed.keys() == READ_SIDE

@@ -116,7 +116,14 @@ def searched_parameters(
         program.accesses,
         enabled=not settings.all_parameters,
         source=program.source,
+        scale=_scale(program.logs),
     )
+
+
+def _scale(logs: list[TraceLog]) -> tuple[int, int] | None:
+    """(ranks, hosts) of the program's traced runs when they agree, else None."""
+    scales = {(int(log.job["nprocs"]), int(log.job.get("nodes") or 1)) for log in logs}
+    return scales.pop() if len(scales) == 1 else None
 
 
 def _remember(study: optuna.Study, program: Program) -> Program:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from iotuner.acting import OP_ACCESSES as _OP_NAMES
 from iotuner.acting import Access, accesses_from_logs, describe_accesses
-from iotuner.formats import hint_vocabulary
+from iotuner.formats import acting_hints, hint_scale, hint_vocabulary
 from iotuner.space import Space
 
 __all__ = ["Access", "Relevance", "accesses_from_logs", "describe_accesses", "relevance"]
@@ -42,11 +42,18 @@ class Relevance:
 
 
 def relevance(
-    space: Space, accesses: frozenset[Access] | None, *, enabled: bool = True, source: str = ""
+    space: Space,
+    accesses: frozenset[Access] | None,
+    *,
+    enabled: bool = True,
+    source: str = "",
+    scale: tuple[int, int] | None = None,
 ) -> Relevance:
     """The parameters of `space` the `accesses` (None: unknown) can reach; see the module doc.
 
-    `source` names where the accesses come from, for the note."""
+    `source` names where the accesses come from, for the note; `scale` (ranks, hosts) the
+    program's, when known: a parameter every value of which acts as the default there
+    (formats/hint_scale.def: cb_nodes on one host with one aggregator per host) is fixed."""
     if not enabled:
         return Relevance(space, note="every parameter is searched (--all-parameters)")
     if accesses is None:
@@ -72,6 +79,8 @@ def relevance(
         if not any(hint.acts_on(pattern, kind) for pattern, kind in accesses):
             acts = describe_accesses(_OP_NAMES[op] for op in hint.ops)
             fixed[p.name] = f"acts only on {acts}"
+    if scale is not None:
+        fixed.update(_default_at_scale(space, accesses, scale, set(fixed)))
     if not fixed:
         return Relevance(space, note=f"{done}: every parameter can act on it")
     searched = Space(
@@ -85,3 +94,37 @@ def relevance(
         f"{searched.size} of {space.size} configurations left to search"
     )
     return Relevance(searched, fixed, note)
+
+
+_MOST_VALUES_CHECKED = 256
+"""A parameter with more values than this is never fixed by scale (checking is per value)."""
+
+
+def _default_at_scale(
+    space: Space, accesses: frozenset[Access], scale: tuple[int, int], fixed: set[str]
+) -> dict[str, str]:
+    """The one searched parameter of a hint_scale.def quantity (with its `with` keys)
+    whose every value acts as the default on the program's accesses at `scale`; none when
+    two such parameters are searched (together they may act)."""
+    nprocs, nodes = scale
+    scaled = {row.key for row in hint_scale()}
+    candidates = [
+        p
+        for p in space.parameters
+        if p.kind == "hint" and p.name not in fixed and p.count > 1 and p.name in scaled
+    ]
+    if len(candidates) != 1 or candidates[0].count > _MOST_VALUES_CHECKED:
+        return {}
+    (p,) = candidates
+    for value in p.points():
+        if value == p.default:
+            continue
+        hints = {p.name: str(value), **p.with_keys}
+        for pattern, op in accesses:
+            found = acting_hints(hints, pattern=pattern, op=op, nprocs=nprocs, nodes=nodes)
+            if p.name in found:
+                return {}
+    return {
+        p.name: f"every value acts as the default on {nprocs} rank(s) of {nodes} host(s) "
+        "(formats/hint_scale.def)"
+    }
