@@ -50,9 +50,9 @@ Sizes: one per decade of the size groups, up to a largest size that `size_limit`
 this machine (memory, and the free space of the data directory), at most LARGEST_CALL.
 
 Parameters that cannot matter to a workload are held at their default instead of multiplying
-the sweep: read-side knobs (names with "read" or "_rd_") for writes and write-side knobs
-("write", "_wr_") for reads, and collective-buffering knobs (romio_cb_*, cb_*) for
-independent access.
+the sweep: the keys formats/hints.def's `ops` column says do not act on its access (read-side
+keys for writes, write-side keys and striping for reads, collective-buffering keys for
+independent access).
 
 The modules: `_plan` (what to measure), `_order` (in which order, and when to stop), `_pace`
 (how long it takes) and `_run` (measuring it).
