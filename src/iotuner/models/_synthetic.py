@@ -9,6 +9,10 @@ with peak 400 MiB/s, pattern factor 1 (collective) or 0.7 (independent), layout 
 parameter p has value v (missing: 1). Without `effects`, every non-default value gets a
 factor exp(N(0, 0.35)) drawn from `seed`. `size_flip` names a parameter whose factors are
 inverted for sizes of 1 MiB and more, so the best configuration depends on the size.
+A key that cannot act on a workload (iotuner.acting: a read key on a write, a
+collective-buffering key on independent access) has no effect there, as in MPI-IO, unless
+`keys_act_everywhere` (the frames of tests written before that rule: every effect applies
+to every workload, which the models' features now hide where a key cannot act).
 Each row summarises `repeats` runs with log-normal noise of `noise`.
 """
 
@@ -19,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from iotuner.acting import acting_config
 from iotuner.formats import size_group
 from iotuner.measurement import CONFIG_PREFIX, SUMMARY_COLUMNS, Workload
 from iotuner.models._common import NOT_SET, Value
@@ -43,6 +48,7 @@ def synthetic_summary_frame(
     size_flip: str | None = None,
     seed: int = 0,
     system: str = "synthetic",
+    keys_act_everywhere: bool = False,
 ) -> pd.DataFrame:
     """A summary frame (SUMMARY_COLUMNS then cfg:<parameter>) over every workload of the
     given sizes, scales, patterns and layouts and every configuration of `space`
@@ -77,8 +83,14 @@ def synthetic_summary_frame(
                     )
                     for config in configs:
                         effect = 1.0
+                        acting = (
+                            config
+                            if keys_act_everywhere
+                            else acting_config(space, config, workload)
+                        )
                         for p in space.parameters:
-                            factor = float(factors.get(p.name, {}).get(config[p.name], 1.0))
+                            value = acting[p.name]
+                            factor = float(factors.get(p.name, {}).get(value, 1.0))
                             flip = p.name == size_flip and size >= _MIB
                             effect *= 1.0 / factor if flip else factor
                         runs = base * effect * np.exp(rng.normal(0.0, noise, repeats))
