@@ -236,3 +236,16 @@ def test_parse_hint_scale_says_what_is_wrong(tmp_path: Path, line: str, problem:
     path.write_text(line + "\n")
     with pytest.raises(FormatError, match=re.escape(problem)):
         formats.parse_hint_scale(path)
+
+
+def test_a_wheel_carries_every_definition_file() -> None:
+    """An installed iotuner reads the .def files from iotuner/_formats/ (formats_dir): the
+    wheel must carry each one (ompio_map.def and ompio_job.def were once left out)."""
+    import tomllib
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    carried = tomllib.loads(pyproject.read_text())["tool"]["hatch"]["build"]["targets"]["wheel"][
+        "force-include"
+    ]
+    for name in formats._DEF_FILES:
+        assert carried.get(f"formats/{name}") == f"iotuner/_formats/{name}", name
