@@ -4,9 +4,10 @@ The frame covers 3 scales x 2 patterns x 6 sizes = 36 workloads, each with the 1
 configurations of the shipped demo-small space (648 rows). Besides size, scale and pattern,
 bandwidth depends on the hints by fixed factors: romio_cb_write enable x1.5 and disable
 x0.5, romio_ds_write enable x1.2 and disable x0.8, cb_buffer_size 1 MiB x1.3. So GOOD is
-the best configuration of every workload and BAD the worst, up to 5 % noise. (The factors
-apply to independent rows too, where romio_cb_write and cb_buffer_size cannot act: the
-features encode those cells as not set, so a model sees them only on collective rows.)
+the best configuration of every workload and BAD the worst, up to 5 % noise; on independent
+access romio_cb_write and cb_buffer_size cannot act (formats/hints.def), so there only
+romio_ds_write's factor applies and GOOD ties with the configurations of the same
+romio_ds_write.
 """
 
 import pandas as pd
@@ -36,9 +37,7 @@ def space() -> Space:
 @pytest.fixture(scope="session")
 def summary(space: Space) -> pd.DataFrame:
     """The 648-row frame described above (seed 7); tests must not modify it."""
-    return synthetic_summary_frame(
-        space, effects=EFFECTS, noise=0.05, seed=7, keys_act_everywhere=True
-    )
+    return synthetic_summary_frame(space, effects=EFFECTS, noise=0.05, seed=7)
 
 
 @pytest.fixture

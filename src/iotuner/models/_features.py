@@ -546,19 +546,23 @@ def _inactive_as_not_set(frame: pd.DataFrame, encodings: Sequence[Encoding]) -> 
     ]
     if not keys or len(frame) == 0:
         return frame
-    columns = [frame[c].tolist() for c in ("pattern", "op", "nprocs", "nodes")]
-    cells = [[cell_value(v) for v in frame[e.source].tolist()] for e in keys]
-    found: dict[tuple[Any, ...], list[int]] = {}
-    changed: dict[int, list[Value]] = {}
-    for row, values in enumerate(zip(*columns, *cells, strict=True)):
-        dropped = found.get(values)
-        if dropped is None:
-            dropped = found[values] = _inactive(values[:4], values[4:], keys)
-        for i in dropped:
-            changed.setdefault(i, list(cells[i]))[row] = NOT_SET
-    if not changed:
+    # One decision per distinct workload scale and configuration, not per row.
+    sources = ["pattern", "op", "nprocs", "nodes", *(e.source for e in keys)]
+    codes = frame[sources].astype(str).groupby(sources, sort=False).ngroup().to_numpy()
+    firsts = np.unique(codes, return_index=True)[1]
+    dropping: dict[int, list[int]] = {}
+    for row, first in zip(firsts, frame[sources].iloc[firsts].itertuples(index=False), strict=True):
+        values = [cell_value(v) for v in first]
+        for i in _inactive(values[:4], values[4:], keys):
+            dropping.setdefault(i, []).append(int(codes[row]))
+    if not dropping:
         return frame
-    return frame.assign(**{keys[i].source: column for i, column in changed.items()})
+    return frame.assign(
+        **{
+            keys[i].source: frame[keys[i].source].where(~np.isin(codes, found), NOT_SET)
+            for i, found in dropping.items()
+        }
+    )
 
 
 def _inactive(
