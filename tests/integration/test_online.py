@@ -192,31 +192,31 @@ def test_a_refit_with_enough_data_uses_the_model_and_the_evidence_rule() -> None
     calibrated model picks an untried configuration to try next."""
     from iotuner.measurement import Workload
     from iotuner.models import synthetic_summary_frame
-    from iotuner.online import _refit
+    from iotuner.online.choice import choose_next
     from iotuner.space import config_key, parse_space
 
     space = parse_space(SPACE, "test space")
     frame = synthetic_summary_frame(space, effects={"romio_ds_write": {"disable": 0.2}})
     workload = Workload.from_row(frame.iloc[0])
-    measured = _refit(frame, space, workload, SLOW, SLOW, [], None)
+    measured = choose_next(frame, space, workload, SLOW, SLOW, [], None)
     assert measured["event"] == "change" and measured["old"] == SLOW
     assert measured["model"] == "the workload's measurements" and measured["interval"][0] > 1
     assert measured["new"].get("romio_ds_write", "automatic") != "disable"
     json.dumps(measured, default=lambda v: v.item())  # numpy cells are written as numbers
-    kept = _refit(frame, space, workload, measured["new"], measured["new"], [], None)
+    kept = choose_next(frame, space, workload, measured["new"], measured["new"], [], None)
     assert kept["event"] == "keep"
     # The workload ran only with sieving off: the model, calibrated on the other
     # workloads, says which untried setting to try.
     same = (frame["nprocs"] == workload.nprocs) & (frame["pattern"] == workload.pattern)
     same &= frame["bytes_per_rank"] == workload.bytes_per_rank
     first = frame[~same | (frame["config"] == config_key(space.validate(SLOW)))]
-    tried = _refit(first, space, workload, SLOW, SLOW, [], None)
+    tried = choose_next(first, space, workload, SLOW, SLOW, [], None)
     assert tried["event"] == "change" and tried["calibrated"] is True
     assert tried["model"] == "random_forest"
     assert tried["new"].get("romio_ds_write", "automatic") != "disable"
     assert tried["interval"][0] >= 1 / (1 + tried["noise"])
     # A configuration rolled back is never chosen again.
-    banned = _refit(first, space, workload, SLOW, SLOW, [tried["new"]], None)
+    banned = choose_next(first, space, workload, SLOW, SLOW, [tried["new"]], None)
     assert banned["event"] in ("change", "keep")
     assert banned.get("new") != tried["new"]
 
@@ -224,7 +224,7 @@ def test_a_refit_with_enough_data_uses_the_model_and_the_evidence_rule() -> None
 def test_the_keys_the_program_passes_itself_are_known(tmp_path: Path) -> None:
     """The run's summary names the hints the program passed to MPI itself (the trace's
     `app` keys), and only those: for them, the program's own value is its default."""
-    from iotuner.online import _main_workload
+    from iotuner.online.runs import main_workload
 
     command = [IOTUNER, "run", "--mode", "trace", "--log-dir", str(tmp_path / "logs"), "--"]
     kernel = [*_kernel(tmp_path), "--hint", "romio_ds_write=enable"]
@@ -232,6 +232,6 @@ def test_the_keys_the_program_passes_itself_are_known(tmp_path: Path) -> None:
         command + kernel, capture_output=True, text=True, timeout=120, check=False
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
-    run = _main_workload(sorted((tmp_path / "logs").glob("*.iotrace.jsonl")))
+    run = main_workload(sorted((tmp_path / "logs").glob("*.iotrace.jsonl")))
     assert run.app_keys == {"romio_ds_write"}
     assert run.in_force.get("romio_ds_write") == "enable"
