@@ -137,9 +137,9 @@ def test_a_change_that_made_runs_slower_is_rolled_back(folder: Path) -> None:
     assert rollback["old"] == SLOW and rollback["new"] == {"romio_ds_write": "enable"}
     assert len(rollback["before"]) == 3
     # Sieving off is several times slower: its first run falls below every run before
-    # it by more than the noise, and the change goes back at once; otherwise the rank
+    # it by more than the spread, and the change goes back at once; otherwise the rank
     # test judges after three runs.
-    assert len(rollback["after"]) >= 3 or "below the slowest" in rollback["reason"]
+    assert len(rollback["after"]) >= 3 or "below the median" in rollback["reason"]
     assert _program_hints(folder) == {"romio_ds_write": "enable"}
 
 
