@@ -291,3 +291,98 @@ def test_a_key_the_program_sets_itself_keeps_its_value_as_the_default() -> None:
     assert unknown.get("purpose") == "measure the default", unknown
     own = choose_next(only_enable, space, workload, {}, enable, [], None, [], {"romio_ds_write"})
     assert own["event"] == "keep", own
+
+
+def test_the_refit_judges_with_the_model_train_saved(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 31: the learner judged with a random forest whatever `train` chose. With the
+    saved model of `train` for this space and system, the tries rest on it as it is (its
+    kind, its calibration: nothing refitted); a model of another space lends its kind."""
+    from iotuner.models import fit_model, save_model
+    from iotuner.online import _saved_model
+
+    space = parse_space(SPACE, "test space")
+    frame = synthetic_summary_frame(space, effects={"romio_ds_write": {"disable": 0.2}})
+    # Held-out residuals, as train's evaluation gives them, for the tree's intervals.
+    tree = fit_model(frame, space, "decision_tree", residuals=[-0.1, 0.0, 0.1])
+    save_model(tree, tmp_path / "model")
+    (system,) = tree.metadata["systems"]
+    saved, kind = _saved_model(tmp_path / "model", space.name, system, None)
+    assert saved is not None and kind == "decision_tree"
+    workload = Workload.from_row(frame.iloc[0])
+    event = choose_next(frame, space, workload, SLOW, SLOW, [], kind, saved=saved)
+    assert event["model"] in ("decision_tree (saved)", "the workload's measurements")
+    first = _only(frame, space, workload, SLOW)
+    tried = choose_next(first, space, workload, SLOW, SLOW, [], kind, saved=saved)
+    assert tried["model"] == "decision_tree (saved)", tried
+    other, kind = _saved_model(tmp_path / "model", "another space", system, None)
+    assert other is None and kind == "decision_tree"
+    assert _saved_model(tmp_path / "none", space.name, system, None) == (None, None)
+
+
+CB_WRITE = """
+name = "cb-and-ds"
+[hints.romio_cb_write]
+values = ["automatic", "disable", "enable"]
+default = "automatic"
+[hints.romio_ds_write]
+values = ["automatic", "disable", "enable"]
+default = "automatic"
+"""
+
+
+def test_the_learner_tries_only_keys_that_act_on_the_workload() -> None:
+    """Issue 31: the learner tried romio_cb_write for independent writes, where it cannot
+    act (formats/hints.def: collective writes only). The knowledge base credits it with a
+    gain everywhere (a synthetic table where it acts on every row, as a model's error
+    would): on independent writes it is never a candidate, sieving is."""
+    space = parse_space(CB_WRITE, "test space")
+    effects = {"romio_cb_write": {"disable": 3.0}, "romio_ds_write": {"enable": 1.5}}
+    frame = synthetic_summary_frame(space, effects=effects, noise=0.05, seed=2)
+    rows = frame[(frame["pattern"] == "independent") & (frame["nprocs"] == 2)]
+    workload = Workload.from_row(rows.iloc[0])
+    only_default = _only(frame, space, workload, {})
+    level = float(only_default[_same(only_default, workload)]["bw_median"].iloc[0])
+    event = choose_next(only_default, space, workload, {}, {}, [], None, [level] * 3)
+    assert event.get("new", {}).get("romio_cb_write", "automatic") == "automatic", event
+    assert "romio_cb_write" not in event.get("reason", ""), event
+
+
+def test_the_learner_prints_only_earned_gains() -> None:
+    """Issue 31: `run --learn` printed a model's raw point as a gain ("predicted x23.66").
+    A change says a gain measured on the workload or calibrated on held-out workloads,
+    and which; a model's own prediction is "gain unknown"."""
+    base = {"program": "p", "nprocs": 2, "old": {}, "new": SLOW, "event": "change"}
+    calibrated = {**base, "gain": 1.8, "interval": [1.1, 2.9], "calibrated": True,
+                  "model": "random_forest", "predicted": 23.66}  # fmt: skip
+    measured = {**base, "gain": 1.5, "interval": [1.2, 1.9], "model": "the workload's measurements"}
+    model_only = {**base, "gain": None, "interval": None, "model": "random_forest",
+                  "evidence": "an uncalibrated model's lower bound above the upper bound in "
+                  "force", "predicted": {"x": [23.66, 20.0, 30.0]}}  # fmt: skip
+    said = OnlineReport(events=[calibrated, measured, model_only]).lines()
+    assert "calibrated x1.80" in said[0] and "23.66" not in said[0], said[0]
+    assert "measured x1.50" in said[1], said[1]
+    assert "gain unknown" in said[2] and "23.66" not in said[2], said[2]
+    assert not any("predicted x" in line for line in said), said
+
+
+def test_the_calibration_is_kept_between_runs_that_add_no_cell(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A learn step refitted and calibrated after every run (issue 31: 5-50 s). The
+    calibration is read back while the knowledge base's cells (workload, configuration)
+    stay those it was computed on; a new cell computes it again."""
+    import json
+
+    from iotuner.online.evidence import quick_calibration
+
+    space = parse_space(SPACE, "test space")
+    frame = synthetic_summary_frame(space, effects={"romio_ds_write": {"disable": 0.2}})
+    cache = tmp_path / "table.jsonl.calibration.json"
+    first = quick_calibration(frame, space, "random_forest", cache)
+    stored = json.loads(cache.read_text())
+    stored["calibration"]["workloads"] = 999  # a mark: read back, not computed again
+    cache.write_text(json.dumps(stored))
+    again = frame.copy()
+    again.loc[again.index[0], "n"] += 1  # another run of a cell it holds
+    assert quick_calibration(again, space, "random_forest", cache).workloads == 999
+    fewer = frame[~_same(frame, Workload.from_row(frame.iloc[0]))]
+    assert quick_calibration(fewer, space, "random_forest", cache).workloads != 999
+    assert first.workloads > 0

@@ -12,13 +12,15 @@ refit chooses is measured by the next run, and judged by the guard). The rules, 
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from iotuner.formats import hint_vocabulary
 from iotuner.measurement import Workload
-from iotuner.online.evidence import measured_runs, quick_calibration
+from iotuner.online.evidence import measured_runs, model_evidence
 from iotuner.online.risk import (
     best_measured,
     closest_words,
@@ -82,32 +84,33 @@ class Situation:
             **{"model": MEASURED, **why},
         )
 
-    def acting(self, i: int) -> int:
-        """The configuration that acts as `i` at the workload's scale: open keys that give
-        the default's aggregators here (cb_nodes=1 on one host) are the default's
-        (formats/hints.def), neither written nor tried apart from it (as tune does)."""
-        from iotuner.tune import OPEN_ONLY_KEYS, open_keys, same_as_default
+    def candidate(self, i: int) -> bool:
+        """Whether configuration `i` may be chosen for the workload (candidates)."""
+        return i in self._candidates
 
-        mine = open_keys(self.space, self.configs[i])
-        if mine == self._default_open or not same_as_default(
+    @cached_property
+    def _candidates(self) -> frozenset[int]:
+        return frozenset(i for i, c in enumerate(self.configs) if self._acts(i, c))
+
+    def _acts(self, i: int, config: dict[str, Any]) -> bool:
+        """Every key the configuration sets away from the default can act on the workload
+        (can_act), and its open keys do not act as the default's at the workload's scale
+        (cb_nodes=2 for 2 ranks on one host: one aggregator, as the default; tune.
+        same_as_default): such a configuration is the default's, or another's, twice."""
+        from iotuner.tune import open_keys, same_as_default
+
+        if not can_act(self.space, config, self.workload):
+            return False
+        mine = open_keys(self.space, config)
+        return mine == self._default_open or not same_as_default(
             mine, self._default_open, self.workload
-        ):
-            return i
-        config = {
-            k: (self.configs[self.default][k] if k in OPEN_ONLY_KEYS else v)
-            for k, v in self.configs[i].items()
-        }
-        return self._index.get(config_key(self.space.validate(config)), i)
+        )
 
     @cached_property
     def _default_open(self) -> Any:
         from iotuner.tune import open_keys
 
         return open_keys(self.space, self.configs[self.default])
-
-    @cached_property
-    def _index(self) -> dict[str, int]:
-        return {k: i for i, k in enumerate(self.keys)}
 
 
 def choose_next(
@@ -120,12 +123,17 @@ def choose_next(
     model: str | None,
     runs: Sequence[float] = (),
     app_keys: Collection[str] = (),
+    saved: Any = None,
+    calibration_cache: Path | None = None,
 ) -> dict[str, Any]:
     """The change (or keep) event of a refit (module doc). `runs`: the bandwidths of the
     program's runs so far at this scale (this one included), which set how much a try
-    may risk (risk_budget). `app_keys`: the hints the program passes itself."""
+    may risk (risk_budget). `app_keys`: the hints the program passes itself. `model`:
+    the kind to refit; `saved`: `train`'s model, used as it is; `calibration_cache`: where
+    a refitted model's calibration is kept between runs (evidence.model_evidence)."""
     s = _situation(frame, space, workload, current, in_force, rejected, app_keys)
-    return _measured_rule(s) or _model_rules(s, frame, model, runs)
+    found = partial(model_evidence, saved=saved, cache=calibration_cache)
+    return _measured_rule(s) or _model_rules(s, frame, model, runs, found)
 
 
 def _situation(
@@ -186,7 +194,8 @@ def _measured_rule(s: Situation) -> dict[str, Any] | None:
     judged = s.runs >= 2
     beating = [
         i for i in range(len(s.keys))
-        if s.keys[i] not in s.banned and judged[i] and judged[s.cur] and s.low[i] > s.high[s.cur]
+        if s.candidate(i) and s.keys[i] not in s.banned and judged[i] and judged[s.cur]
+        and s.low[i] > s.high[s.cur]
     ]  # fmt: skip
     if not beating:
         return None
@@ -218,29 +227,23 @@ def _measure_default(s: Situation) -> dict[str, Any] | None:
 
 
 def _model_rules(
-    s: Situation, frame: Any, model: str | None, runs: Sequence[float]
+    s: Situation, frame: Any, model: str | None, runs: Sequence[float], evidence: Any
 ) -> dict[str, Any]:
-    """The model's rules: calibrated when the knowledge base holds other workloads to
-    calibrate on, else its bands. With too little data for a model (a program's first
-    runs, no sweep) the workload's own measurements are all there is."""
-    from iotuner.models import ModelError, fit_model
-    from iotuner.tune import prediction_rows
+    """The model's rules: calibrated when the model has a calibration on held-out
+    workloads, else its bands. With too little data for a model (a program's first runs,
+    no sweep) the workload's own measurements are all there is."""
+    from iotuner.models import ModelError
 
     try:
-        trained = fit_model(frame, s.space, model or DEFAULT_MODEL)
-        median, low, high = (
-            np.asarray(a, dtype=float)
-            for a in trained.predict_interval(prediction_rows([s.workload], s.configs))
-        )
-        calibration = quick_calibration(frame, s.space, trained.name)
+        found = evidence(frame, s.space, s.workload, s.configs, model or DEFAULT_MODEL)
     except ModelError as exc:
         return _measure_default(s) or s.keep(
             "no configuration's measured runs beat the ones in force",
             model=f"{MEASURED} ({exc})",
         )
-    if calibration is not None and calibration.gain_curve:
-        return _calibrated_rule(s, median, calibration, trained.name, runs)
-    return _uncalibrated_rule(s, median, low, high, trained.name)
+    if found.calibration is not None and found.calibration.gain_curve:
+        return _calibrated_rule(s, found.median, found.calibration, found.kind, runs)
+    return _uncalibrated_rule(s, found.median, found.low, found.high, found.kind)
 
 
 def _calibrated_rule(
@@ -263,16 +266,19 @@ def _calibrated_rule(
     ahead = measured_ahead(s.low[ref], s.high[s.default]) if ref != s.default else 0.0
     level = s.median[s.default] if np.isfinite(s.median[s.default]) else s.median[s.cur]
     budget = risk_budget(runs, float(level), s.noise)
-    admissible = [
+    untried = [
         i for i in range(len(s.keys))
+        if s.candidate(i) and i != ref and i not in tried and s.keys[i] not in s.banned
+    ]  # fmt: skip
+    admissible = [
+        i for i in untried
         if bounds[i] is not None and bounds[i][1] > 0 and bounds[i][0] >= -budget - ahead
-        and s.acting(i) != ref and s.acting(i) not in tried and s.keys[s.acting(i)] not in s.banned
     ]  # fmt: skip
     if admissible:
         best = _fewest_keys_first(s, admissible, bounds, gains)
         low_b, mid_b, high_b = bounds[best]
         return s.change(
-            s.acting(best),
+            best,
             float(math.exp(mid_b)),
             [float(math.exp(low_b)), float(math.exp(high_b))],
             predicted=float(math.exp(gains[best])),
@@ -295,7 +301,7 @@ def _calibrated_rule(
     return _measure_default(s) or s.keep(
         "no untried configuration's calibrated 10 % bound stays within the risk the runs "
         f"have earned ({-math.expm1(-budget - ahead):.0%} below the default; noise "
-        f"{s.noise:.0%})" + closest_words(bounds, gains, tried, s.banned, s.keys)
+        f"{s.noise:.0%})" + closest_words(bounds, untried, s.keys)
         + ", and no measured one beats it",
         model=kind,
         calibrated=True,
@@ -357,7 +363,10 @@ def _uncalibrated_rule(
     bands at least the noise wide."""
     lows = np.minimum(low, median / (1 + s.noise))
     highs = np.maximum(high, median * (1 + s.noise))
-    order = [i for i in np.argsort(-lows) if s.keys[i] not in s.banned and np.isfinite(lows[i])]
+    order = [
+        i for i in np.argsort(-lows)
+        if (s.candidate(i) or i == s.cur) and s.keys[i] not in s.banned and np.isfinite(lows[i])
+    ]  # fmt: skip
     best, cur = (int(order[0]) if order else s.cur), s.cur
     evidence = {
         "model": kind,
@@ -367,15 +376,35 @@ def _uncalibrated_rule(
     }
     if best == cur:
         return s.keep("the entry in force is predicted best", **evidence)
-    gain = float(median[best] / median[cur])
-    interval = [float(lows[best] / highs[cur]), float(highs[best] / lows[cur])]
+    # The model's ratio is no earned gain (nothing calibrates it here): it decides, the
+    # event keeps it as `predicted`, and the gain stays unknown until the runs measure it.
     if not lows[best] > highs[cur]:
         return s.keep(
-            f"{config_key(s.configs[best])} predicted x{gain:.2f}, within the noise "
-            f"({s.noise:.0%}): its lower bound does not beat the upper bound in force",
+            f"{config_key(s.configs[best])} predicted within the noise ({s.noise:.0%}) of the "
+            "entry in force by an uncalibrated model: its lower bound does not beat the upper "
+            "bound in force",
             candidate=dict(s.space.hints(s.configs[best])),
-            gain=gain,
-            interval=interval,
             **evidence,
         )
-    return s.change(best, gain, interval, **evidence)
+    return s.change(
+        best,
+        None,
+        None,
+        evidence="an uncalibrated model's lower bound above the upper bound in force",
+        **evidence,
+    )
+
+
+def can_act(space: Space, config: dict[str, Any], workload: Workload) -> bool:
+    """Whether every key `config` sets away from the space's default can act on the
+    workload's accesses (formats/hints.def's `ops`): no romio_cb_write for reads or
+    independent writes, no read keys for a program that only writes.
+
+    The one place the learner asks this (lane "keys" adds a shared helper to formats.py)."""
+    vocabulary = hint_vocabulary()
+    default = space.default()
+    return all(
+        vocabulary[k].acts_on(workload.pattern, workload.op)
+        for k, v in config.items()
+        if v != default[k] and k in vocabulary
+    )

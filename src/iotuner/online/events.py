@@ -58,11 +58,22 @@ def _file_words(event: dict[str, Any]) -> str:
 
 
 def _why(change: dict[str, Any]) -> str:
-    """A change's reason: its purpose or evidence, or the gain it rests on."""
+    """A change's reason. Only an earned gain is a figure: measured on this workload
+    against the runs in force, or calibrated on held-out workloads, and said which; a
+    model's own prediction is no gain ("gain unknown")."""
     gain, interval = change.get("gain"), change.get("interval")
+    if change.get("purpose"):
+        head = str(change["purpose"])
+    elif gain is None or interval is None:
+        return f"gain unknown: {change.get('evidence') or change.get('model') or 'a try'}"
+    else:
+        head = ""
     if gain is None or interval is None:
-        return str(change.get("purpose") or change.get("evidence"))
-    return f"predicted x{gain:.2f}, {interval[0]:.2f}-{interval[1]:.2f}"
+        return head
+    earned = "calibrated" if change.get("calibrated") else "measured"
+    base = "the best measured" if change.get("base") == "best measured" else "the runs in force"
+    figure = f"{earned} x{gain:.2f} over {base}, {interval[0]:.2f}-{interval[1]:.2f}"
+    return f"{head}: {figure}" if head else figure
 
 
 def entry_words(hints: dict[str, Any]) -> str:
@@ -128,6 +139,12 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"not JSON: {value!r}")
 
 
-def same_stream(event: dict[str, Any], program: str, nprocs: int) -> bool:
-    """Whether `event` is about the entries of `program` at `nprocs`."""
-    return event.get("program") == program and event.get("nprocs") == nprocs
+def same_stream(event: dict[str, Any], program: str, nprocs: int, file: str | None = None) -> bool:
+    """Whether `event` is about the entries of `program` at `nprocs` for the file pattern
+    `file` (the learner's unit; None: events without a file, from before it learned per
+    file)."""
+    return (
+        event.get("program") == program
+        and event.get("nprocs") == nprocs
+        and event.get("file") == file
+    )

@@ -26,10 +26,11 @@ chance of a rollback under noise does not grow with the program's life)."""
 
 
 def rollback_event(
-    history: list[dict[str, Any]], program: str, nprocs: int
+    history: list[dict[str, Any]], program: str, nprocs: int, file: str | None = None
 ) -> dict[str, Any] | None:
-    """A rollback event when the program's last change made its runs slower, else None."""
-    mine = [e for e in history if same_stream(e, program, nprocs)]
+    """A rollback event when the last change of the program's entries for `file` made its
+    runs slower, else None."""
+    mine = [e for e in history if same_stream(e, program, nprocs, file)]
     changes = [i for i, e in enumerate(mine) if e["event"] in ("change", "rollback")]
     if not changes or mine[changes[-1]]["event"] != "change":
         return None

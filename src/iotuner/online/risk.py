@@ -21,25 +21,19 @@ bandwidth (see risk_budget)."""
 
 
 def closest_words(
-    bounds: Sequence[tuple[float, float, float] | None],
-    gains: np.ndarray,
-    tried: set[int],
-    banned: set[str],
-    keys: list[str],
+    bounds: Sequence[tuple[float, float, float] | None], open_: Sequence[int], keys: list[str]
 ) -> str:
-    """The untried configuration that came closest (highest calibrated 10 % bound), for
-    a keep's reason: what would have been tried with a larger budget."""
-    open_ = [
-        i for i, b in enumerate(bounds)
-        if b is not None and i not in tried and keys[i] not in banned and b[1] > 0
-    ]  # fmt: skip
-    if not open_:
+    """Of the untried candidates `open_`, the one that came closest (highest calibrated
+    10 % bound), for a keep's reason: what would have been tried with a larger budget. Its
+    gain is the calibrated one, never the model's raw point."""
+    found = [i for i in open_ if bounds[i] is not None and bounds[i][1] > 0]  # type: ignore[index]
+    if not found:
         return ""
-    best = max(open_, key=lambda i: (bounds[i][0], gains[i]))  # type: ignore[index]
+    best = max(found, key=lambda i: bounds[i][0])  # type: ignore[index]
     low, middle, _ = bounds[best]  # type: ignore[misc]
     return (
-        f"; the closest, {keys[best]}, predicted x{math.exp(gains[best]):.2f}, calibrated "
-        f"x{math.exp(middle):.2f} with its 10 % bound at x{math.exp(low):.2f}"
+        f"; the closest, {keys[best]}, calibrated x{math.exp(middle):.2f} with its 10 % bound "
+        f"at x{math.exp(low):.2f}"
     )
 
 

@@ -1,59 +1,98 @@
-"""Writing the program's entries: what the table gives the program now, the entry a chosen
-configuration becomes, and the write (at open, view and collective access, as search
-writes a winner)."""
+"""Writing the program's entries for the workload a run measured: what the table gives it
+now, the entry a chosen configuration becomes, and the write."""
 
 from collections.abc import Collection
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from iotuner.formats import hint_vocabulary
+from iotuner.history import file_pattern
+from iotuner.measurement import Workload
+from iotuner.online.runs import RunSummary
 from iotuner.space import Space
-from iotuner.table import TableEntry, merge_entries, read_table, write_table
+from iotuner.table import TableEntry, match, merge_entries, read_table, write_table
 
-__all__ = ["entry_for", "program_entries", "repair_event", "write_program"]
-
-ACCESSES = (
-    ("write", "contiguous"),
-    ("write", "strided"),
-    ("read", "contiguous"),
-    ("read", "strided"),
-)
-"""The collective accesses the program's entries cover (as search's winner entries)."""
-
-
-def program_entries(table: Path, program: str, nprocs: int) -> dict[str, str | int]:
-    """The hints the table gives the program at open (its own entry), {} for none."""
-    if not table.exists():
-        return {}
-    for entry in read_table(table):
-        if entry.at == "open" and entry.program == program and entry.nprocs == nprocs:
-            return dict(entry.hints)
-    return {}
+__all__ = [
+    "Scope",
+    "entry_for",
+    "program_entry",
+    "repair_event",
+    "table_entries",
+    "write_entries",
+]
 
 
-def write_program(table: Path, program: str, nprocs: int, hints: dict[str, str | int],
-                  note: str) -> None:  # fmt: skip
-    """The program's entries at every decision point (as search writes a winner), in front;
-    {} removes them (the program gets the table's other entries again)."""
-    existing = read_table(table) if table.exists() else []
-    kept = [e for e in existing if not (e.program == program and e.nprocs == nprocs)]
-    if not hints:
-        write_table(table, kept)
-        return
-    vocabulary = hint_vocabulary()
-    later = {k: v for k, v in hints.items() if k not in vocabulary or vocabulary[k].when != "OPEN"}
-    entries = [TableEntry(at="open", program=program, nprocs=nprocs, hints=hints, note=note)]
-    entries += [
-        TableEntry(at="view", program=program, nprocs=nprocs, layout=layout, hints=later)
-        for layout in ("contiguous", "strided")
-    ]
-    entries += [
-        TableEntry(
-            program=program, nprocs=nprocs, pattern="collective", op=op, layout=layout, hints=later
-        )
-        for op, layout in ACCESSES
-    ]
-    write_table(table, merge_entries(kept, entries, in_front=True))
+@dataclass(frozen=True)
+class Scope:
+    """The entries the learner owns for one run's main workload: the program's entries for
+    the file pattern of its file at its scale, at open, at set_view for its layout and, for
+    collective access, at its size group, operation and layout. Nothing else of the table
+    is rewritten: the program's other files and size groups keep their entries."""
+
+    program: str
+    file: str
+    """A glob on the file's base name (as `table derive` writes them)."""
+    nprocs: int
+    workload: Workload
+
+    @property
+    def stream(self) -> tuple[str, int, str]:
+        """The history events about these entries have this program, nprocs and file."""
+        return self.program, self.nprocs, self.file
+
+    def entries(self, hints: dict[str, str | int], note: str) -> list[TableEntry]:
+        """The entries that give the workload `hints` (at set_view and access, the keys
+        not read at open only)."""
+        w, vocabulary = self.workload, hint_vocabulary()
+        later = {
+            k: v for k, v in hints.items() if k not in vocabulary or vocabulary[k].when != "OPEN"
+        }
+        mine = partial(TableEntry, program=self.program, file=self.file, nprocs=self.nprocs)
+        entries = [
+            mine(at="open", hints=hints, note=note),
+            mine(at="view", layout=w.layout, hints=later),
+        ]
+        if w.pattern == "collective":
+            entries.append(
+                mine(group=w.group, pattern=w.pattern, op=w.op, layout=w.layout, hints=later)
+            )
+        return entries
+
+
+def table_entries(table: Path) -> list[TableEntry]:
+    """The table's entries; none when it does not exist or is empty (a first run)."""
+    if not table.exists() or not table.read_text(encoding="utf-8").strip():
+        return []
+    return read_table(table)
+
+
+def program_entry(table: Path, run: RunSummary) -> tuple[Scope, dict[str, str | int]]:
+    """The learner's scope for the run, and the hints the program's own open entry gives
+    its file ({}: the program has none; the table's generic entries, if any, apply).
+
+    The file pattern is the matching program entry's when it names one (`table derive`'s
+    ckpt_*.h5), else the file's own (digits as '*', as derive makes them)."""
+    found = match(
+        table_entries(table), at="open", program=run.program, file=run.file, nprocs=run.nprocs
+    )
+    own = found is not None and found.program is not None
+    glob = found.file if own and found is not None and found.file else file_pattern(run.file)
+    scope = Scope(program=run.program, file=glob, nprocs=run.nprocs, workload=run.workload)
+    return scope, dict(found.hints) if own and found is not None else {}
+
+
+def write_entries(table: Path, scope: Scope, hints: dict[str, str | int], note: str) -> None:
+    """The scope's entries with `hints`, in front of the table (write-then-rename); {}
+    removes them (the program's other entries, or the table's generic ones, apply again)."""
+    existing = table_entries(table)
+    ours = scope.entries(hints, note)
+    if hints:
+        write_table(table, merge_entries(existing, ours, in_front=True))
+    else:
+        cases = {e.case for e in ours}
+        write_table(table, [e for e in existing if e.case not in cases])
 
 
 def entry_for(
