@@ -187,7 +187,7 @@ def _saved_model(
     chose), else None (choice.DEFAULT_MODEL)."""
     if model_dir is None or not (model_dir / "model.json").exists():
         return None, kind
-    from iotuner.models import load_model
+    from iotuner.models._saved import load_model
 
     saved = load_model(model_dir)
     fingerprint = getattr(system, "fingerprint", system)

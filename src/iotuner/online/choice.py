@@ -232,7 +232,7 @@ def _model_rules(
     """The model's rules: calibrated when the model has a calibration on held-out
     workloads, else its bands. With too little data for a model (a program's first runs,
     no sweep) the workload's own measurements are all there is."""
-    from iotuner.models import ModelError
+    from iotuner.models._common import ModelError
 
     try:
         found = evidence(frame, s.space, s.workload, s.configs, model or DEFAULT_MODEL)

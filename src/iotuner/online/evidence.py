@@ -124,7 +124,7 @@ def model_evidence(
     RATIONALE: the program's own runs move the model's predictions (risk.gains_over) and
     decide by themselves once measured (the measured rule), so the model need not have
     seen them; refitting and calibrating after every run took 5-50 s."""
-    from iotuner.models import fit_model
+    from iotuner.models._train import fit_model
     from iotuner.tune import prediction_rows
 
     rows = prediction_rows([workload], configs)

@@ -6,7 +6,6 @@ import statistics
 from typing import Any
 
 import numpy as np
-from scipy.stats import mannwhitneyu
 
 from iotuner.online.events import same_stream
 
@@ -106,6 +105,8 @@ def _slower_by_rank(before: list[float], after: list[float]) -> tuple[str | None
     the runs known, the more it takes to roll back."""
     if len(after) < GUARD_RUNS:
         return None, None
+    from scipy.stats import mannwhitneyu  # here: scipy.stats takes a second to import
+
     p = float(mannwhitneyu(after, before, alternative="less", method="exact").pvalue)
     if not (statistics.median(after) < statistics.median(before) and p <= GUARD_P):
         return None, p
