@@ -7,6 +7,8 @@ refit chooses is measured by the next run, and judged by the guard). The rules, 
 3. then, when nothing is tried and the default never ran the workload while another
    configuration is in force, one run measures the default;
 4. uncalibrated (one workload in the knowledge base): the model's bands must not overlap.
+
+Only configurations whose keys can act on the workload are candidates (can_act).
 """
 
 import math
@@ -90,9 +92,9 @@ class Situation:
 
     @cached_property
     def _candidates(self) -> frozenset[int]:
-        return frozenset(i for i, c in enumerate(self.configs) if self._acts(i, c))
+        return frozenset(i for i, c in enumerate(self.configs) if self._acts(c))
 
-    def _acts(self, i: int, config: dict[str, Any]) -> bool:
+    def _acts(self, config: dict[str, Any]) -> bool:
         """Every key the configuration sets away from the default can act on the workload
         (can_act), and its open keys do not act as the default's at the workload's scale
         (cb_nodes=2 for 2 ranks on one host: one aggregator, as the default; tune.
@@ -286,6 +288,7 @@ def _calibrated_rule(
             risk=float(-math.expm1(-budget)),
             model=kind,
             calibrated=True,
+            base="in force" if ref == s.cur else "best measured",
         )
     if ref != s.cur:
         # Nothing untried is worth a run, and a configuration this workload ran before
