@@ -262,7 +262,7 @@ def _calibrated_rule(
     """
     tried = {i for i in range(len(s.keys)) if s.runs[i] >= 1}
     banned = {s.keys.index(k) for k in s.banned if k in s.keys}
-    ref = best_measured(s.median, tried - banned, s.cur)
+    ref = best_measured(s.median, tried - banned, s.cur, s.noise)
     gains, offset = gains_over(predicted, s.median, tried, ref)
     bounds = [calibration.gain_bounds(float(g)) for g in gains]
     ahead = measured_ahead(s.low[ref], s.high[s.default]) if ref != s.default else 0.0

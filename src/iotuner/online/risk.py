@@ -37,12 +37,17 @@ def closest_words(
     )
 
 
-def best_measured(m_median: np.ndarray, tried: set[int], cur: int) -> int:
-    """The configuration to improve on: the best by median of those the workload ran
-    (the one in force when none beats it or it never ran)."""
+def best_measured(m_median: np.ndarray, tried: set[int], cur: int, noise: float) -> int:
+    """The configuration to improve on: the best by median of those the workload ran,
+    when it beats the one in force by more than the noise; else the one in force.
+
+    RATIONALE: a run within the noise of another says nothing of which is faster; going
+    "back" on it made the learner alternate a change and a rollback on tmpfs (issue 31).
+    The guard judges the one in force over its own runs."""
     if not np.isfinite(m_median[cur]):
         return cur
-    return max((i for i in tried if m_median[i] > m_median[cur]), key=lambda i: m_median[i],
+    floor = m_median[cur] * (1 + noise)
+    return max((i for i in tried if m_median[i] > floor), key=lambda i: m_median[i],
                default=cur)  # fmt: skip
 
 
