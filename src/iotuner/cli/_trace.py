@@ -49,9 +49,10 @@ def add_run(subparsers: Subparsers) -> None:
     )
     learn = parser.add_argument_group(
         "online tuning",
-        "after the program has ended: its trace into the knowledge base, the model refitted, "
-        "the program's entries in --table rewritten only with evidence, a change that made "
-        "runs slower rolled back; decisions in TABLE.history.jsonl (README: online tuning)",
+        "after the program has ended: its trace into the knowledge base, the entries of the "
+        "file and size group it measured in --table rewritten only with evidence, a change "
+        "that made runs slower rolled back; decisions in TABLE.history.jsonl (README: online "
+        "tuning)",
     )
     learn.add_argument(
         "--learn",
