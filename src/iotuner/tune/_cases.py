@@ -128,17 +128,20 @@ def measured_in_summary(
     """What `summary` measured of the case: per configuration key (as the case's
     configurations are keyed: a knob not set ran at its default, and one that cannot
     matter to the case is at its default), per shape of the case (its workloads, in
-    order) the worst, median and best repeat (see Case.measured). A row whose settings
-    are not the space's is left out; two rows of one configuration keep the one with more
-    repeats."""
+    order) the worst, median and best repeat (see Case.measured), from the one program
+    that compared the most configurations of the case (_comparing_program). A row whose
+    settings are not the space's is left out; two rows of one configuration keep the one
+    with more repeats."""
     first = case.first
-    rows = summary[
-        (summary["nprocs"] == first.nprocs)
-        & (summary["pattern"] == first.pattern)
-        & (summary["op"] == first.op)
-        & (summary["layout"] == first.layout)
-        & (summary["group"] == case.group)
-    ]
+    rows = _comparing_program(
+        summary[
+            (summary["nprocs"] == first.nprocs)
+            & (summary["pattern"] == first.pattern)
+            & (summary["op"] == first.op)
+            & (summary["layout"] == first.layout)
+            & (summary["group"] == case.group)
+        ]
+    )
     found: dict[str, list[tuple[float, float, float] | None]] = {}
     repeats: dict[tuple[str, int], int] = {}
     columns = [f"{CONFIG_PREFIX}{p.name}" for p in space.parameters]
@@ -159,6 +162,26 @@ def measured_in_summary(
             slots = found.setdefault(key, [None] * len(case.workloads))
             slots[number] = (worst, middle, best)
     return found
+
+
+def _comparing_program(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the program (the `program` column: iokernel for bench, the traced
+    program's name for its traces) that measured the most configurations among `rows`;
+    ties go to the one with more repeats, then to the first by name.
+
+    RATIONALE: a traced run of a program measures one configuration (its default) many
+    times over (one row per call batch), with the spread of a program's calls; taken with
+    the sweep's kernel rows, that default's best repeat outran every configuration the
+    sweep had measured beating the kernel's default, and one traced run kept the default
+    (issue 31). A comparison is only between configurations one program measured alike."""
+    if "program" not in rows.columns or rows.empty:
+        return rows
+    programs = rows["program"].astype(object).where(rows["program"].notna(), "")
+    counts = rows.groupby(programs, sort=True).agg(
+        configs=("config", "nunique"), repeats=("n", "sum")
+    )
+    chosen = max(counts.index, key=lambda p: (counts.at[p, "configs"], counts.at[p, "repeats"]))
+    return rows[programs == chosen]
 
 
 def _summary_key(
