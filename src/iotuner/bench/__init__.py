@@ -88,6 +88,7 @@ from iotuner.bench._plan import (
     size_limit,
     workload_key,
 )
+from iotuner.bench._programs import ProgramCase, log_files, program_cases
 from iotuner.bench._run import (
     STOP_BUDGET,
     STOP_CONFIDENT,
@@ -119,6 +120,7 @@ __all__ = [
     "LayoutSpec",
     "Pace",
     "Pick",
+    "ProgramCase",
     "SizeLimit",
     "SweepOutcome",
     "SweepState",
@@ -128,12 +130,14 @@ __all__ = [
     "duration_text",
     "first_configurations",
     "kernel_command",
+    "log_files",
     "next_choice",
     "parse_duration",
     "parse_layout",
     "parse_size",
     "plan_sizes",
     "probe_system",
+    "program_cases",
     "read_result_records",
     "read_results",
     "relevant",

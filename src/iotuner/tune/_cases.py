@@ -181,7 +181,8 @@ def _comparing_program(rows: pd.DataFrame) -> pd.DataFrame:
         configs=("config", "nunique"), repeats=("n", "sum")
     )
     chosen = max(counts.index, key=lambda p: (counts.at[p, "configs"], counts.at[p, "repeats"]))
-    return rows[programs == chosen]
+    chosen_rows: pd.DataFrame = rows[programs == chosen]
+    return chosen_rows
 
 
 def _summary_key(
