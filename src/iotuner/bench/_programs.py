@@ -136,8 +136,11 @@ def program_cases(
         if layout == "strided" and block <= 0:
             left_out["strided with a block the logs do not tell"] += seconds
             continue
-        if nodes > 1 or nprocs > max_nprocs:
-            left_out[f"more than {max_nprocs} ranks on one host (--nprocs)"] += seconds
+        if nodes > 1:
+            left_out["ranks on more than one host (the kernel runs on this one)"] += seconds
+            continue
+        if nprocs > max_nprocs:
+            left_out[f"more than {max_nprocs} ranks (the largest --nprocs)"] += seconds
             continue
         size = max(sizes, key=lambda s: (sizes[s], s))
         if layout == "strided":
