@@ -4,8 +4,9 @@ when more measurements are not worth their time.
 First round: every workload's default configuration and a few configurations that between
 them give every parameter that matters to the workload each of its planned values
 (first_configurations: a greedy cover of the (parameter, value) pairs, ties broken by the
-seed), each repeated as the plan says. A sweep cut short after it still tells a model how
-each knob acts on each workload.
+seed), each repeated as the plan says: the programs' cases first (plan.cases), then the
+workload next_workload says. A sweep cut short after it still tells a model how each knob
+acts on each workload.
 
 Further rounds (next_choice): a random forest of log bandwidth over what is measured (the
 median of each configuration's repeats; features: the workload's fields and the
