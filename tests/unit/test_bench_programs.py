@@ -60,6 +60,28 @@ def test_what_the_kernel_cannot_run_is_left_out_and_said() -> None:
     assert cases == [] and any("more than 4 ranks (the largest --nprocs)" in n for n in left_out)
 
 
+def test_a_strided_view_of_unknown_block_runs_with_the_sweeps_block() -> None:
+    # pio_noncontig (github wkliao/mpi-io-examples) reads through a subarray view: strided,
+    # block unknown. The table tells strided cases apart by size group, so the kernel
+    # measures that group with the sweep's strided block; without one, it is left out.
+    subarray = ROOT / "tests" / "data" / "subarray"
+    cases, left_out = program_cases([subarray], 2)
+    assert cases == [] and left_out == [
+        "left out: strided with a block the logs do not tell (0.0433 s of I/O)"
+    ]
+    (case,), left_out = program_cases([subarray], 2, stand_in=(4096, 0.5))
+    w = case.workload
+    assert (w.pattern, w.op, w.layout, w.block, w.fill) == (
+        "collective",
+        "read",
+        "strided",
+        4096,
+        0.5,
+    )
+    assert w.bytes_per_rank % 4096 == 0 and case.programs == ("pio_noncontig",)
+    assert "the sweep's block: the logs' is unknown" in case.describe() and left_out == []
+
+
 def test_input_that_is_no_log_is_refused_in_one_line(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()

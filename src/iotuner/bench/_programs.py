@@ -10,10 +10,14 @@ strided), with the calls per open every sweep workload of that size makes
 (calls_per_open_for: tune predicts a size at the calls per open the sweep made there), on
 one shared file (kernel_workload).
 
-What the kernel cannot stand for is left out, and said: accesses that do not go through
-MPI-IO (a Darshan group of POSIX or STDIO files: no hint reaches them), a strided layout
-whose block is unknown, and a scale beyond the sweep's (more ranks than its largest
---nprocs, or more than one host: the kernel runs on this one).
+A strided case whose block the logs do not tell (a file view whose filetype is more than
+one piece, as a subarray's) runs with the block and fill of the sweep's first strided
+layout (`stand_in`): the table tells strided cases apart by size group, not by block, and
+a measured comparison of strided access at that size is what its entry needs. What the
+kernel cannot stand for is left out, and said: accesses that do not go through MPI-IO (a
+Darshan group of POSIX or STDIO files: no hint reaches them), a strided layout whose block
+is unknown when the sweep has no strided layout, and a scale beyond the sweep's (more
+ranks than its largest --nprocs, or more than one host: the kernel runs on this one).
 """
 
 import math
@@ -41,10 +45,13 @@ class ProgramCase:
     workload: Workload
     seconds: float
     programs: tuple[str, ...]
+    stand_in: bool = False  # strided with the sweep's block and fill: the logs' unknown
 
     def describe(self) -> str:
         w = self.workload
         shape = f"strided:{w.block}:{w.fill:g}" if w.layout == "strided" else w.layout
+        if self.stand_in:
+            shape += " (the sweep's block: the logs' is unknown)"
         return (
             f"{w.nprocs} ranks {w.pattern} {w.op} {shape}, {w.bytes_per_rank:,} B per call "
             f"(group {size_group(w.bytes_per_rank)}): {self.seconds:.3g} s in "
@@ -113,10 +120,12 @@ def program_cases(
     max_nprocs: int,
     open_bytes: int = OPEN_BYTES,
     max_calls: int = MAX_CALLS,
+    stand_in: tuple[int, float] | None = None,
 ) -> tuple[list[ProgramCase], list[str]]:
     """The cases of the logs under `paths` (log_files), the most time at stake first, and
-    a sentence per kind of case left out (see the module text). ConfigError, naming the
-    file, for a log that cannot be read."""
+    a sentence per kind of case left out (see the module text); `stand_in` is the block
+    and fill for a strided case whose block is unknown. ConfigError, naming the file, for
+    a log that cannot be read."""
     tally = _Tally()
     for path, kind in log_files(paths):
         try:
@@ -133,9 +142,12 @@ def program_cases(
     for key, sizes in tally.seconds.items():
         nprocs, nodes, pattern, op, layout, block, fill, _ = key
         seconds = sum(sizes.values())
-        if layout == "strided" and block <= 0:
-            left_out["strided with a block the logs do not tell"] += seconds
-            continue
+        standing_in = layout == "strided" and block <= 0
+        if standing_in:
+            if stand_in is None:
+                left_out["strided with a block the logs do not tell"] += seconds
+                continue
+            block, fill = stand_in
         if nodes > 1:
             left_out["ranks on more than one host (the kernel runs on this one)"] += seconds
             continue
@@ -158,7 +170,8 @@ def program_cases(
                 calls_per_open_for(size, open_bytes, max_calls),
             )
         )
-        cases.append(ProgramCase(workload, seconds, tuple(sorted(tally.programs[key]))))
+        programs = tuple(sorted(tally.programs[key]))
+        cases.append(ProgramCase(workload, seconds, programs, standing_in))
     cases.sort(key=lambda c: (-c.seconds, c.describe()))
     notes = [f"left out: {why} ({seconds:.3g} s of I/O)" for why, seconds in left_out.items()]
     return _merged(cases), notes
@@ -175,7 +188,9 @@ def _merged(cases: Iterable[ProgramCase]) -> list[ProgramCase]:
         if key in merged:
             seen = merged[key]
             programs = tuple(sorted({*seen.programs, *case.programs}))
-            merged[key] = ProgramCase(seen.workload, seen.seconds + case.seconds, programs)
+            merged[key] = ProgramCase(
+                seen.workload, seen.seconds + case.seconds, programs, seen.stand_in
+            )
         else:
             merged[key] = case
     return sorted(merged.values(), key=lambda c: -c.seconds)

@@ -219,7 +219,13 @@ def _bench(args: argparse.Namespace) -> int:
     open_bytes = parse_size(args.open_size)
     budget = parse_duration(args.time_budget, "--time-budget")
     sizes, why = plan_sizes(args.sizes, args.max_size, args.dir, nprocs, layouts, open_bytes)
-    cases, left_out = program_cases(args.from_logs, max(nprocs), open_bytes)
+    strided = next((layout for layout in layouts if layout.layout == "strided"), None)
+    cases, left_out = program_cases(
+        args.from_logs,
+        max(nprocs),
+        open_bytes,
+        stand_in=None if strided is None else (strided.block, strided.fill),
+    )
     if args.from_logs and not cases:
         raise ConfigError(
             "--from-logs: the logs show no case this sweep can measure"
