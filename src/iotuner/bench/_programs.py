@@ -16,8 +16,9 @@ layout (`stand_in`): the table tells strided cases apart by size group, not by b
 a measured comparison of strided access at that size is what its entry needs. What the
 kernel cannot stand for is left out, and said: accesses that do not go through MPI-IO (a
 Darshan group of POSIX or STDIO files: no hint reaches them), a strided layout whose block
-is unknown when the sweep has no strided layout, and a scale beyond the sweep's (more
-ranks than its largest --nprocs, or more than one host: the kernel runs on this one).
+is unknown when the sweep has no strided layout, calls beyond LARGEST_CALL, and a scale
+beyond the sweep's (more ranks than its largest --nprocs, or more than one host: the
+kernel runs on this one).
 """
 
 import math
@@ -26,7 +27,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from iotuner.bench._plan import MAX_CALLS, OPEN_BYTES, calls_per_open_for, kernel_workload
+from iotuner.bench._plan import (
+    LARGEST_CALL,
+    MAX_CALLS,
+    OPEN_BYTES,
+    calls_per_open_for,
+    kernel_workload,
+)
 from iotuner.errors import ConfigError, IotunerError, TraceLogError
 from iotuner.formats import size_group
 from iotuner.measurement import Workload
@@ -155,6 +162,9 @@ def program_cases(
             left_out[f"more than {max_nprocs} ranks (the largest --nprocs)"] += seconds
             continue
         size = max(sizes, key=lambda s: (sizes[s], s))
+        if size > LARGEST_CALL:
+            left_out["calls beyond 1 GiB per rank (the kernel's largest)"] += seconds
+            continue
         if layout == "strided":
             size = max(block, size - size % block)
         workload = kernel_workload(
