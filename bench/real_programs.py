@@ -608,7 +608,11 @@ def learn_cell(
         record = run_once(variant, cell.pattern, cell.op, binary, target, work, args, tool)
         try:
             learned = learn_after_run(
-                sorted(logs.glob("*.iotrace.jsonl")), table, str(db), space=args.space
+                sorted(logs.glob("*.iotrace.jsonl")),
+                table,
+                str(db),
+                space=args.space,
+                model_dir=args.model,
             ).lines()
         except Exception as exc:  # what `iotuner run --learn` says as one warning
             learned = [f"learning from this run failed: {exc}"]
@@ -729,6 +733,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "its own)",
     )
     parser.add_argument(
+        "--model",
+        type=Path,
+        help="train's saved model, whose kind the learning runs judge with, as `run --learn` "
+        "does (--build-table: its own)",
+    )
+    parser.add_argument(
         "--learn-runs",
         type=int,
         help="runs under `run --learn` per cell after the repeats (default 5 with a "
@@ -830,6 +840,7 @@ def main(argv: list[str]) -> int:
                 lambda logs: trace_cells(traced, binaries, tool, logs, args.quick),
             )
             args.db = keep / "knowledge.sqlite"
+            args.model = keep / "model"
             print(
                 f"table: {args.table} (the README path took {time.perf_counter() - wall:.0f} s)",
                 file=sys.stderr,
