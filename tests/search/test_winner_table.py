@@ -81,3 +81,35 @@ def test_a_search_winner_beats_the_generic_entries_in_a_real_run(tmp_path: Path)
     decisions = [(h["at"], h["effective"].get("romio_cb_write")) for h in log.hints]
     assert "access" in {at for at, _ in decisions}, json.dumps(log.hints)
     assert all(value == "enable" for _, value in decisions), decisions
+
+
+def test_a_search_that_found_nothing_better_leaves_the_table(tmp_path: Path) -> None:
+    """The default measured best: the winner sets no hint, and the table's entries for the
+    program (`tune`'s generic ones) still decide every decision point. Such a winner used
+    to be written as entries naming the program with no hints, which outrank the generic
+    ones and so unset romio_cb_write for the program."""
+    measured = write_csv(
+        tmp_path / "measured.csv",
+        ["romio_cb_write", "bandwidth"],
+        [["automatic", 150], ["disable", 80], ["enable", 100]],
+    )
+    result = run_search(OfflineObjective(OfflineTable(measured)), SearchSettings("grid"))
+    assert result.winner == {"romio_cb_write": "automatic"}
+    table = tmp_path / "table.jsonl"
+    write_table(table, generic_entries())
+    before = table.read_text()
+    assert winner_entries(result, "/bin/dir/iokernel", 2) == []
+    merge_winner(table, winner_entries(result, "/bin/dir/iokernel", 2))
+    assert table.read_text() == before
+    entries = read_table(table)
+    access = {"group": size_group(SIZE), "pattern": "collective", "op": "write"}
+    chosen = match(
+        entries,
+        at="access",
+        program="iokernel",
+        file="/x/d",
+        nprocs=2,
+        layout="contiguous",
+        **access,
+    )
+    assert chosen is not None and chosen.hints == {"romio_cb_write": "disable"}

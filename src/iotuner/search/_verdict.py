@@ -220,9 +220,15 @@ def winner_entries(result: SearchResult, program: str, nprocs: int) -> list[Tabl
     merge_winner puts them first, so they also win the ties. Entries that name the
     program or a file more precisely (trace history's, per program and file) stay more
     specific and still win for their files. A table cannot set application parameters:
-    the note names the winner's, for the user to set."""
+    the note names the winner's, for the user to set.
+
+    A winner that sets no hint (the default kept: nothing better was found) gets no
+    entries: an entry naming the program with no hints would outrank the table's other
+    entries for the program (`tune`'s) and so unset keys the search never looked at."""
     if result.winner is None:
         raise SearchError("the search has no winner (every trial failed)")
+    if not result.space.hints(result.winner):
+        return []
     note = (
         f"iotuner search ({result.strategy}, {len(result.trials)} trials): {result.winner_reason}"
     )
