@@ -1,6 +1,7 @@
 """The model strategy: the model's zero-trial pick first, then what its prediction, updated
 after every trial, chooses; predicted-poor ones skipped; the model in charge to the end."""
 
+import io
 import json
 import math
 from pathlib import Path
@@ -9,6 +10,7 @@ import numpy as np
 import optuna
 import pandas as pd
 import pytest
+from rich.console import Console
 
 from iotuner.measurement import Workload
 from iotuner.search import (
@@ -25,7 +27,7 @@ from iotuner.search import (
 from iotuner.search._common import TrialOutcome
 from iotuner.search._guide import MAX_ENUMERATED, SAMPLED_POOL
 from iotuner.search._objectives import Objective
-from iotuner.search._report import result_record
+from iotuner.search._report import print_result, result_record
 from iotuner.search._samplers import PROPOSED_BY
 from iotuner.search._study import KIND
 from iotuner.space import Configuration, Parameter, Space, config_key, parse_space
@@ -289,8 +291,13 @@ def test_the_zero_trial_recommendation_carries_its_gain(overrated_table: Path) -
         "model", table.space, seed=0, candidates=table.configurations, guide=guide
     )
     assert strategy.recommendation == pick
+    # The note gives the calibrated gain (the predictor's gain_bounds), not the raw ratio.
+    assert pick.calibrated == pytest.approx(
+        tuple(pick.gain * math.exp(k * 1.2816 * 0.3 * math.sqrt(2)) for k in (-1, 0, 1))
+    )
     assert any(
-        note.startswith("model's zero-trial pick") and "x the default's" in note
+        note.startswith("model's zero-trial pick")
+        and f"gain over the default {pick.earned().words}" in note
         for note in strategy.notes
     )
     assert not strategy.first  # nothing enqueued: the sampler proposes every trial
@@ -508,3 +515,30 @@ def test_a_skip_needs_the_incumbents_measured_lower_bound(tmp_path: Path) -> Non
     assert result.trials[0].outcome.worst == 60
     assert [s.config for s in result.skipped] == [{"c": 3}]
     assert "lower bound of the best measured so far (60" in result.skipped[0].reason
+
+
+class _HalfTrue(_ByC):
+    """A calibration that says predicted gains came true by half (on the log scale)."""
+
+    def gain_bounds(self, predicted: float) -> tuple[float, float, float]:
+        return predicted / 2 - 0.5, predicted / 2, predicted / 2 + 0.5
+
+
+def test_search_prints_earned_gains_and_flags_a_missed_interval(tmp_path: Path) -> None:
+    """The model predicts its pick at 24.64x the default; held-out workloads say such a
+    prediction measures x4.96 (x3.01-x8.18); this table measures x2. The search prints
+    the calibrated gain and the measured one, flags the miss, and never the raw 24.64x
+    (it used to print "24.64x the default" where 3.27x was measured)."""
+    table = write_csv(tmp_path / "c.csv", ["c", "bandwidth"], [[1, 100], [2, 200], [3, 50]])
+    predictor = _HalfTrue({1: 10.0, 2: 246.4, 3: 20.0}, spread=0.1, gain_width=0.0)
+    settings = SearchSettings("model", budget=3, seed=0, repeats=0)
+    objective = OfflineObjective(OfflineTable(table))
+    result = run_search(objective, settings, predictor=predictor, workload=WORKLOAD)
+    console = Console(file=io.StringIO(), width=300)
+    print_result(result, console)
+    printed = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "24.6" not in printed
+    assert "gain over the default x4.96 [x3.01-x8.18] calibrated" in printed
+    assert "gain of c=2 over the default: x2.00 measured against the default" in printed
+    assert "missed its calibrated gain: measured x2.00, below the x3.01-x8.18 promised" in printed
+    assert result_record(result)["gains"][-1].endswith("below the x3.01-x8.18 promised")
