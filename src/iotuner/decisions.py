@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from iotuner.errors import IotunerError
+from iotuner.gains import stated_gain
 from iotuner.table import TableEntry, match, read_table
 from iotuner.tracelog import TraceLog
 
@@ -136,7 +137,15 @@ def _last_operations(log: TraceLog) -> dict[str, dict[tuple[int, str, str], int]
 
 
 def _note(entry: TableEntry) -> str:
-    return entry.note or "(the entry has no note)"
+    """The entry's note; a note by tune says its gain as earned (iotuner.gains: measured,
+    calibrated or unknown), not the ratio of the two predictions it also holds."""
+    from iotuner.tune import note_figures
+
+    figures = note_figures(entry.note)
+    if figures is None:
+        return entry.note or "(the entry has no note)"
+    gain = stated_gain(figures.basis, figures.gain, (figures.gain_low, figures.gain_high))
+    return f"gain over the default {gain.words}; {figures.reason}"
 
 
 def _applied(log: TraceLog, op: dict[str, object]) -> dict[str, str]:

@@ -16,7 +16,7 @@ runs.
 import math
 from dataclasses import dataclass
 
-__all__ = ["EarnedGain", "earned_gain", "outside"]
+__all__ = ["EarnedGain", "earned_gain", "outside", "stated_gain"]
 
 MEASURED = "measured"
 CALIBRATED = "calibrated"
@@ -49,7 +49,7 @@ class EarnedGain:
             return f"{self.figure} measured against the default on the same workload"
         if self.basis == CALIBRATED:
             return f"{self.figure} calibrated on held-out workloads (not measured here)"
-        return "gain unknown (neither measured nor calibrated; the model's own ratio is none)"
+        return "unknown (neither measured nor calibrated; a ratio of raw predictions is none)"
 
 
 def earned_gain(
@@ -69,6 +69,19 @@ def earned_gain(
     if calibrated is not None and all(_ratio(v) for v in calibrated):
         low, middle, high = calibrated
         return EarnedGain(CALIBRATED, middle, (low, high))
+    return EarnedGain(UNKNOWN)
+
+
+def stated_gain(
+    basis: str | None, value: float | None, interval: tuple[float, float] | None
+) -> EarnedGain:
+    """The gain a table note or a tune choice states with its `basis` ("measured",
+    "calibrated"; anything else, such as "predicted" for the ratio of two raw predictions,
+    is unknown)."""
+    if basis == MEASURED:
+        return earned_gain(measured=value, measured_interval=interval)
+    if basis == CALIBRATED and value is not None and interval is not None:
+        return earned_gain(calibrated=(interval[0], value, interval[1]))
     return EarnedGain(UNKNOWN)
 
 

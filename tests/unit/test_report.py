@@ -172,9 +172,23 @@ def test_table_shows_gain_interval_and_kept_defaults(tmp_path: Path) -> None:
         ],
     )  # fmt: skip
     html = build_report(ReportInputs(table=table))
-    assert f"{TIMES}3.00" in html  # 180 / 60
-    assert f"{TIMES}2.40 {DASH} {TIMES}3.75" in html  # [144, 225] / 60
+    # 180 / 60 is the ratio of two raw predictions, neither measured nor calibrated: the
+    # gain is unknown, and the ratio (x3.00, [x2.40, x3.75]) is printed nowhere.
+    assert "3.00" not in html and "2.40" not in html and "3.75" not in html
+    assert "<td class=\"n\">unknown</td>" in html
     assert "keep the defaults" in html
+    assert not embedded_pngs(html)  # no earned gain to draw
+    calibrated = dataclasses.replace(
+        choice(180.0, 60.0), gain=1.3, gain_interval=(1.1, 1.6), gain_basis="calibrated"
+    )
+    table = write_table(
+        tmp_path / "c.jsonl",
+        [{"at": "access", "nprocs": 2, "group": 30, "pattern": "collective", "op": "write",
+          "layout": "strided", "hints": {"romio_cb_write": "disable"},
+          "note": choice_note(calibrated)}],
+    )  # fmt: skip
+    html = build_report(ReportInputs(table=table))
+    assert "<td class=\"n\">x1.30 [x1.10-x1.60]</td><td>calibrated</td>" in html
     assert len(embedded_pngs(html)) == 1
 
 
@@ -227,9 +241,8 @@ def test_the_printed_gain_is_the_one_its_interval_goes_with(tmp_path: Path) -> N
     page = tmp_path / "report.html"
     assert main(["report", "--table", str(table), "-o", str(page)]) == 0
     html = page.read_text()
-    assert f"{TIMES}1.25</td>" in html
-    assert f"{TIMES}1.10 {DASH} {TIMES}1.60 (measured)" in html
-    assert f"{TIMES}2.14" not in html
+    assert "x1.25 [x1.10-x1.60]</td><td>measured</td>" in html
+    assert "2.14" not in html
 
 
 @pytest.mark.parametrize(("low", "high"), [(0.95, 1.3), (0.7, 3.0), (0.5, 40.0), (1.0, 1.02)])
