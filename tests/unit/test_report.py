@@ -175,7 +175,7 @@ def test_table_shows_gain_interval_and_kept_defaults(tmp_path: Path) -> None:
     # 180 / 60 is the ratio of two raw predictions, neither measured nor calibrated: the
     # gain is unknown, and the ratio (x3.00, [x2.40, x3.75]) is printed nowhere.
     assert "3.00" not in html and "2.40" not in html and "3.75" not in html
-    assert "<td class=\"n\">unknown</td>" in html
+    assert '<td class="n">unknown</td>' in html
     assert "keep the defaults" in html
     assert not embedded_pngs(html)  # no earned gain to draw
     calibrated = dataclasses.replace(
@@ -188,7 +188,7 @@ def test_table_shows_gain_interval_and_kept_defaults(tmp_path: Path) -> None:
           "note": choice_note(calibrated)}],
     )  # fmt: skip
     html = build_report(ReportInputs(table=table))
-    assert "<td class=\"n\">x1.30 [x1.10-x1.60]</td><td>calibrated</td>" in html
+    assert '<td class="n">x1.30 [x1.10-x1.60]</td><td>calibrated</td>' in html
     assert len(embedded_pngs(html)) == 1
 
 
@@ -362,3 +362,35 @@ def test_a_program_page_is_named_safely_beside_the_index() -> None:
     assert page_file("report.html", "../../x\x1b]0;y", taken) == "report._.._x_0_y.html"
     assert page_file("report.html", "iokernel", taken) == "report.iokernel-2.html"
     assert page_file("r.html", "..", taken) == "r.program.html"
+
+
+def test_tune_and_the_report_print_one_gain_for_a_table(tmp_path: Path) -> None:
+    """What `tune` prints for its choices and what the report shows for the table it
+    wrote give the same gain string: the calibrated one, and "unknown" for a choice with
+    only the ratio of two predictions (x3.00 here, which is printed nowhere as a gain)."""
+    import io
+
+    from rich.console import Console
+
+    from iotuner.tune import TuneResult, render_choices
+
+    calibrated = dataclasses.replace(
+        choice(180.0, 60.0), gain=1.3, gain_interval=(1.1, 1.6), gain_basis="calibrated"
+    )
+    raw = dataclasses.replace(choice(180.0, 60.0), group=31, layout="contiguous")
+    chosen = [
+        dataclasses.replace(c, hints={"romio_cb_write": "disable"}) for c in (calibrated, raw)
+    ]
+    console = Console(file=io.StringIO(), width=300)
+    render_choices(TuneResult([], chosen, 0.05), console)
+    printed = console.file.getvalue()  # type: ignore[attr-defined]
+    table = write_table(
+        tmp_path / "t.jsonl",
+        [{"at": "access", "nprocs": 2, "group": c.group, "pattern": "collective", "op": "write",
+          "layout": c.layout, "hints": c.hints, "note": choice_note(c)} for c in chosen],
+    )  # fmt: skip
+    html = build_report(ReportInputs(table=table))
+    assert "x1.30 [x1.10-x1.60] calibrated" in printed
+    assert '<td class="n">x1.30 [x1.10-x1.60]</td><td>calibrated</td>' in html
+    assert "unknown" in printed and '<td class="n">unknown</td>' in html
+    assert "3.00" not in printed and "3.00" not in html

@@ -122,7 +122,7 @@ def print_evaluation(result: "Evaluation", console: "Console", chosen: str | Non
             f"trials\nto {result.target_fraction:.0%}",
             f"reached\nin {result.budget}",
             "pick\n≥ 0.95",
-            "in 10-90 %\nrows/gains/worst",
+            "in 10-90 %\nrows/gains/worst\nwidth rows/gains",
             title=escape(result.notes[scheme]),
             title_justify="left",
         )
@@ -156,7 +156,7 @@ def _cells(figures: "Figures") -> list[str]:
 def pick_and_coverage_cells(scored: "SchemeResult") -> list[str]:
     """The share of held-out workloads whose zero-trial pick reaches 0.95 of their best,
     and the coverage of the calibrated 10-90 % interval (rows, pairs' gains, the worst
-    held-out workload)."""
+    held-out workload) beside its width (coverage_width)."""
     picks = [w.pick for w in scored.workloads]
     share = _number(sum(p >= 0.95 for p in picks) / len(picks) if picks else None, "{:.0%}")
     cover = scored.coverage
@@ -165,8 +165,15 @@ def pick_and_coverage_cells(scored: "SchemeResult") -> list[str]:
     return [
         share,
         f"{_number(cover['rows'], '{:.0%}')}/{_number(cover['gains'], '{:.0%}')}/"
-        f"{_number(cover['worst_workload'], '{:.0%}')}",
+        f"{_number(cover['worst_workload'], '{:.0%}')} {coverage_width(cover)}",
     ]
+
+
+def coverage_width(cover: dict[str, Any]) -> str:
+    """'x9.0/x2.1 wide': the median ratio high / low of the calibrated 10-90 % interval of
+    a bandwidth and of a gain over the held-out workloads ('-' where not known)."""
+    width, gain = cover.get("width"), cover.get("gain_width")
+    return f"{_number(width, 'x{:.1f}')}/{_number(gain, 'x{:.1f}')} wide"
 
 
 def _number(value: float | None, form: str) -> str:
