@@ -394,3 +394,27 @@ def test_tune_and_the_report_print_one_gain_for_a_table(tmp_path: Path) -> None:
     assert '<td class="n">x1.30 [x1.10-x1.60]</td><td>calibrated</td>' in html
     assert "unknown" in printed and '<td class="n">unknown</td>' in html
     assert "3.00" not in printed and "3.00" not in html
+
+
+def test_a_program_page_flags_runs_that_missed_the_promised_gain(
+    tmp_path: Path, sample_log: Path
+) -> None:
+    """The default and the tuned run (here one log given as both: x1.00 measured) against
+    the table's calibrated x1.10-x1.60 for the program: the page says the runs missed it."""
+    promised = dataclasses.replace(
+        choice(180.0, 60.0), gain=1.3, gain_interval=(1.1, 1.6), gain_basis="calibrated"
+    )
+    table = write_table(
+        tmp_path / "t.jsonl",
+        [{"at": "access", "program": "ior", "nprocs": 4, "group": 30, "pattern": "collective",
+          "op": "write", "layout": "strided", "hints": {"romio_cb_write": "disable"},
+          "note": choice_note(promised)}],
+    )  # fmt: skip
+    page = tmp_path / "report.html"
+    argv = ["report", "--table", str(table), "--default-log", str(sample_log)]
+    assert main([*argv, "--tuned-log", str(sample_log), "-o", str(page)]) == 0
+    (program,) = tmp_path.glob("report.*.html")
+    html = program.read_text()
+    assert "(gain x1.00 measured)" in html
+    assert "missed the gain the table" in html
+    assert "measured x1.00, below the x1.10-x1.60 promised" in html
