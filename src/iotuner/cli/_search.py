@@ -240,6 +240,7 @@ def _search(args: argparse.Namespace) -> int:
         print_result,
         result_record,
         run_search,
+        searched_keys,
         storage_url,
         winner_entries,
     )
@@ -352,7 +353,7 @@ def _search(args: argparse.Namespace) -> int:
             raise ConfigError("--table needs a run's trace to name the program and its scale")
         entries = winner_entries(result, result.program, result.nprocs)
         if entries:
-            merge_winner(args.table, entries)
+            merge_winner(args.table, entries, searched_keys(result))
             report.print(
                 markup_safe(
                     f"{args.table}: {entries[0].program} x{entries[0].nprocs}: "
