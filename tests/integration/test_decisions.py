@@ -268,15 +268,15 @@ def test_show_and_the_report_print_one_earned_gain(mpi: Mpi, tmp_path: Path) -> 
     the same gain string, and only an earned one: the calibrated figure of the entry that
     says it, "unknown" for the entry whose note holds only the ratio of two raw
     predictions (x3.00 here, which `show` used to print in its note and the report as
-    its gain)."""
+    its gain). A run far below the bandwidth a note predicted (30 TB/s here) is flagged."""
     import dataclasses
 
     from iotuner.tune import Choice, choice_note
 
     raw = Choice(
         nprocs=2, group=size_group(LARGE), pattern="collective", op="write",
-        layout="contiguous", config={}, hints={}, kept_default=False, predicted=180.0,
-        low=150.0, high=210.0, default_predicted=60.0, default_low=50.0,
+        layout="contiguous", config={}, hints={}, kept_default=False, predicted=3e7,
+        low=2.5e7, high=3.5e7, default_predicted=1e7, default_low=0.9e7,
         reason="lower bound beats the default's upper bound",
     )  # fmt: skip
     calibrated = dataclasses.replace(
@@ -312,6 +312,7 @@ def test_show_and_the_report_print_one_earned_gain(mpi: Mpi, tmp_path: Path) -> 
     figure = "x1.30 [x1.10-x1.60]"
     assert f"gain over the default {figure} calibrated on held-out workloads" in shown
     assert "gain over the default unknown (neither measured nor calibrated" in shown
+    assert "below the [25000000.0, 35000000.0] MiB/s the note predicted" in shown
     for text in (shown, *pages):
         assert figure in text
         assert "3.00" not in text
