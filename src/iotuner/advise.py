@@ -121,27 +121,18 @@ class Recommendation:
 
     @property
     def gain(self) -> float | None:
-        """The gain over the default (1.0: no change): the one that goes with `interval`
-        (measured in the sweep, else calibrated; Choice.gain), else predicted bandwidth
-        over the default's; None when not predicted."""
-        c = self.choice
-        if c is None or c.default_predicted <= 0:
-            return None
-        if c.gain is not None and c.gain_interval is not None:
-            return c.gain
-        return c.predicted / c.default_predicted
+        """The gain over the default (1.0: no change) that goes with `interval`: measured
+        in the sweep, else calibrated (Choice.gain); None when neither is known (the ratio
+        of two raw predictions is no gain: iotuner.gains)."""
+        gain = earned(self)
+        return None if gain is None else gain.value
 
     @property
     def interval(self) -> tuple[float, float] | None:
         """The gain's 10-90 % interval: measured in the sweep or calibrated on held-out
-        workloads (tune.Choice.gain_interval); for a model without a calibration, the
-        chosen configuration's band over the default's point."""
-        c = self.choice
-        if c is None or c.default_predicted <= 0:
-            return None
-        if c.gain_interval is not None:
-            return c.gain_interval
-        return c.low / c.default_predicted, c.high / c.default_predicted
+        workloads (tune.Choice.gain_interval); None when neither is known."""
+        gain = earned(self)
+        return None if gain is None else gain.interval
 
 
 @dataclass(frozen=True)

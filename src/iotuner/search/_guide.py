@@ -308,7 +308,11 @@ class ModelGuide:
             gain=gain,
             gain_low=gain * math.exp(-_Z_HIGH * spread),
             gain_high=gain * math.exp(_Z_HIGH * spread),
-            calibrated=None if bounds is None else tuple(math.exp(v) for v in bounds),  # type: ignore[arg-type]
+            calibrated=(
+                None
+                if bounds is None
+                else (math.exp(bounds[0]), math.exp(bounds[1]), math.exp(bounds[2]))
+            ),
         )
 
     @property
