@@ -56,7 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -608,7 +608,11 @@ def learn_cell(
         record = run_once(variant, cell.pattern, cell.op, binary, target, work, args, tool)
         try:
             learned = learn_after_run(
-                sorted(logs.glob("*.iotrace.jsonl")), table, str(db), space=args.space
+                sorted(logs.glob("*.iotrace.jsonl")),
+                table,
+                str(db),
+                space=args.space,
+                model_dir=args.model,
             ).lines()
         except Exception as exc:  # what `iotuner run --learn` says as one warning
             learned = [f"learning from this run failed: {exc}"]
@@ -618,21 +622,68 @@ def learn_cell(
     cell.beside = beside.runs
 
 
-def build_table(tool: dict[str, str], data_dir: Path, keep: Path, extra: list[str]) -> Path:
-    """The README path: bench (romio-ufs, 2 ranks, `extra`: by default the README's first
-    sweep), train, tune, into `keep`."""
+def trace_cells(
+    cells: list[Cell], binaries: dict[str, Path], tool: dict[str, str], logs: Path, quick: bool
+) -> None:
+    """The README path's first step: each cell's program run once as `iotuner run
+    --log-dir LOGS -- mpiexec ...` runs it (the default mode, trace), its trace log into
+    `logs`. A read cell reads the file its pattern's traced write left (or one written
+    untraced when its write cell is not among the cells)."""
+    patterns = list(dict.fromkeys(cell.pattern for cell in cells))
+    for pattern in patterns:
+        ops = [cell.op for cell in cells if cell.pattern == pattern]
+        work = Path(tempfile.mkdtemp(prefix="trace-", dir=cells[0].directory))
+        target = work / "data"
+        try:
+            for op in ("write", "read"):
+                traced = op in ops
+                if not traced and not (op == "write" and "read" in ops):
+                    continue
+                program = [
+                    tool["mpiexec"],
+                    "-n",
+                    str(NPROCS),
+                    *pattern.command(binaries[pattern.program], target, op, quick),
+                ]
+                command = [tool["iotuner"], "run", "--log-dir", str(logs), "--", *program]
+                step = command if traced else program
+                print(f"$ {' '.join(step)}", file=sys.stderr, flush=True)
+                if run_group(step, stdout=subprocess.DEVNULL, timeout=RUN_TIMEOUT).returncode:
+                    sys.exit(f"tracing {pattern.program} {pattern.name} {op} failed")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def build_table(
+    tool: dict[str, str],
+    data_dir: Path,
+    keep: Path,
+    extra: list[str],
+    trace: Callable[[Path], None],
+) -> Path:
+    """The README path into `keep`: trace the programs (`trace(logs)`: trace_cells), bench
+    (romio-ufs, 2 ranks, `extra`: by default the README's first sweep) measuring the
+    traced cases first (--from-logs), ingest the traces, train, tune, and `table derive`
+    the open entries from the traces. Returns the derived table."""
     keep.mkdir(parents=True, exist_ok=True)
     db = keep / "knowledge.sqlite"
+    logs = keep / "logs"
     sweep_dir = Path(tempfile.mkdtemp(prefix="sweep-", dir=data_dir))
     steps = [
         [tool["iotuner"], "bench", "--space", "romio-ufs", "--nprocs", "2",
          "--dir", str(sweep_dir), "--results", str(keep / "bench.jsonl"), "--db", str(db),
-         *extra],
+         *extra, "--from-logs", str(logs)],
+        [tool["iotuner"], "ingest", str(logs), "--db", str(db)],
         [tool["iotuner"], "train", "--db", str(db), "-o", str(keep / "model")],
         [tool["iotuner"], "tune", "--db", str(db), "--model", str(keep / "model"),
          "-o", str(keep / "table.jsonl")],
+        [tool["iotuner"], "table", "derive", str(keep / "table.jsonl"), str(logs),
+         "-o", str(keep / "tuned.jsonl")],
     ]  # fmt: skip
     try:
+        start = time.perf_counter()
+        trace(logs)
+        print(f"  ({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
         for step in steps:
             print(f"$ {' '.join(step)}", file=sys.stderr, flush=True)
             start = time.perf_counter()
@@ -641,7 +692,7 @@ def build_table(tool: dict[str, str], data_dir: Path, keep: Path, extra: list[st
             print(f"  ({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(sweep_dir, ignore_errors=True)
-    return keep / "table.jsonl"
+    return keep / "tuned.jsonl"
 
 
 # ---------------------------------------------------------------------------- main
@@ -653,7 +704,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--build-table",
         action="store_true",
-        help="make the table the README's way (bench, train, tune) into a temp knowledge base",
+        help="make the table the README's way (trace the programs, bench --from-logs the "
+        "traces, ingest, train, tune, table derive) into a temp knowledge base",
     )
     parser.add_argument("--dir", type=Path, help="directory to measure (default: a temp dir)")
     parser.add_argument("--dirs", help="comma-separated directories, e.g. /tmp,/dev/shm")
@@ -679,6 +731,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         type=Path,
         help="knowledge base the table was made from, for the learning runs (--build-table: "
         "its own)",
+    )
+    parser.add_argument(
+        "--model",
+        type=Path,
+        help="train's saved model, whose kind the learning runs judge with, as `run --learn` "
+        "does (--build-table: its own)",
     )
     parser.add_argument(
         "--learn-runs",
@@ -756,12 +814,6 @@ def main(argv: list[str]) -> int:
         d.mkdir(parents=True, exist_ok=True)
         bases.append(Path(tempfile.mkdtemp(prefix="real-programs-", dir=d)))
     try:
-        if args.build_table:
-            keep = args.keep or Path(tempfile.mkdtemp(prefix="real-programs-kb-"))
-            args.table = build_table(tool, bases[0], keep, args.bench_arg)
-            args.db = keep / "knowledge.sqlite"
-            print(f"table: {args.table}", file=sys.stderr)
-        args.table = args.table.absolute()
         space = None if args.configs else load_space(args.space)
         globs = args.only.split(",") if args.only else ["*"]
         cells = []
@@ -776,6 +828,24 @@ def main(argv: list[str]) -> int:
                     cells.append(Cell(base, pattern, op, variants))
         if not cells:
             sys.exit(f"no cell matches --only {args.only}")
+        if args.build_table:
+            keep = args.keep or Path(tempfile.mkdtemp(prefix="real-programs-kb-"))
+            traced = [c for c in cells if c.directory == bases[0]]
+            wall = time.perf_counter()
+            args.table = build_table(
+                tool,
+                bases[0],
+                keep,
+                args.bench_arg,
+                lambda logs: trace_cells(traced, binaries, tool, logs, args.quick),
+            )
+            args.db = keep / "knowledge.sqlite"
+            args.model = keep / "model"
+            print(
+                f"table: {args.table} (the README path took {time.perf_counter() - wall:.0f} s)",
+                file=sys.stderr,
+            )
+        args.table = args.table.absolute()
         for cell in cells:
             run_cell(cell, binaries, args, tool)
         report(cells, args)

@@ -296,9 +296,31 @@ def print_per_program(evaluation: Evaluation, header: list[str], budget: int) ->
             label = model + (" (previous)" if model == PREVIOUS else "")
             picks = [s.pick for s in mine]
             share = _num(sum(p >= 0.95 for p in picks) / len(picks) if picks else None, "{:.0%}")
-            rows.append([label, *figure_cells(figures_of(mine), budget), share, "-"])
+            cover = evaluation.result(model, "program").coverage
+            rows.append(
+                [label, *figure_cells(figures_of(mine), budget), share, _group_cover(cover, mine)]
+            )
         print(f"\nheld out: {name} ({len(mine)} workloads), trained on the other programs")
         print_aligned(header, rows)
+
+
+def _group_cover(cover: dict[str, Any] | None, scores: Sequence[Any]) -> str:
+    """The coverage of one held-out group's workloads (mean over them) beside the interval's
+    width (their median high / low), from the model's held-out coverage ('-' without)."""
+    if cover is None:
+        return "-"
+    inside = [
+        cover["per_workload"][s.workload] for s in scores if s.workload in cover["per_workload"]
+    ]
+    widths = [
+        cover["width_per_workload"][s.workload]
+        for s in scores
+        if s.workload in cover.get("width_per_workload", {})
+    ]
+    if not inside:
+        return "-"
+    width = f"x{float(np.median(widths)):.1f} wide" if widths else "width -"
+    return f"{sum(inside) / len(inside):.0%} rows, {width}"
 
 
 # --- transfer between systems (--cross-system) ----------------------------------------
@@ -424,6 +446,10 @@ def shipped_coverage(
         "level": 0.8,
         "rows": float(inside.mean()),
         "gains": pairs_in / pairs if pairs else None,
+        # How wide those intervals are (the median ratio high / low): a coverage is only
+        # worth its width.
+        "width": float(np.median(bounds[:, 1] / bounds[:, 0])) if len(bounds) else None,
+        "gain_width": math.exp(shifts[1] - shifts[0]) if shifts is not None else None,
         "per_workload": per_workload,
         "worst_workload": min(per_workload.values()) if per_workload else None,
         "far_from_data": sorted({f for f in model.far_from_data(asked) if f}),
@@ -534,7 +560,7 @@ def figure_header(budget: int) -> list[str]:
         "reached",
         f"trials, unreached = {budget + 1}",
         "pick >= 0.95",
-        "in 10-90 % rows/gains/worst",
+        "in 10-90 % rows/gains/worst, width rows/gains",
     ]
 
 

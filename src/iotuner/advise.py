@@ -28,7 +28,6 @@ Where hints cannot help, the change to the program's code is said as such
 holds the program's command line and it runs here (iotuner.program_command).
 """
 
-import math
 import os
 import shlex
 import socket
@@ -47,6 +46,7 @@ from iotuner.coverage import size_words as _size
 from iotuner.diagnose import Finding, diagnose_job, ordered
 from iotuner.errors import IotunerError
 from iotuner.formats import size_group
+from iotuner.gains import EarnedGain, stated_gain
 from iotuner.hint_exports import MECHANISMS, Export, export_entries
 from iotuner.ingest import DarshanJob, Evidence, FileGroup, IngestError, read_darshan
 from iotuner.ingest._darshan import DarshanReader, darshan_system
@@ -121,27 +121,18 @@ class Recommendation:
 
     @property
     def gain(self) -> float | None:
-        """The gain over the default (1.0: no change): the one that goes with `interval`
-        (measured in the sweep, else calibrated; Choice.gain), else predicted bandwidth
-        over the default's; None when not predicted."""
-        c = self.choice
-        if c is None or c.default_predicted <= 0:
-            return None
-        if c.gain is not None and c.gain_interval is not None:
-            return c.gain
-        return c.predicted / c.default_predicted
+        """The gain over the default (1.0: no change) that goes with `interval`: measured
+        in the sweep, else calibrated (Choice.gain); None when neither is known (the ratio
+        of two raw predictions is no gain: iotuner.gains)."""
+        gain = earned(self)
+        return None if gain is None else gain.value
 
     @property
     def interval(self) -> tuple[float, float] | None:
         """The gain's 10-90 % interval: measured in the sweep or calibrated on held-out
-        workloads (tune.Choice.gain_interval); for a model without a calibration, the
-        chosen configuration's band over the default's point."""
-        c = self.choice
-        if c is None or c.default_predicted <= 0:
-            return None
-        if c.gain_interval is not None:
-            return c.gain_interval
-        return c.low / c.default_predicted, c.high / c.default_predicted
+        workloads (tune.Choice.gain_interval); None when neither is known."""
+        gain = earned(self)
+        return None if gain is None else gain.interval
 
 
 @dataclass(frozen=True)
@@ -227,6 +218,7 @@ class Advice:
 
 def _recommendation_dict(r: Recommendation) -> dict[str, Any]:
     g = r.group
+    gain = earned(r)
     return {
         "group": g.name,
         "files": g.files,
@@ -240,6 +232,8 @@ def _recommendation_dict(r: Recommendation) -> dict[str, Any]:
         "hints": r.hints,
         "kept_default": r.kept_default,
         "predicted_gain": r.gain,
+        "gain": gain.figure if gain is not None else None,
+        "gain_basis": gain.basis if gain is not None else None,
         "interval": list(r.interval) if r.interval else None,
         "covered": r.covered,
         "reason": r.reason,
@@ -605,12 +599,17 @@ def _entries_used(recommendations: list[Recommendation]) -> list[TableEntry]:
     return list(seen.values())
 
 
+def earned(r: Recommendation) -> EarnedGain | None:
+    """The recommendation's gain as iotuner prints it (iotuner.gains: measured in the
+    sweep, calibrated, or unknown); None when nothing was predicted."""
+    c = r.choice
+    if c is None or c.default_predicted <= 0:
+        return None
+    return stated_gain(c.gain_basis, c.gain, c.gain_interval)
+
+
 def gain_words(r: Recommendation) -> str:
-    """'x1.8 (1.3 .. 2.4)' or '' when nothing was predicted."""
-    gain, interval = r.gain, r.interval
-    if gain is None or not math.isfinite(gain):
-        return ""
-    words = f"x{gain:.2f}"
-    if interval:
-        words += f" ({interval[0]:.2f} .. {interval[1]:.2f})"
-    return words
+    """'x1.80 [x1.30-x2.40] calibrated on held-out workloads ...', 'unknown (...)', or ''
+    when nothing was predicted: never the ratio of two raw predictions."""
+    gain = earned(r)
+    return "" if gain is None else gain.words

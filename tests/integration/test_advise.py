@@ -76,6 +76,11 @@ def test_advise_on_a_trace_recommends_what_tune_applies(
     assert group["predicted_gain"] is not None and group["interval"] is not None
     low, high = group["interval"]
     assert low <= group["predicted_gain"] <= high or group["kept_default"]
+    # What advise prints as the gain is the earned one (iotuner.gains), never a raw ratio.
+    assert group["gain_basis"] in ("measured", "calibrated", "unknown")
+    assert (group["gain"] == "unknown") == (group["gain_basis"] == "unknown")
+    printed = iotuner("advise", str(traced), "--db", db, "--model", model).stdout
+    assert group["gain"] in " ".join(printed.split())
 
     iotuner("tune", "--db", db, "--model", model, "-o", str(tmp_path / "tuned.jsonl"))
     iotuner("run", "--mode", "tune,trace", "--table", str(tmp_path / "tuned.jsonl"),

@@ -288,3 +288,61 @@ def test_show_says_which_hints_in_force_cannot_act_on_the_accesses(
     )
     assert access.why.startswith("n; romio_ds_read=disable cannot act on its collective writes")
     assert "romio_cb_write" not in access.why
+
+
+def test_show_and_the_report_print_one_earned_gain(mpi: Mpi, tmp_path: Path) -> None:
+    """The same table and tuned run: `show` and the report's index and program page give
+    the same gain string, and only an earned one: the calibrated figure of the entry that
+    says it, "unknown" for the entry whose note holds only the ratio of two raw
+    predictions (x3.00 here, which `show` used to print in its note and the report as
+    its gain). A run far below the bandwidth a note predicted (30 TB/s here) is flagged."""
+    import dataclasses
+
+    from iotuner.tune import Choice, choice_note
+
+    raw = Choice(
+        nprocs=2, group=size_group(LARGE), pattern="collective", op="write",
+        layout="contiguous", config={}, hints={}, kept_default=False, predicted=3e7,
+        low=2.5e7, high=3.5e7, default_predicted=1e7, default_low=0.9e7,
+        reason="lower bound beats the default's upper bound",
+    )  # fmt: skip
+    calibrated = dataclasses.replace(
+        raw, group=size_group(SMALL), gain=1.3, gain_interval=(1.1, 1.6), gain_basis="calibrated"
+    )
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"group": size_group(SMALL), "hints": {"romio_cb_write": "disable"},
+         "note": choice_note(calibrated), "nprocs": 2, "pattern": "collective", "op": "write",
+         "layout": "contiguous"},
+        {"group": size_group(LARGE), "hints": {"romio_cb_write": "enable"},
+         "note": choice_note(raw), "nprocs": 2, "pattern": "collective", "op": "write",
+         "layout": "contiguous"},
+    )  # fmt: skip
+    steps = [f"coll={SMALL}x2", "view=contiguous", f"coll={LARGE}x2"]
+    result = mpi.run(2, "steps", str(tmp_path / "data"), *steps, mode="tune,trace", table=table)
+    iotuner = str(Path(sys.executable).parent / "iotuner")
+    shown = subprocess.run(
+        [iotuner, "show", str(result.logs[0])],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "300"},
+    ).stdout
+    page = tmp_path / "report.html"
+    subprocess.run(
+        [iotuner, "report", "--table", str(table), "--logs", str(result.logs[0]), "-o", str(page)],
+        capture_output=True,
+        check=True,
+    )
+    pages = [page.read_text(), *(p.read_text() for p in tmp_path.glob("report.*.html"))]
+    assert len(pages) == 2
+    figure = "x1.30 [x1.10-x1.60]"
+    assert f"gain over the default {figure} calibrated on held-out workloads" in shown
+    assert "gain over the default unknown (neither measured nor calibrated" in shown
+    assert "below the [25000000.0, 35000000.0] MiB/s the note predicted" in shown
+    for text in (shown, *pages):
+        assert figure in text
+        assert "3.00" not in text
+    for html in pages:
+        assert f'<td class="n">{figure}</td><td>calibrated</td>' in html
+        assert '<td class="n">unknown</td>' in html

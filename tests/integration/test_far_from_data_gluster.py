@@ -119,7 +119,12 @@ def test_predict_on_another_system_gives_the_order_alone_and_says_so(
     assert answer.startswith("order only, no interval or gain: its files are on fuse.glusterfs")
     assert "the model learned on ext4" in answer
     for p in there["predictions"]:  # type: ignore[attr-defined]
-        assert p["low"] is None and p["high"] is None and p["gain_over_default"] is None
+        assert (
+            p["low"] is None
+            and p["high"] is None
+            and p["predicted_ratio"] is None
+            and p["gain"]["basis"] == "unknown"
+        )
         assert p["far_from_data"].startswith("its files are on fuse.glusterfs")
     # The order is the model's, the same on both: what it knows, without the bounds.
     keys = [[p["key"] for p in r["predictions"]] for r in (here, there)]  # type: ignore[attr-defined]

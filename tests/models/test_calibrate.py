@@ -156,3 +156,29 @@ def test_a_question_about_another_system_is_known_as_one(noisy: pd.DataFrame, sp
     assert model.other_system("node7", "ext4") == (
         "it runs on host node7; the model learned on ext4 (host vm)"
     )
+
+
+def test_coverage_comes_with_the_width_of_its_intervals(noisy: pd.DataFrame, space: Space) -> None:
+    """Two models whose intervals hold about as many held-out rows can differ ninefold in
+    how wide those intervals are: the coverage says its width (high / low), over all and
+    per held-out workload, of a bandwidth and of a gain."""
+    from iotuner.models._calibrate import held_out_coverage
+
+    rng = np.random.default_rng(3)
+    names = [f"w{i}" for i in range(12)]
+    narrow = held_out_coverage([rng.normal(0, 0.1, 30) for _ in names], names)
+    wide = held_out_coverage([rng.normal(0, 1.0, 30) for _ in names], names)
+    assert narrow is not None and wide is not None
+    assert abs(narrow.rows - wide.rows) < 0.1  # coverage alone cannot tell them apart
+    assert narrow.width is not None and wide.width is not None
+    # a normal's 10-90 % interval spans 2 x 1.28 standard deviations; more here, as split
+    # conformal's correction for 11 held-out workloads asks for 1.8 %-98 % (2 x 2.05)
+    assert math.exp(2 * 1.28 * 0.1) < narrow.width < math.exp(2 * 2.3 * 0.1)
+    assert wide.width > 8 * narrow.width
+    assert set(wide.width_per_workload) == set(names)
+    assert wide.to_dict()["width"] == wide.width and wide.to_dict()["gain_width"] is not None
+    calibration = calibrate(noisy, space, _forest())
+    assert calibration is not None and calibration.coverage is not None
+    cover = calibration.coverage
+    assert cover.width is not None and cover.gain_width is not None
+    assert cover.gain_width < cover.width  # the workloads' levels cancel in a gain

@@ -1,6 +1,7 @@
 """The model strategy: the model's zero-trial pick first, then what its prediction, updated
 after every trial, chooses; predicted-poor ones skipped; the model in charge to the end."""
 
+import io
 import json
 import math
 from pathlib import Path
@@ -9,6 +10,7 @@ import numpy as np
 import optuna
 import pandas as pd
 import pytest
+from rich.console import Console
 
 from iotuner.measurement import Workload
 from iotuner.search import (
@@ -25,7 +27,7 @@ from iotuner.search import (
 from iotuner.search._common import TrialOutcome
 from iotuner.search._guide import MAX_ENUMERATED, SAMPLED_POOL
 from iotuner.search._objectives import Objective
-from iotuner.search._report import result_record
+from iotuner.search._report import print_result, result_record
 from iotuner.search._samplers import PROPOSED_BY
 from iotuner.search._study import KIND
 from iotuner.space import Configuration, Parameter, Space, config_key, parse_space
@@ -52,20 +54,36 @@ class TablePredictor:
         values = median.to_numpy(dtype=float)
         return values, 0.9 * values, 1.1 * values
 
+    def gain_bounds(self, predicted: float) -> tuple[float, float, float]:
+        """Its calibration of gains: the ratio of two +-10 % predictions, +-13.5 %."""
+        return predicted - 0.135, predicted, predicted + 0.135
+
 
 def test_top_predicted_go_first_and_poor_ones_are_skipped(grid_table: Path) -> None:
     predictor = TablePredictor()
-    settings = SearchSettings("model", budget=9, seed=0, model_top_k=2, model_threshold=0.9)
+    settings = SearchSettings("model", budget=5, seed=0, model_top_k=2, model_threshold=0.9)
     objective = OfflineObjective(OfflineTable(grid_table))
     result = run_search(objective, settings, predictor=predictor, workload=WORKLOAD)
     assert result.trials[0].config == GRID_BEST
     assert result.trials[1].config == {"a": 3, "b": "z"}
     assert result.offline is not None and result.offline.trials_to_target == 1
-    # a=3,b=x: predicted 30 (at most 33), not below 90 % of the best predicted (31.5): run.
-    # Every other is predicted at most 27.5: skipped, never run.
-    assert [t.config for t in result.trials[2:]] == [{"a": 3, "b": "x"}]
-    assert result.vetoed > 0
-    assert "nothing new to try" in result.stopped
+    # a=3,b=x: predicted 30/35 of the best measured, at most 35 x 30/35 x e^0.135 = 34.3
+    # calibrated, not below 90 % of the best measured (31.5): run. Every other is at most
+    # 28.6: skipped while a=3,b=x is left, then run best predicted first, as the budget
+    # is left; the rest are skipped, listed best predicted first.
+    assert [t.config for t in result.trials[2:]] == [
+        {"a": 3, "b": "x"},
+        {"a": 2, "b": "y"},
+        {"a": 2, "b": "z"},
+    ]
+    assert result.stopped == "budget reached"
+    assert [s.config for s in result.skipped] == [
+        {"a": 2, "b": "x"},
+        {"a": 1, "b": "y"},
+        {"a": 1, "b": "z"},
+        {"a": 1, "b": "x"},
+    ]
+    assert all("calibrated at most" in s.reason for s in result.skipped)
     frame = predictor.frames[0]
     assert (frame["nprocs"] == 2).all() and (frame["op"] == "write").all()
     assert set(frame["config"]) == {config_key(c) for c in objective.candidates()}
@@ -144,6 +162,11 @@ class OverratingPredictor:
         factor = math.exp(1.2816 * self.spread)
         return median, median / factor, median * factor
 
+    def gain_bounds(self, predicted: float) -> tuple[float, float, float]:
+        """Its calibration of gains: two such errors, taken as independent."""
+        width = 1.2816 * self.spread * math.sqrt(2)
+        return predicted - width, predicted, predicted + width
+
 
 @pytest.fixture
 def overrated_table(tmp_path: Path) -> Path:
@@ -198,11 +221,12 @@ def test_a_model_that_ranks_the_best_eleventh_reaches_it_in_six(
     assert record["recommendation"]["gain"] == pytest.approx(pick.recommendation().gain)
     assert record["recommendation"]["gain_low"] < record["recommendation"]["gain"]
     # The default veto, at the best measured itself: once the best is measured, what is
-    # left cannot beat it by the updated model, and the search ends before the budget.
+    # left cannot beat it, and is skipped; skips never end a search with budget left (the
+    # search used to stop after two runs of six, "nothing new to try").
     settings = SearchSettings("model", budget=6, seed=seed, repeats=0)
     until = run_search(objective, settings, predictor=OverratingPredictor(), workload=WORKLOAD)
     assert [t.config for t in until.trials[:2]] == [{"a": 4, "b": 4}, {"a": 7, "b": 6}]
-    assert len(until.trials) < 6 and "nothing new to try" in until.stopped
+    assert len(until.trials) == 6 and until.stopped == "budget reached"
     assert until.skipped and all(config_key(s.config) != "a=7,b=6" for s in until.skipped)
 
 
@@ -267,8 +291,13 @@ def test_the_zero_trial_recommendation_carries_its_gain(overrated_table: Path) -
         "model", table.space, seed=0, candidates=table.configurations, guide=guide
     )
     assert strategy.recommendation == pick
+    # The note gives the calibrated gain (the predictor's gain_bounds), not the raw ratio.
+    assert pick.calibrated == pytest.approx(
+        tuple(pick.gain * math.exp(k * 1.2816 * 0.3 * math.sqrt(2)) for k in (-1, 0, 1))
+    )
     assert any(
-        note.startswith("model's zero-trial pick") and "x the default's" in note
+        note.startswith("model's zero-trial pick")
+        and f"gain over the default {pick.earned().words}" in note
         for note in strategy.notes
     )
     assert not strategy.first  # nothing enqueued: the sampler proposes every trial
@@ -404,8 +433,10 @@ def test_the_veto_skips_only_below_the_incumbent(overrated_table: Path) -> None:
     # No trial, no incumbent: nothing is skipped (the true best used to be).
     assert all(guide.veto(c) is None for c in guide.candidates)
     tried: set[int] = set()
-    incumbent = 0.0
+    incumbent, best = 0.0, -1
     skipped = 0
+    prior = guide.belief.prior_mean
+    width = predictor.gain_bounds(0.0)[2]
     for _ in range(5):
         index = guide.propose(tried)
         assert index is not None
@@ -414,15 +445,17 @@ def test_the_veto_skips_only_below_the_incumbent(overrated_table: Path) -> None:
         assert value is not None
         guide.observe(config, value, minimise=False)
         tried.add(index)
-        incumbent = max(incumbent, value)
+        if value > incumbent:
+            incumbent, best = value, index
         for i, candidate in enumerate(guide.candidates):
             if i in tried:
                 continue
             _, high = guide.posterior(i)
+            calibrated = incumbent * math.exp(prior[i] - prior[best] + width)
             reason = guide.veto(candidate)
-            if high >= incumbent:
+            if max(high, calibrated) >= incumbent:
                 assert reason is None, f"{config_key(candidate)}: {high:.4g} >= {incumbent:.4g}"
-            assert (reason is not None) == (high < threshold * incumbent)
+            assert (reason is not None) == (max(high, calibrated) < threshold * incumbent)
             skipped += reason is not None
     assert skipped > 0  # the rule does skip
     result = run_search(
@@ -433,3 +466,79 @@ def test_the_veto_skips_only_below_the_incumbent(overrated_table: Path) -> None:
     )
     assert result.best is not None and result.best.config == {"a": 7, "b": 6}
     assert all(s.config != {"a": 7, "b": 6} for s in result.skipped)
+
+
+class _ByC:
+    """Predicts bandwidth `predicted[c]` within +-`spread` (a narrow interval), with a
+    calibration of gains `gain_width` (log) either side of the predicted gain."""
+
+    def __init__(self, predicted: dict[int, float], spread: float, gain_width: float) -> None:
+        self.predicted = predicted
+        self.spread = spread
+        self.gain_width = gain_width
+
+    def predict_interval(self, frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        median = frame["cfg:c"].astype(int).map(self.predicted).to_numpy(dtype=float)
+        return median, median * (1 - self.spread), median * (1 + self.spread)
+
+    def gain_bounds(self, predicted: float) -> tuple[float, float, float]:
+        return predicted - self.gain_width, predicted, predicted + self.gain_width
+
+
+def test_the_best_is_not_skipped_on_the_models_narrow_interval(tmp_path: Path) -> None:
+    """The model underrates the best (80 where it measures 120) within a narrow +-2 %
+    interval; its calibration says a gain is known within e^0.5. The old rule skipped it
+    ("predicted at most 81.6", below the 100 measured) and then stopped with the budget
+    left; the calibrated bound, 100 x 0.8 x e^0.5 = 132, lets it run."""
+    table = write_csv(tmp_path / "c.csv", ["c", "bandwidth"], [[1, 100], [2, 120], [3, 20]])
+    predictor = _ByC({1: 100.0, 2: 80.0, 3: 20.0}, spread=0.02, gain_width=0.5)
+    settings = SearchSettings("model", budget=2, seed=0, repeats=0)
+    objective = OfflineObjective(OfflineTable(table))
+    result = run_search(objective, settings, predictor=predictor, workload=WORKLOAD)
+    assert [t.config for t in result.trials] == [{"c": 1}, {"c": 2}]
+    assert result.best is not None and result.best.value == 120
+    assert [s.config for s in result.skipped] == [{"c": 3}]  # at most 33: skipped
+
+
+def test_a_skip_needs_the_incumbents_measured_lower_bound(tmp_path: Path) -> None:
+    """The incumbent's three rows measured 60, 100 and 140 (median 100): a candidate whose
+    calibrated upper bound is 80 may beat it, so it is run, not skipped; one at most 23
+    cannot, and is skipped. The old rule compared with the median, 100, and skipped both."""
+    rows = [[1, 60], [1, 100], [1, 140], [2, 90], [3, 20]]
+    table = write_csv(tmp_path / "c.csv", ["c", "bandwidth"], rows)
+    predictor = _ByC({1: 100.0, 2: 70.0, 3: 20.0}, spread=0.1, gain_width=0.135)
+    settings = SearchSettings("model", budget=2, seed=0, repeats=0)
+    result = run_search(
+        OfflineObjective(OfflineTable(table)), settings, predictor=predictor, workload=WORKLOAD
+    )
+    assert [t.config for t in result.trials] == [{"c": 1}, {"c": 2}]
+    assert result.trials[0].outcome.worst == 60
+    assert [s.config for s in result.skipped] == [{"c": 3}]
+    assert "lower bound of the best measured so far (60" in result.skipped[0].reason
+
+
+class _HalfTrue(_ByC):
+    """A calibration that says predicted gains came true by half (on the log scale)."""
+
+    def gain_bounds(self, predicted: float) -> tuple[float, float, float]:
+        return predicted / 2 - 0.5, predicted / 2, predicted / 2 + 0.5
+
+
+def test_search_prints_earned_gains_and_flags_a_missed_interval(tmp_path: Path) -> None:
+    """The model predicts its pick at 24.64x the default; held-out workloads say such a
+    prediction measures x4.96 (x3.01-x8.18); this table measures x2. The search prints
+    the calibrated gain and the measured one, flags the miss, and never the raw 24.64x
+    (it used to print "24.64x the default" where 3.27x was measured)."""
+    table = write_csv(tmp_path / "c.csv", ["c", "bandwidth"], [[1, 100], [2, 200], [3, 50]])
+    predictor = _HalfTrue({1: 10.0, 2: 246.4, 3: 20.0}, spread=0.1, gain_width=0.0)
+    settings = SearchSettings("model", budget=3, seed=0, repeats=0)
+    objective = OfflineObjective(OfflineTable(table))
+    result = run_search(objective, settings, predictor=predictor, workload=WORKLOAD)
+    console = Console(file=io.StringIO(), width=300)
+    print_result(result, console)
+    printed = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "24.6" not in printed
+    assert "gain over the default x4.96 [x3.01-x8.18] calibrated" in printed
+    assert "gain of c=2 over the default: x2.00 measured against the default" in printed
+    assert "missed its calibrated gain: measured x2.00, below the x3.01-x8.18 promised" in printed
+    assert result_record(result)["gains"][-1].endswith("below the x3.01-x8.18 promised")

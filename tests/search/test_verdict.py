@@ -18,7 +18,7 @@ from iotuner.search import (
     run_search,
 )
 from iotuner.search._verdict import judge
-from iotuner.space import Space
+from iotuner.space import Space, config_key
 
 from .conftest import records
 from .test_model import WORKLOAD, TablePredictor
@@ -123,14 +123,28 @@ def test_trials_are_traced_only_when_the_objective_reads_the_trace(
 
 
 def test_skipped_candidates_do_not_use_the_budget(grid_table: Path) -> None:
-    # The model puts a=1 (predicted at most 16.5) below half the best measured (35, its
-    # first pick): those three are skipped, after the six others; a budget of 9 runs six.
+    # The model puts a=1 (calibrated at most 16.5) below half the best measured (35, its
+    # first pick): those three are skipped while the six others are left; a budget of 6
+    # runs the six, and lists the three as skipped.
     predictor = TablePredictor()
-    settings = SearchSettings("model", budget=9, seed=3, model_top_k=1, model_threshold=0.5)
+    settings = SearchSettings("model", budget=6, seed=3, model_top_k=1, model_threshold=0.5)
     objective = OfflineObjective(OfflineTable(grid_table))
     result = run_search(objective, settings, predictor=predictor, workload=WORKLOAD)
-    assert len(result.trials) == 6 and "nothing new to try" in result.stopped
+    assert len(result.trials) == 6 and result.stopped == "budget reached"
     assert all(t.config["a"] != 1 for t in result.trials)
-    assert result.skipped and all(s.config["a"] == 1 for s in result.skipped)
-    assert result.vetoed >= len(result.skipped)
-    assert all("below 50% of the best measured so far (35" in s.reason for s in result.skipped)
+    assert sorted(config_key(s.config) for s in result.skipped) == ["a=1,b=x", "a=1,b=y", "a=1,b=z"]
+    assert all(
+        "below 50% of the lower bound of the best measured so far (35" in s.reason
+        for s in result.skipped
+    )
+    # With budget left once only skipped ones remain, they run, the best predicted first:
+    # a skip never ends a search (it used to stop here after six runs of nine).
+    settings = SearchSettings("model", budget=9, seed=3, model_top_k=1, model_threshold=0.5)
+    result = run_search(objective, settings, predictor=predictor, workload=WORKLOAD)
+    assert len(result.trials) == 9 and result.stopped == "budget reached"
+    assert [t.config for t in result.trials[6:]] == [
+        {"a": 1, "b": "y"},
+        {"a": 1, "b": "z"},
+        {"a": 1, "b": "x"},
+    ]
+    assert not result.skipped

@@ -112,7 +112,14 @@ def test_train_json_then_predict(
     assert predicted["configurations"] == 18 and len(predicted["predictions"]) == 10
     top = predicted["predictions"][0]
     assert top["key"] == GOOD and top["low"] <= top["high"]
-    assert top["gain_over_default"] > 1
+    assert top["predicted_ratio"] > 1
+    # The printed gain is the earned one (calibrated, or unknown), never the raw ratio.
+    assert top["gain"]["basis"] in ("calibrated", "unknown")
+    assert main(["predict", "--model", str(model), "--workload", workload]) == 0
+    printed = capsys.readouterr().out
+    (line,) = [row for row in printed.splitlines() if row.rstrip().endswith(GOOD)]
+    assert top["gain"]["figure"] in line
+    assert f"{top['predicted_ratio']:.2f}" not in line.replace(f"{top['predicted']:.1f}", "")
     assert predicted["system"]["learned"]["fs_type"] == "lustre"
 
     # Another system (this machine's disk, not the table's Lustre cluster): the order
@@ -125,7 +132,12 @@ def test_train_json_then_predict(
         p["key"] for p in predicted["predictions"]
     ]
     for p in elsewhere["predictions"]:
-        assert p["low"] is None and p["high"] is None and p["gain_over_default"] is None
+        assert (
+            p["low"] is None
+            and p["high"] is None
+            and p["predicted_ratio"] is None
+            and p["gain"]["basis"] == "unknown"
+        )
         assert p["calibrated_gain"] is None and "the model learned on lustre" in p["far_from_data"]
     assert main(there) == 0
     assert "no interval and no gain" in capsys.readouterr().out

@@ -172,9 +172,23 @@ def test_table_shows_gain_interval_and_kept_defaults(tmp_path: Path) -> None:
         ],
     )  # fmt: skip
     html = build_report(ReportInputs(table=table))
-    assert f"{TIMES}3.00" in html  # 180 / 60
-    assert f"{TIMES}2.40 {DASH} {TIMES}3.75" in html  # [144, 225] / 60
+    # 180 / 60 is the ratio of two raw predictions, neither measured nor calibrated: the
+    # gain is unknown, and the ratio (x3.00, [x2.40, x3.75]) is printed nowhere.
+    assert "3.00" not in html and "2.40" not in html and "3.75" not in html
+    assert '<td class="n">unknown</td>' in html
     assert "keep the defaults" in html
+    assert not embedded_pngs(html)  # no earned gain to draw
+    calibrated = dataclasses.replace(
+        choice(180.0, 60.0), gain=1.3, gain_interval=(1.1, 1.6), gain_basis="calibrated"
+    )
+    table = write_table(
+        tmp_path / "c.jsonl",
+        [{"at": "access", "nprocs": 2, "group": 30, "pattern": "collective", "op": "write",
+          "layout": "strided", "hints": {"romio_cb_write": "disable"},
+          "note": choice_note(calibrated)}],
+    )  # fmt: skip
+    html = build_report(ReportInputs(table=table))
+    assert '<td class="n">x1.30 [x1.10-x1.60]</td><td>calibrated</td>' in html
     assert len(embedded_pngs(html)) == 1
 
 
@@ -227,9 +241,8 @@ def test_the_printed_gain_is_the_one_its_interval_goes_with(tmp_path: Path) -> N
     page = tmp_path / "report.html"
     assert main(["report", "--table", str(table), "-o", str(page)]) == 0
     html = page.read_text()
-    assert f"{TIMES}1.25</td>" in html
-    assert f"{TIMES}1.10 {DASH} {TIMES}1.60 (measured)" in html
-    assert f"{TIMES}2.14" not in html
+    assert "x1.25 [x1.10-x1.60]</td><td>measured</td>" in html
+    assert "2.14" not in html
 
 
 @pytest.mark.parametrize(("low", "high"), [(0.95, 1.3), (0.7, 3.0), (0.5, 40.0), (1.0, 1.02)])
@@ -349,3 +362,59 @@ def test_a_program_page_is_named_safely_beside_the_index() -> None:
     assert page_file("report.html", "../../x\x1b]0;y", taken) == "report._.._x_0_y.html"
     assert page_file("report.html", "iokernel", taken) == "report.iokernel-2.html"
     assert page_file("r.html", "..", taken) == "r.program.html"
+
+
+def test_tune_and_the_report_print_one_gain_for_a_table(tmp_path: Path) -> None:
+    """What `tune` prints for its choices and what the report shows for the table it
+    wrote give the same gain string: the calibrated one, and "unknown" for a choice with
+    only the ratio of two predictions (x3.00 here, which is printed nowhere as a gain)."""
+    import io
+
+    from rich.console import Console
+
+    from iotuner.tune import TuneResult, render_choices
+
+    calibrated = dataclasses.replace(
+        choice(180.0, 60.0), gain=1.3, gain_interval=(1.1, 1.6), gain_basis="calibrated"
+    )
+    raw = dataclasses.replace(choice(180.0, 60.0), group=31, layout="contiguous")
+    chosen = [
+        dataclasses.replace(c, hints={"romio_cb_write": "disable"}) for c in (calibrated, raw)
+    ]
+    console = Console(file=io.StringIO(), width=300)
+    render_choices(TuneResult([], chosen, 0.05), console)
+    printed = console.file.getvalue()  # type: ignore[attr-defined]
+    table = write_table(
+        tmp_path / "t.jsonl",
+        [{"at": "access", "nprocs": 2, "group": c.group, "pattern": "collective", "op": "write",
+          "layout": c.layout, "hints": c.hints, "note": choice_note(c)} for c in chosen],
+    )  # fmt: skip
+    html = build_report(ReportInputs(table=table))
+    assert "x1.30 [x1.10-x1.60] calibrated" in printed
+    assert '<td class="n">x1.30 [x1.10-x1.60]</td><td>calibrated</td>' in html
+    assert "unknown" in printed and '<td class="n">unknown</td>' in html
+    assert "3.00" not in printed and "3.00" not in html
+
+
+def test_a_program_page_flags_runs_that_missed_the_promised_gain(
+    tmp_path: Path, sample_log: Path
+) -> None:
+    """The default and the tuned run (here one log given as both: x1.00 measured) against
+    the table's calibrated x1.10-x1.60 for the program: the page says the runs missed it."""
+    promised = dataclasses.replace(
+        choice(180.0, 60.0), gain=1.3, gain_interval=(1.1, 1.6), gain_basis="calibrated"
+    )
+    table = write_table(
+        tmp_path / "t.jsonl",
+        [{"at": "access", "program": "ior", "nprocs": 4, "group": 30, "pattern": "collective",
+          "op": "write", "layout": "strided", "hints": {"romio_cb_write": "disable"},
+          "note": choice_note(promised)}],
+    )  # fmt: skip
+    page = tmp_path / "report.html"
+    argv = ["report", "--table", str(table), "--default-log", str(sample_log)]
+    assert main([*argv, "--tuned-log", str(sample_log), "-o", str(page)]) == 0
+    (program,) = tmp_path.glob("report.*.html")
+    html = program.read_text()
+    assert "(gain x1.00 measured)" in html
+    assert "missed the gain the table" in html
+    assert "measured x1.00, below the x1.10-x1.60 promised" in html

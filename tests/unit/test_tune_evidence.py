@@ -198,3 +198,23 @@ def test_a_traced_size_past_the_sweep_takes_the_nearest_measured_choice() -> Non
     # A model that predicts no gain there keeps the default.
     flat = tune(FlatPredictor(gain=1.0), SPACE, frame)
     assert _choices(flat)[size_group(2 << 20)].kept_default
+
+
+def test_a_traced_default_run_does_not_outweigh_the_sweeps_comparison() -> None:
+    # The sweep (program iokernel, 64 calls per open) compared the default with collective
+    # buffering off at both sizes: off wins, every repeat beyond the default's. A traced
+    # run at its default, at 64 KiB, is 40 call batches of one configuration with a
+    # program's spread (30-400 MiB/s): it compares nothing, so it does not replace the
+    # sweep's default there (it did, having more repeats, and kept the default: issue 31),
+    # also when the traced program is our kernel itself (the README's example).
+    sweep = summary((250.0, 300.0, 320.0)).assign(program="iokernel", calls_per_open=64)
+    for program in ("app", "iokernel"):
+        traced = _row(SMALL, DEFAULT, 30.0, 120.0, 400.0)
+        traced.update({"config": "default", "n": 40, "program": program, "calls_per_open": 1})
+        traced.update({"cfg:romio_ds_write": None, "cfg:romio_cb_write": None})
+        frame = pd.concat([sweep, pd.DataFrame([traced])], ignore_index=True)
+        choice = _choices(tune(FlatPredictor(), SPACE, frame))[size_group(SMALL)]
+        assert not choice.kept_default, choice.reason
+        assert choice.hints == {"romio_cb_write": "disable"}
+        assert choice.reason.startswith(MEASURED_EVIDENCE)
+        assert choice.gain == pytest.approx(3.0)

@@ -10,8 +10,13 @@ taken. The jobs run under the interposer's trace, so each run also leaves a trac
 the hints MPI reported back.
 
 A sweep ends in bounded time with the most useful measurements for it (issue 23; `_order`,
-`_pace`): round 1 measures every workload's default and a few configurations that between
-them try every value of each parameter that matters to it, cheapest workload first; then
+`_pace`): first the cases the user's programs' logs show (issue 31, `_programs`: trace logs
+and Darshan logs given with --from-logs), the most I/O time at stake first, each with every
+configuration that can act on it (their defaults and covers first, then the rest); then
+every other workload's default and a few configurations that between them try every value
+of each parameter that matters to it, those nearest the programs' cases first, or, among
+equally near ones, those like the workloads whose configurations differed most
+(next_workload); then
 the rest of the plan when the pace so far says it fits in the time left (always without a
 time budget), else rounds a random forest of what is measured chooses, per workload the
 configurations whose upper bound beats the best measured by more than the noise between
@@ -22,9 +27,9 @@ Each measurement is appended to a results file (bench result lines, iotuner.meas
 soon as the kernel prints it, with a uid made from the sweep, the system, the workload, the
 configuration and the repeat, and in its provenance the wall time it took (`wall_seconds`,
 for the pace of a resumed sweep), the round and why it was chosen (`round`, `chosen`:
-first, model or rest). Run the same command again after an interrupt, or after the budget
-ran out, and what is in the results file is not measured again: the sweep goes on with a
-fresh budget.
+program, first, model or rest). Run the same command again after an interrupt, or after
+the budget ran out, and what is in the results file is not measured again: the sweep goes
+on with a fresh budget.
 
 Nothing measured is lost to a kill (issue 24): a line is synced to storage as soon as it
 is written (write-ahead), and the knowledge base gets a job's lines when the job ends (or
@@ -54,8 +59,9 @@ the sweep: the keys formats/hints.def's `ops` column says do not act on its acce
 keys for writes, write-side keys and striping for reads, collective-buffering keys for
 independent access).
 
-The modules: `_plan` (what to measure), `_order` (in which order, and when to stop), `_pace`
-(how long it takes) and `_run` (measuring it).
+The modules: `_plan` (what to measure), `_programs` (the cases of the programs' logs),
+`_order` (in which order, and when to stop), `_pace` (how long it takes) and `_run`
+(measuring it).
 """
 
 from iotuner.bench._order import (
@@ -88,6 +94,7 @@ from iotuner.bench._plan import (
     size_limit,
     workload_key,
 )
+from iotuner.bench._programs import ProgramCase, log_files, program_cases
 from iotuner.bench._run import (
     STOP_BUDGET,
     STOP_CONFIDENT,
@@ -119,6 +126,7 @@ __all__ = [
     "LayoutSpec",
     "Pace",
     "Pick",
+    "ProgramCase",
     "SizeLimit",
     "SweepOutcome",
     "SweepState",
@@ -128,12 +136,14 @@ __all__ = [
     "duration_text",
     "first_configurations",
     "kernel_command",
+    "log_files",
     "next_choice",
     "parse_duration",
     "parse_layout",
     "parse_size",
     "plan_sizes",
     "probe_system",
+    "program_cases",
     "read_result_records",
     "read_results",
     "relevant",

@@ -4,8 +4,9 @@ when more measurements are not worth their time.
 First round: every workload's default configuration and a few configurations that between
 them give every parameter that matters to the workload each of its planned values
 (first_configurations: a greedy cover of the (parameter, value) pairs, ties broken by the
-seed), each repeated as the plan says. A sweep cut short after it still tells a model how
-each knob acts on each workload.
+seed), each repeated as the plan says: the programs' cases first (plan.cases), then the
+workload next_workload says. A sweep cut short after it still tells a model how each knob
+acts on each workload.
 
 Further rounds (next_choice): a random forest of log bandwidth over what is measured (the
 median of each configuration's repeats; features: the workload's fields and the
@@ -32,7 +33,7 @@ worst (a random sample of 67 % of each workload's configurations: 97 % and 69-79
 import math
 import random
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from iotuner.bench._plan import BenchPlan, _sample_seed, workload_key
@@ -47,7 +48,10 @@ __all__ = [
     "Pick",
     "SweepState",
     "first_configurations",
+    "measured_spread",
     "next_choice",
+    "next_workload",
+    "workload_distance",
 ]
 
 ROUND_PICKS = 3
@@ -173,6 +177,63 @@ def _spreads(planned: Iterable[_Planned]) -> list[float]:
             if len(logs) > 1:
                 spreads.append(max(logs) - min(logs))
     return spreads
+
+
+def workload_distance(a: Workload, b: Workload) -> float:
+    """How far apart two workloads are, for what a configuration does to them: one for
+    each of pattern, operation and layout that differs, plus the doublings between their
+    scales and the decades between their sizes per call."""
+    return (
+        (a.pattern != b.pattern)
+        + (a.op != b.op)
+        + (a.layout != b.layout)
+        + abs(math.log2(a.nprocs / b.nprocs))
+        + abs(math.log10(a.bytes_per_rank / b.bytes_per_rank))
+    )
+
+
+def measured_spread(state: SweepState, key: str) -> float | None:
+    """How much the configurations measured of workload `key` differ: the log of its best
+    configuration's median bandwidth over its worst's; None under two configurations."""
+    medians = [
+        statistics.median(logs)
+        for repeats in state.workloads[key].measured.values()
+        if (logs := _logs(repeats))
+    ]
+    return max(medians) - min(medians) if len(medians) > 1 else None
+
+
+def next_workload(
+    state: SweepState, pending: Iterable[str], near: Sequence[Workload], order: Mapping[str, int]
+) -> str:
+    """Which of the `pending` workloads (keys) to measure next, after the programs' cases
+    (`near`): the nearest to a case (workload_distance) first; among equally near ones,
+    the one whose nearest measured workload showed the widest spread between its
+    configurations; then by `order` (the plan's seeded shuffle).
+
+    RATIONALE: the programs' cases are where a gain matters to the user, and the table
+    carries a measured choice to the size groups between and beside the measured ones,
+    so their neighbours come first. Without cases (or at an equal distance), a workload
+    like one where the configurations made a large difference is where the largest gain
+    is likeliest; nothing measured yet, the seeded order spreads the first ones over the
+    plan. Cheapest first (before issue 31) spent a cut sweep on the smallest sizes."""
+    spreads = {
+        key: spread
+        for key in state.workloads
+        if (spread := measured_spread(state, key)) is not None
+    }
+
+    def priority(key: str) -> tuple[float, float, int]:
+        workload = state.workloads[key].workload
+        to_case = min((workload_distance(workload, c) for c in near), default=0.0)
+        nearest = min(
+            spreads,
+            key=lambda k: workload_distance(workload, state.workloads[k].workload),
+            default=None,
+        )
+        return round(to_case, 6), -(spreads[nearest] if nearest else 0.0), order[key]
+
+    return min(pending, key=priority)
 
 
 @dataclass(frozen=True)

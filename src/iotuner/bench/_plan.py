@@ -287,7 +287,11 @@ def configurations_for(space: Space, workload: Workload) -> list[Configuration]:
 @dataclass
 class BenchPlan:
     """What a sweep measures: workloads x configurations x repeats. Each workload makes
-    calls_per_open_for(size, open_bytes, max_calls) calls per open."""
+    calls_per_open_for(size, open_bytes, max_calls) calls per open. `cases` are the kernel
+    workloads of the programs' cases (bench._programs): planned too, with every
+    configuration that can act on them (max_configs does not sample them), and left out of
+    sweep_id (a measurement is the same whichever logs asked for it, so a sweep resumed
+    with other logs keeps what it measured)."""
 
     space: Space
     nprocs: Sequence[int]
@@ -300,6 +304,7 @@ class BenchPlan:
     seed: int = 0
     open_bytes: int = OPEN_BYTES
     max_calls: int = MAX_CALLS
+    cases: Sequence[Workload] = ()
     workloads: list[Workload] = field(init=False)
     _configurations: dict[str, list[Configuration]] = field(
         init=False, default_factory=dict, repr=False, compare=False
@@ -334,11 +339,15 @@ class BenchPlan:
                                 calls_per_open_for(size, self.open_bytes, self.max_calls),
                             )
                             workload = kernel_workload(workload)
-                            # Strided sizes rounded to whole blocks may meet: once is enough.
-                            if all(
-                                workload_key(w) != workload_key(workload) for w in self.workloads
-                            ):
-                                self.workloads.append(workload)
+                            self._add(workload)
+        for workload in self.cases:
+            self._add(workload)
+
+    def _add(self, workload: Workload) -> None:
+        # Strided sizes rounded to whole blocks may meet, and a program's case may be a
+        # workload of the plan: once is enough.
+        if all(workload_key(w) != workload_key(workload) for w in self.workloads):
+            self.workloads.append(workload)
 
     @property
     def sweep_id(self) -> str:
@@ -367,7 +376,8 @@ class BenchPlan:
         key = workload_key(workload)
         if key not in self._configurations:
             configs = configurations_for(self.space, workload)
-            if self.max_configs is not None and len(configs) > self.max_configs:
+            is_case = any(workload_key(c) == key for c in self.cases)
+            if not is_case and self.max_configs is not None and len(configs) > self.max_configs:
                 rng = random.Random(f"{self.seed}:{_sample_seed(workload)}")
                 configs = [configs[0], *rng.sample(configs[1:], self.max_configs - 1)]
             self._configurations[key] = configs

@@ -21,7 +21,13 @@ from rich.text import Text
 
 from iotuner._fileio import create_private_file
 from iotuner._progress import progress_bar
-from iotuner.bench._order import UPPER_QUANTILE, SweepState, first_configurations, next_choice
+from iotuner.bench._order import (
+    UPPER_QUANTILE,
+    SweepState,
+    first_configurations,
+    next_choice,
+    next_workload,
+)
 from iotuner.bench._pace import Pace, duration_text, moved_bytes
 from iotuner.bench._plan import BenchPlan, workload_key
 from iotuner.errors import ConfigError
@@ -215,14 +221,17 @@ def run_sweep(
     """Measure what `results` does not hold yet, in rounds (iotuner.bench._order), within
     `budget` seconds (None: no limit) from `since` (a time.monotonic(); default now).
 
-    Round 1 is the first round of every workload, cheapest first. Then, when the rest of
-    the plan fits in the time left at the pace so far (always without a budget), the rest,
-    cheapest workload first; else rounds a model chooses (next_choice), until it finds
-    nothing worth measuring. No measurement starts that the pace says cannot end within
-    the budget, and a job still running at its end is stopped (its unfinished measurement
-    is not kept). Rounds and what they measure are printed on `console`; the progress bar
-    (done/planned, and the time left: the pace's estimate for the rest of the plan, or the
-    budget's end when that comes first) goes to stderr.
+    First the programs' cases (plan.cases, the most I/O time at stake first): their
+    first configurations, then every other one. Then the first round of every other
+    workload, nearest the cases first (next_workload). Then, when the rest of the plan
+    fits in the time left at the pace so far (always without a budget), the rest,
+    cheapest workload first; else rounds a model chooses (next_choice), the largest
+    expected gain first, until it finds nothing worth measuring. No measurement starts
+    that the pace says cannot end within the budget, and a job still running at its end
+    is stopped (its unfinished measurement is not kept). Rounds and what they measure are
+    printed on `console`; the progress bar (done/planned, and the time left: the pace's
+    estimate for the rest of the plan, or the budget's end when that comes first) goes to
+    stderr.
 
     `after_workload(records)` runs after each kernel job with the measurements it added to
     `results` (e.g. to store them in the knowledge base without reading the growing file
@@ -330,19 +339,28 @@ class _Sweep:
 
     def run(self, console: Console) -> tuple[str, str]:
         """The rounds (see run_sweep); the stop and its reason."""
+        cases = [workload_key(w) for w in self.plan.cases]
+        if self._cases_first(console, cases):
+            return STOP_BUDGET, self.out_of_time
         first = {}
         for w in self.plan.workloads:
             key = workload_key(w)
-            first[key] = self.state.missing(key, first_configurations(self.plan, w))
+            if key not in cases:
+                first[key] = self.state.missing(key, first_configurations(self.plan, w))
         first = {key: lines for key, lines in first.items() if lines}
         if first:
             sizes = sorted({len({config_key(c) for c, _ in lines}) for lines in first.values()})
-            console.print(
-                f"round 1: {_count(first)} measurements of {len(first)} workload(s), cheapest "
-                f"first: each one's default and the configurations that try every value of "
-                f"the parameters that matter to it ({_span(sizes)} per workload)"
+            order = (
+                "those nearest the programs' cases first"
+                if cases
+                else "those like the workloads where the configurations differed most first"
             )
-            self._round(first, "first", cheapest_first=True)
+            console.print(
+                f"round {self.rounds + 1}: {_count(first)} measurements of {len(first)} "
+                f"workload(s), {order}: each one's default and the configurations that try "
+                f"every value of the parameters that matter to it ({_span(sizes)} per workload)"
+            )
+            self._round(first, "first", order="nearest")
             if self.out_of_time:
                 return STOP_BUDGET, self.out_of_time
         while True:
@@ -388,25 +406,63 @@ class _Sweep:
                     f"configurations begun before (their missing repeats)"
                 )
                 how = "model"
-            if self._round(jobs, how, cheapest_first=how == "rest") == 0 and not self.out_of_time:
+            order = "cheapest" if how == "rest" else "given"
+            if self._round(jobs, how, order=order) == 0 and not self.out_of_time:
                 raise ConfigError(
                     f"round {self.rounds} measured nothing of what it planned ({self.results})"
                 )
             if self.out_of_time:
                 return STOP_BUDGET, self.out_of_time
 
-    def _round(self, jobs: dict[str, list[Line]], how: str, cheapest_first: bool) -> int:
-        """One round: a kernel job per workload; returns the measurements it added."""
+    def _cases_first(self, console: Console, cases: list[str]) -> bool:
+        """The programs' cases, the most I/O time at stake first (the plan's order): each
+        one's first configurations (the default and a cover of every value), then, case
+        by case, every other configuration that can act on it, so that a budget cut
+        leaves every case compared. Whether the budget ran out."""
+        for whole, what in (
+            (False, "each one's default and the configurations that try every value of the "
+             "parameters that matter to it"),
+            (True, "every other configuration that can act on them"),
+        ):  # fmt: skip
+            jobs = {}
+            for key in cases:
+                planned = self.state.workloads[key]
+                configs = (
+                    planned.configs if whole else first_configurations(self.plan, planned.workload)
+                )
+                jobs[key] = self.state.missing(key, configs)
+            jobs = {key: lines for key, lines in jobs.items() if lines}
+            if not jobs:
+                continue
+            console.print(
+                f"round {self.rounds + 1}: {_count(jobs)} measurements of the programs' "
+                f"{len(jobs)} case(s) in the logs, the most I/O time first: {what}"
+            )
+            self._round(jobs, "program", order="given")
+            if self.out_of_time:
+                return True
+        return False
+
+    def _round(self, jobs: dict[str, list[Line]], how: str, order: str) -> int:
+        """One round: a kernel job per workload; returns the measurements it added.
+        `order`: "given" (the order of `jobs`), "cheapest" (the least time a measurement
+        first: once one does not fit the budget, neither does the rest) or "nearest"
+        (next_workload)."""
         self.rounds += 1
         added = 0
         pending = list(jobs)
         while pending:
-            key = min(pending, key=self._cost) if cheapest_first else pending[0]
+            if order == "cheapest":
+                key = min(pending, key=self._cost)
+            elif order == "nearest":
+                key = next_workload(self.state, pending, self.plan.cases, self.order)
+            else:
+                key = pending[0]
             pending.remove(key)
             workload = self.state.workloads[key].workload
             lines = self._fitting(workload, jobs[key])
             if not lines:
-                if cheapest_first:
+                if order == "cheapest":
                     break  # what comes next costs more
                 continue
             new: list[Measurement] = []
@@ -418,7 +474,7 @@ class _Sweep:
                 added += len(new)
                 if self.after_workload is not None and new:
                     self.after_workload([(m, self.system, self.plan.space.name) for m in new])
-            if self.out_of_time and cheapest_first:
+            if self.out_of_time and order == "cheapest":
                 break  # what comes next costs more
         return added
 

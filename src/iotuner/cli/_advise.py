@@ -233,12 +233,12 @@ def print_advice(advice: "Advice", console: "Console", table: Path | None) -> No
             gain = gain_words(r)
             console.print(
                 f"  recommendation: {markup_safe(hints)}"
-                + (f"; predicted bandwidth {gain} of the default's" if gain else "")
+                + (f"; gain over the default {markup_safe(gain)}" if gain else "")
             )
         elif r.choice is not None:
             console.print(
-                f"  recommendation: keep the defaults ({markup_safe(r.reason)}; predicted "
-                f"{gain_words(r) or 'no gain'})"
+                f"  recommendation: keep the defaults ({markup_safe(r.reason)}; gain of the "
+                f"best other configuration {markup_safe(gain_words(r) or 'none')})"
             )
         else:
             console.print(f"  recommendation: none ({markup_safe(r.reason)})")

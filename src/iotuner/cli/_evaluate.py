@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from iotuner.cli._common import Subparsers, comma_separated, store_from_args
 from iotuner.cli._learn import _add_learning_source
 from iotuner.errors import ConfigError
+from iotuner.gains import earned_gain
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -121,7 +122,7 @@ def print_evaluation(result: "Evaluation", console: "Console", chosen: str | Non
             f"trials\nto {result.target_fraction:.0%}",
             f"reached\nin {result.budget}",
             "pick\n≥ 0.95",
-            "in 10-90 %\nrows/gains/worst",
+            "in 10-90 %\nrows/gains/worst\nwidth rows/gains",
             title=escape(result.notes[scheme]),
             title_justify="left",
         )
@@ -155,7 +156,7 @@ def _cells(figures: "Figures") -> list[str]:
 def pick_and_coverage_cells(scored: "SchemeResult") -> list[str]:
     """The share of held-out workloads whose zero-trial pick reaches 0.95 of their best,
     and the coverage of the calibrated 10-90 % interval (rows, pairs' gains, the worst
-    held-out workload)."""
+    held-out workload) beside its width (coverage_width)."""
     picks = [w.pick for w in scored.workloads]
     share = _number(sum(p >= 0.95 for p in picks) / len(picks) if picks else None, "{:.0%}")
     cover = scored.coverage
@@ -164,8 +165,15 @@ def pick_and_coverage_cells(scored: "SchemeResult") -> list[str]:
     return [
         share,
         f"{_number(cover['rows'], '{:.0%}')}/{_number(cover['gains'], '{:.0%}')}/"
-        f"{_number(cover['worst_workload'], '{:.0%}')}",
+        f"{_number(cover['worst_workload'], '{:.0%}')} {coverage_width(cover)}",
     ]
+
+
+def coverage_width(cover: dict[str, Any]) -> str:
+    """'x9.0/x2.1 wide': the median ratio high / low of the calibrated 10-90 % interval of
+    a bandwidth and of a gain over the held-out workloads ('-' where not known)."""
+    width, gain = cover.get("width"), cover.get("gain_width")
+    return f"{_number(width, 'x{:.1f}')}/{_number(gain, 'x{:.1f}')} wide"
 
 
 def _number(value: float | None, form: str) -> str:
@@ -290,8 +298,10 @@ def _predict(args: argparse.Namespace) -> int:
             "predicted": float(point[i]),
             "low": None if elsewhere else float(bounds[i, 0]),
             "high": None if elsewhere else float(bounds[i, 1]),
-            "gain_over_default": float(point[i] / default_bw) if default_bw else None,
+            # The ratio of two raw predictions: for ranking, never printed as a gain.
+            "predicted_ratio": float(point[i] / default_bw) if default_bw else None,
             "calibrated_gain": calibrated(i),
+            "gain": _gain_record(calibrated(i)),
             "far_from_data": far[i] or None,
         }
         for rank, i in enumerate(order, start=1)
@@ -360,19 +370,27 @@ def _predict(args: argparse.Namespace) -> int:
     elif args.dir is not None and elsewhere is None:
         print(f"  {args.dir}: not checked, the model does not record the system it learned on")
     for entry in shown:
-        gain, alike = entry["gain_over_default"], entry["calibrated_gain"]
+        gain = earned_gain(calibrated=entry["calibrated_gain"])
         interval = "" if elsewhere else f"[{entry['low']:.1f} .. {entry['high']:.1f}]"
+        figure = f"gain {gain.figure}" + (" calibrated" if gain.basis == "calibrated" else "")
         print(
-            f"  {entry['rank']:>4}  {entry['predicted']:10.1f}  {interval}"
-            + (f"  x{gain:.2f} of default (predicted)" if gain is not None else "")
-            + (
-                f", held-out alike x{alike[1]:.2f} [x{alike[0]:.2f} .. x{alike[2]:.2f}]"
-                if alike is not None
-                else ""
-            )
-            + f"  {entry['key']}"
+            f"  {entry['rank']:>4}  {entry['predicted']:10.1f}  {interval}  {figure}"
+            f"  {entry['key']}"
         )
     return 0
+
+
+def _gain_record(calibrated: list[float] | None) -> dict[str, object]:
+    """The earned gain (iotuner.gains) of a prediction, for --json: calibrated or unknown."""
+    gain = earned_gain(
+        calibrated=(calibrated[0], calibrated[1], calibrated[2]) if calibrated else None
+    )
+    return {
+        "basis": gain.basis,
+        "value": gain.value,
+        "interval": list(gain.interval) if gain.interval else None,
+        "figure": gain.figure,
+    }
 
 
 def _model_space(path: Path, metadata: dict[str, Any], given: str | None) -> "Space":

@@ -105,9 +105,11 @@ def add_bench(subparsers: Subparsers) -> None:
             "1024, about 64 MiB per rank), syncs and closes it; the bandwidth recorded is "
             "the data's (calls and the sync of a write), open and close are timed apart. "
             "It ends in bounded time with the most useful measurements for that time "
-            "(--time-budget, 20 minutes unless told otherwise): first every workload's "
-            "default and a few configurations that try every value of each parameter that "
-            "matters to it, cheapest workload first; then the rest of the plan when it fits "
+            "(--time-budget, 20 minutes unless told otherwise): first the cases your "
+            "programs' logs show (--from-logs), the most I/O time first, with every "
+            "configuration that can act on them; then every workload's default and a few "
+            "configurations that try every value of each parameter that matters to it, "
+            "those nearest the programs' cases first; then the rest of the plan when it fits "
             "in the time left, else rounds a model chooses (where it knows least or expects "
             "most), until no unmeasured configuration may beat its workload's best by more "
             "than the noise between repeats. Results are appended to a results file as they "
@@ -127,6 +129,17 @@ def add_bench(subparsers: Subparsers) -> None:
     )
     add_db_argument(parser)
     parser.add_argument("--no-db", action="store_true", help="only write the results file")
+    parser.add_argument(
+        "--from-logs",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="LOG",
+        help="trace logs (*.iotrace.jsonl, from `iotuner run --log-dir`) and Darshan logs "
+        "(*.darshan) of your programs, or folders of them: the cases they show (scale, "
+        "pattern, layout, read/write, size group) are measured first, the most I/O time "
+        "first, with every configuration that can act on them",
+    )
     parser.add_argument("--nprocs", default="2", help="comma-separated scales (default 2)")
     parser.add_argument("--patterns", default="collective,independent")
     parser.add_argument(
@@ -182,6 +195,7 @@ def _bench(args: argparse.Namespace) -> int:
         parse_layout,
         parse_size,
         plan_sizes,
+        program_cases,
         repair_results,
         resume_estimate,
         run_sweep,
@@ -205,6 +219,18 @@ def _bench(args: argparse.Namespace) -> int:
     open_bytes = parse_size(args.open_size)
     budget = parse_duration(args.time_budget, "--time-budget")
     sizes, why = plan_sizes(args.sizes, args.max_size, args.dir, nprocs, layouts, open_bytes)
+    strided = next((layout for layout in layouts if layout.layout == "strided"), None)
+    cases, left_out = program_cases(
+        args.from_logs,
+        max(nprocs),
+        open_bytes,
+        stand_in=None if strided is None else (strided.block, strided.fill),
+    )
+    if args.from_logs and not cases:
+        raise ConfigError(
+            "--from-logs: the logs show no case this sweep can measure"
+            + (f" ({'; '.join(left_out)})" if left_out else " (no MPI-IO call with a duration)")
+        )
     plan = BenchPlan(
         space=space,
         nprocs=nprocs,
@@ -216,6 +242,7 @@ def _bench(args: argparse.Namespace) -> int:
         max_configs=args.max_configs,
         seed=args.seed,
         open_bytes=open_bytes,
+        cases=[case.workload for case in cases],
     )
     results = args.results or Path(f"bench-{space.name}.bench.jsonl")
     if not results.parent.is_dir():
@@ -223,6 +250,15 @@ def _bench(args: argparse.Namespace) -> int:
     store = None if args.no_db else store_from_args(args)
     console = Console()
     console.print(f"{why}; size per call x calls per open: {plan.calls_text()}")
+    if cases:
+        console.print(
+            f"the programs' logs show {len(cases)} case(s), measured first, the most I/O "
+            f"time first:"
+        )
+        for number, case in enumerate(cases, start=1):
+            console.print(f"  {number}. {case.describe()}", markup=False, highlight=False)
+    for sentence in left_out:
+        console.print(f"  {sentence}", markup=False, highlight=False)
     console.print(
         f"{len(plan.workloads)} workloads, {plan.measurements():,} measurements "
         f"(space {space.name}, {args.repeats} repeats), {plan.data_bytes() / (1 << 30):,.1f} "

@@ -240,6 +240,7 @@ def _search(args: argparse.Namespace) -> int:
         print_result,
         result_record,
         run_search,
+        searched_keys,
         storage_url,
         winner_entries,
     )
@@ -351,13 +352,22 @@ def _search(args: argparse.Namespace) -> int:
         if result.program is None or result.nprocs is None:
             raise ConfigError("--table needs a run's trace to name the program and its scale")
         entries = winner_entries(result, result.program, result.nprocs)
-        merge_winner(args.table, entries)
-        report.print(
-            markup_safe(
-                f"{args.table}: {entries[0].program} x{entries[0].nprocs}: {entries[0].hints} "
-                f"at open, kept at set_view and collective access ({len(entries)} entries)"
+        if entries:
+            merge_winner(args.table, entries, searched_keys(result))
+            report.print(
+                markup_safe(
+                    f"{args.table}: {entries[0].program} x{entries[0].nprocs}: "
+                    f"{entries[0].hints} at open, kept at set_view and collective access "
+                    f"({len(entries)} entries)"
+                )
             )
-        )
+        else:
+            report.print(
+                markup_safe(
+                    f"{args.table}: left as it was (the winner sets no hint: nothing better "
+                    "than the default was found)"
+                )
+            )
         record["table"] = {"path": str(args.table), "entries": [e.to_json() for e in entries]}
     if args.json:
         print(json.dumps(record, indent=2, allow_nan=False))

@@ -49,9 +49,10 @@ def add_run(subparsers: Subparsers) -> None:
     )
     learn = parser.add_argument_group(
         "online tuning",
-        "after the program has ended: its trace into the knowledge base, the model refitted, "
-        "the program's entries in --table rewritten only with evidence, a change that made "
-        "runs slower rolled back; decisions in TABLE.history.jsonl (README: online tuning)",
+        "after the program has ended: its trace into the knowledge base, the entries of the "
+        "file and size group it measured in --table rewritten only with evidence, a change "
+        "that made runs slower rolled back; decisions in TABLE.history.jsonl (README: online "
+        "tuning)",
     )
     learn.add_argument(
         "--learn",
@@ -68,7 +69,18 @@ def add_run(subparsers: Subparsers) -> None:
     )
     learn.add_argument("--db", help="knowledge base (default: $IOTUNER_DB, else the user's)")
     learn.add_argument("--space", help="parameter space to choose in (name or TOML file)")
-    learn.add_argument("--model-kind", help="model to refit (default random_forest)")
+    learn.add_argument(
+        "--model",
+        type=Path,
+        default=Path("iotuner-model"),
+        help="model directory from `iotuner train` (default ./iotuner-model, when there): "
+        "its kind and calibration judge the tries",
+    )
+    learn.add_argument(
+        "--model-kind",
+        help="model kind to refit after each run instead (default: the saved model's, "
+        "else random_forest)",
+    )
     parser.add_argument("command", nargs=argparse.REMAINDER, help="e.g. mpiexec -n 4 ./app")
     parser.set_defaults(handler=_run)
 
@@ -85,9 +97,8 @@ def _run(args: argparse.Namespace) -> int:
         learn = False
     tag = None
     if learn:
-        # The table is tuned and the run traced; a table not there yet means defaults.
-        mode = "tune,trace" if args.table.exists() else "trace"
-        tag = _record_start(args)
+        mode, learn = _learning_mode(args.table)
+        tag = _record_start(args) if learn else None
     result = run(
         command_after_dashes(args),
         mode=mode,
@@ -107,6 +118,35 @@ def _run(args: argparse.Namespace) -> int:
     if learn and result.logs:
         _learn(args, result.logs)
     return result.returncode
+
+
+def _learning_mode(table: Path) -> tuple[str, bool]:
+    """The interposer mode of a learning run, and whether it learns. A table that is
+    missing, empty or refused never stops the program: it runs untuned (as the interposer
+    does with such a table), with one warning; learning then writes the table, unless it
+    was refused (what is in it is not the learner's to overwrite)."""
+    from iotuner.table import check_table
+
+    if not table.exists() or not table.read_bytes().strip():
+        state = "does not exist yet" if not table.exists() else "is empty"
+        print(
+            f"iotuner: warning: {printable(table)} {state}: the program runs untuned, "
+            "and learning writes its entries there",
+            file=sys.stderr,
+        )
+        return "trace", True
+    try:
+        refused = check_table(table).refused
+    except (OSError, IotunerError) as exc:
+        refused = ("unreadable", str(exc))
+    if refused is None:
+        return "tune,trace", True
+    print(
+        f"iotuner: warning: {printable(table)} refused ({refused[0]}): {printable(refused[1])}; "
+        "the program runs untuned and nothing is learned into it",
+        file=sys.stderr,
+    )
+    return "trace", False
 
 
 def _record_start(args: argparse.Namespace) -> str | None:
@@ -135,6 +175,7 @@ def _learn(args: argparse.Namespace, logs: list[Path]) -> None:
             args.db or os.environ.get("IOTUNER_DB") or None,
             space=args.space,
             model=args.model_kind,
+            model_dir=args.model,
             refit_every=args.refit_every,
         )
         for line in report.lines():

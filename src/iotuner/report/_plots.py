@@ -149,9 +149,7 @@ def gain_intervals(rows: Sequence[tuple[str, float, float, float, bool]], alt: s
     axes.set_yticks(range(len(rows)), [label for label, *_ in rows], fontsize=7)
     values = [v for _, gain, low, high, _ in rows for v in (gain, low, high, 1.0) if v > 0]
     ratio_axis(axes, min(values), max(values))
-    axes.set_xlabel(
-        "gain over the default (interval: measured or calibrated, else the model's band)"
-    )
+    axes.set_xlabel("gain over the default (interval: measured or calibrated)")
     axes.plot([], [], "o", color=PALETTE[2], label="changed")
     axes.plot([], [], "o", color="grey", label="kept the default")
     axes.legend(loc="lower right", fontsize=7)

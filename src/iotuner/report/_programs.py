@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
 
+from iotuner.gains import outside
 from iotuner.report._table import merged_rows
 from iotuner.report._traces import comparison_section, log_section
 from iotuner.table import TableEntry
@@ -68,6 +69,15 @@ def _entries_for(entries: Sequence[TableEntry], program: str, scales: set[int]) 
     ]
 
 
+def _missed(measured: float | None, rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """Why the runs' measured gain lies outside what the table's entries that set hints
+    for the program promised (the widest of their earned intervals), or None."""
+    promised = [r["interval"] for r in rows if not r["kept"] and r["interval"] is not None]
+    if not promised:
+        return None
+    return outside(measured, (min(i[0] for i in promised), max(i[1] for i in promised)))
+
+
 def program_pages(
     index: str,
     logs: Sequence[TraceLog],
@@ -104,6 +114,8 @@ def program_pages(
         )
         scales = {int(r.job["nprocs"]) for r in runs if r.job.get("nprocs") is not None}
         rows = merged_rows(_entries_for(entries, program, scales)) if entries is not None else None
+        if comparison is not None:
+            comparison["missed"] = _missed(comparison["ratio"], rows or [])
         context = {
             "program": program,
             "runs": len(runs),

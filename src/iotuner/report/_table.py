@@ -13,6 +13,7 @@ from typing import Any
 
 from iotuner._units import format_size
 from iotuner.formats import size_groups
+from iotuner.gains import stated_gain
 from iotuner.report import _plots
 from iotuner.table import TableCheck, TableEntry
 from iotuner.tune import NoteFigures, note_figures
@@ -73,7 +74,16 @@ class _Run:
     notes: list[str]
 
     def row(self) -> dict[str, Any]:
-        gains = [f.gain for f in self.figures]
+        # Only earned gains (iotuner.gains): a note's ratio of two raw predictions is none.
+        earned = [
+            g
+            for f in self.figures
+            for g in [stated_gain(f.basis, f.gain, (f.gain_low, f.gain_high))]
+            if g.value is not None
+        ]
+        gains = [g.value for g in earned if g.value is not None]
+        intervals = [g.interval for g in earned if g.interval is not None]
+        figures = list(dict.fromkeys(g.figure for g in earned))
         why = list(dict.fromkeys(f.reason for f in self.figures)) or [
             n for n in dict.fromkeys(self.notes) if n
         ]
@@ -85,11 +95,18 @@ class _Run:
             "entries": len(self.notes),
             "gain": (min(gains), max(gains)) if gains else None,
             "interval": (
-                (min(f.gain_low for f in self.figures), max(f.gain_high for f in self.figures))
-                if self.figures
-                else None
+                (min(i[0] for i in intervals), max(i[1] for i in intervals)) if intervals else None
             ),
-            "basis": ", ".join(sorted({f.basis for f in self.figures})),
+            "gain_text": (
+                "; ".join(figures)
+                if len(figures) <= 2
+                else f"x{min(gains):.2f} to x{max(gains):.2f} ({len(figures)} figures)"
+            )
+            if figures
+            else "unknown"
+            if self.figures
+            else "-",
+            "basis": ", ".join(sorted({g.basis for g in earned})),
             "why": why[0] if why else "",
             "more_reasons": len(why) - 1 if why else 0,
         }

@@ -6,6 +6,7 @@ from typing import Any
 
 from iotuner._units import format_size
 from iotuner.formats import size_groups
+from iotuner.gains import earned_gain
 from iotuner.report import _plots
 from iotuner.summary import MIB, summarize
 from iotuner.tracelog import TraceLog
@@ -127,5 +128,8 @@ def comparison_section(default: TraceLog, tuned: TraceLog) -> dict[str, Any]:
         "total_default": total_default,
         "total_tuned": total_tuned,
         "ratio": total_tuned / total_default if total_default > 0 else None,
+        "gain_text": earned_gain(
+            measured=total_tuned / total_default if total_default > 0 else None
+        ).figure,
         "applied": _table_hints(tuned),
     }

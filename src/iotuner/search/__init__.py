@@ -48,7 +48,7 @@ from iotuner.search._settings import MIN_REPEATS, SearchSettings
 from iotuner.search._slurm import SlurmLauncher
 from iotuner.search._strategies import STRATEGIES, Strategy, StrategyOptions, make_strategy
 from iotuner.search._study import default_study_name, storage_url
-from iotuner.search._verdict import merge_winner, rank_test, winner_entries
+from iotuner.search._verdict import merge_winner, rank_test, searched_keys, winner_entries
 
 __all__ = [
     "DIRECTIONS",
@@ -93,6 +93,7 @@ __all__ = [
     "relevance",
     "result_record",
     "run_search",
+    "searched_keys",
     "storage_url",
     "winner_entries",
     "workload_from_logs",

@@ -27,7 +27,9 @@ class TrialOutcome:
     `logs` the trace logs it wrote, `returncode` the command's exit status (None offline).
     Offline, `answered_by` is the measured configuration (config_key) whose value answered
     when the proposed one was not in the table, and `repeats` how many rows of the table
-    were summarised into the value. `stdout_tail` is the last lines a failed run printed
+    were summarised into the value, and `worst` the worst of them (the lowest bandwidth,
+    the longest time; None: one value), the measured lower bound the model strategy's
+    skipping compares with (_guide). `stdout_tail` is the last lines a failed run printed
     (empty for a trial that did not fail or printed nothing), for the report to show why.
     """
 
@@ -39,6 +41,7 @@ class TrialOutcome:
     answered_by: str | None = None
     repeats: int = 1
     stdout_tail: str = ""
+    worst: float | None = None
 
     def __post_init__(self) -> None:
         if (self.value is None) == (self.reason is None):

@@ -36,7 +36,7 @@ from iotuner.search._guide import MAX_ENUMERATED, ModelGuide
 from iotuner.search._loop import SearchLoop
 from iotuner.search._objectives import Objective
 from iotuner.search._program import identity, read_program, searched_parameters, workload_from
-from iotuner.search._result import SearchProgress, SearchResult, Spent
+from iotuner.search._result import SearchProgress, SearchResult, Skipped, Spent
 from iotuner.search._settings import SearchSettings
 from iotuner.search._strategies import Strategy, make_strategy
 from iotuner.search._study import (
@@ -47,6 +47,7 @@ from iotuner.search._study import (
     unrecorded_logs,
 )
 from iotuner.search._verdict import choose_winner
+from iotuner.space import config_key
 from iotuner.tune import Predictor
 
 __all__ = ["run_search"]
@@ -195,7 +196,7 @@ def _run_search(
         relevance_note=chosen.note,
         probe_logs=list(program.extra_logs),
         unrecorded_logs=unrecorded_logs(study),
-        skipped=list(loop.skipped),
+        skipped=_skipped(loop.skipped, guide),
         trial_mode=objective.trial_mode,
         offline=objective.summary(trials, settings.target_fraction),
         recommendation=strategy.recommendation,
@@ -213,6 +214,24 @@ def _run_search(
             collected,
         )
     return result
+
+
+SKIPPED_LISTED = 50
+"""Candidates the model's veto still skips at the end, listed in the result at most."""
+
+
+def _skipped(proposed: list[Skipped], guide: ModelGuide | None) -> list[Skipped]:
+    """The proposals the loop skipped, then the candidates the model's veto skips at the
+    end, never proposed (the best predicted first, at most SKIPPED_LISTED)."""
+    listed = list(proposed)
+    if guide is not None:
+        seen = {config_key(s.config) for s in listed}
+        listed += [
+            Skipped(config, reason)
+            for config, reason in guide.skipped(SKIPPED_LISTED)
+            if config_key(config) not in seen
+        ]
+    return listed
 
 
 def _check_budget(budget: int | None, there: int, what: str) -> None:

@@ -458,7 +458,13 @@ class OfflineObjective(Objective):
                 answered_by=answered_by,
                 repeats=measured.rows,
             )
-        return TrialOutcome(measured.value, answered_by=answered_by, repeats=measured.rows)
+        worst = measured.low if self.direction == "maximize" else measured.high
+        return TrialOutcome(
+            measured.value,
+            answered_by=answered_by,
+            repeats=measured.rows,
+            worst=worst if measured.rows > 1 else None,
+        )
 
     def signature(self) -> dict[str, object]:
         return {

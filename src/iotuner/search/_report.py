@@ -11,8 +11,9 @@ from rich.text import Text
 
 from iotuner._printable import markup_safe, printable
 from iotuner._tables import breakable, print_table, whole
+from iotuner.gains import earned_gain, outside
 from iotuner.search._result import SearchResult, Spent
-from iotuner.space import config_key
+from iotuner.space import Configuration, config_key
 
 __all__ = ["print_result", "result_record"]
 
@@ -154,6 +155,52 @@ def print_result(result: SearchResult, console: Console, *, show: int = 5) -> No
             line += f"; application parameters {shown} (the command or environment sets them)"
         console.print(markup_safe(line))
     console.print(markup_safe(result.winner_reason))
+    for line in gain_lines(result):
+        console.print(markup_safe(line))
+
+
+def measured_gain(result: SearchResult, config: Configuration) -> float | None:
+    """The measured gain of `config` over the default on the search's workload: the
+    verdict's re-measured medians when both were re-measured, else their trials' values;
+    None when either was not measured (a gain over the default is then not known here)."""
+
+    def value(wanted: Configuration) -> float | None:
+        key = config_key(wanted)
+        for r in result.remeasured:
+            if config_key(r.config) == key and r.median:
+                return r.median
+        return next(
+            (t.value for t in result.trials if config_key(t.config) == key and t.value), None
+        )
+
+    best, default = value(config), value(result.space.default())
+    if best is None or default is None:
+        return None
+    return best / default if result.direction == "maximize" else default / best
+
+
+def gain_lines(result: SearchResult) -> list[str]:
+    """The best's gain over the default, as measured (iotuner.gains), and a flag when the
+    model's zero-trial pick measured outside the gain interval it was promised."""
+    lines = []
+    best = (
+        result.winner
+        if result.winner is not None
+        else (result.best.config if result.best else None)
+    )
+    if best is not None and config_key(best) != config_key(result.space.default()):
+        gain = earned_gain(measured=measured_gain(result, best))
+        lines.append(f"gain of {config_key(best)} over the default: {gain.words}")
+    pick = result.recommendation
+    if pick is not None:
+        promised = pick.earned().interval
+        flag = outside(measured_gain(result, pick.config), promised)
+        if flag is not None:
+            lines.append(
+                f"the model's zero-trial pick {config_key(pick.config)} missed its calibrated "
+                f"gain: {flag}"
+            )
+    return lines
 
 
 def _spent_line(spent: Spent) -> str:
@@ -294,4 +341,5 @@ def result_record(result: SearchResult) -> dict[str, Any]:
     for f in dataclasses.fields(result):
         if f.name not in known:  # fields added later (a model's recommendation, ...)
             record[f.name] = _plain(getattr(result, f.name))
+    record["gains"] = gain_lines(result)
     return record

@@ -187,7 +187,13 @@ class ModelSampler(PoolSampler):
             # A configuration measured already (a cached answer, a repeat) adds nothing.
             if self.guide.index(t.params) in self.guide.belief.observed:
                 continue
-            self.guide.observe(t.params, float(t.value), minimise=minimise)
+            worst = t.user_attrs.get("iotuner:worst")
+            self.guide.observe(
+                t.params,
+                float(t.value),
+                minimise=minimise,
+                worst=float(worst) if isinstance(worst, int | float) else None,
+            )
 
     def sample_relative(
         self, study: Study, trial: FrozenTrial, search_space: dict[str, BaseDistribution]

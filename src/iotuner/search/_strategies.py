@@ -28,8 +28,8 @@ predicts best; Strategy.recommendation carries its predicted gain over the defau
 interval); after each trial a Gaussian process on the residuals (measured - predicted)
 updates the prediction of every candidate, and the next trial is the untried candidate
 with the highest expected improvement (models.WorkloadBelief, _guide); a candidate whose
-updated upper bound is below the best value measured so far is skipped (Strategy.veto;
-_guide). The model stays in
+calibrated upper bound is below the measured lower bound of the best so far is skipped
+while others are left, and run once none is (_guide). The model stays in
 charge until the budget ends: it used to run its top five and hand over to TPE, and a
 model that ranked the best configuration eleventh then never reached it in four runs of
 five. make_strategy builds each by name
@@ -299,9 +299,12 @@ def _model(
         + (
             "none is skipped"
             if guide.threshold == 0
-            else "configurations whose updated upper bound (90th percentile) is below "
+            else "none is skipped (the model has no calibration of gains)"
+            if not guide.calibrated
+            else "configurations whose calibrated upper bound (90th percentile) is below "
             + ("" if guide.threshold == 1 else f"{guide.threshold:.0%} of ")
-            + "the best value measured so far are skipped without a run"
+            + "the measured lower bound of the best so far are skipped while others are "
+            "left to run"
         ),
     ]
     if guide.sampled:

@@ -58,7 +58,7 @@ __all__ = ["default_study_name", "storage_url", "unrecorded_logs"]
 
 KIND = "iotuner:kind"
 """Trial attribute: "run" (measured), "cached" (answered from the cache) or "vetoed"."""
-OUTCOME_ATTRS = ("reason", "seconds", "logs", "returncode", "answered_by", "repeats")
+OUTCOME_ATTRS = ("reason", "seconds", "logs", "returncode", "answered_by", "repeats", "worst")
 """The fields of a TrialOutcome kept as trial attributes `iotuner:<name>`."""
 VALUE = "iotuner:value"
 """Trial attribute of a measured trial: its value (None when it failed), kept beside the
@@ -430,6 +430,7 @@ def record_from_trial(trial: FrozenTrial, space: Space) -> TrialRecord:
         answered_by=attrs.get("iotuner:answered_by"),
         repeats=int(attrs.get("iotuner:repeats", 1)),
         stdout_tail=str(attrs.get(FAILED_TAIL, "")),
+        worst=attrs.get("iotuner:worst"),
     )
     return TrialRecord(trial.number, space.validate(trial.params), outcome, False)
 

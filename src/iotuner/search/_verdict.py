@@ -24,7 +24,8 @@ the default (winner's worst better than the default's best); with more repeats s
 overlap is tolerated.
 """
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from scipy.stats import mannwhitneyu
@@ -220,9 +221,15 @@ def winner_entries(result: SearchResult, program: str, nprocs: int) -> list[Tabl
     merge_winner puts them first, so they also win the ties. Entries that name the
     program or a file more precisely (trace history's, per program and file) stay more
     specific and still win for their files. A table cannot set application parameters:
-    the note names the winner's, for the user to set."""
+    the note names the winner's, for the user to set.
+
+    A winner that sets no hint (the default kept: nothing better was found) gets no
+    entries: an entry naming the program with no hints would outrank the table's other
+    entries for the program (`tune`'s) and so unset keys the search never looked at."""
     if result.winner is None:
         raise SearchError("the search has no winner (every trial failed)")
+    if not result.space.hints(result.winner):
+        return []
     note = (
         f"iotuner search ({result.strategy}, {len(result.trials)} trials): {result.winner_reason}"
     )
@@ -255,11 +262,79 @@ def winner_entries(result: SearchResult, program: str, nprocs: int) -> list[Tabl
     return entries
 
 
-def merge_winner(path: Path | str, entries: Sequence[TableEntry]) -> None:
+def merge_winner(
+    path: Path | str, entries: Sequence[TableEntry], searched: Collection[str] = ()
+) -> None:
     """Put the winner's `entries` into the tuning table at `path` (created when missing),
     in front (so they win ties: winner_entries), replacing the entries of their cases
     (decision point, program, file, scale, access) wherever they were (table.merge_entries,
-    the merge trace history uses too)."""
+    the merge trace history uses too).
+
+    `searched`: the keys the search decided (searched_keys). The winner's entries name the
+    program, so they outrank the table's entries for it that name none (`tune`'s): those
+    entries' other keys are carried into them (with_unsearched), so a search of some keys
+    leaves the table's values of the keys it did not search."""
     path = Path(path)
     existing = read_table(path) if path.exists() else []
+    if searched:
+        entries = with_unsearched(entries, existing, set(searched))
     write_table(path, merge_entries(existing, entries, in_front=True))
+
+
+_CASE_KEYS = ("nprocs", "pattern", "op", "layout")
+
+
+def _named(entry: TableEntry) -> int:
+    """How many of the case's keys an entry names (the more, the more specific)."""
+    return sum(getattr(entry, key) is not None for key in _CASE_KEYS)
+
+
+def searched_keys(result: SearchResult) -> set[str]:
+    """The MPI info keys the search decided: its hint parameters (and the keys each sets
+    with them), less those fixed at their defaults because no access reaches them."""
+    keys: set[str] = set()
+    for p in result.space.parameters:
+        if p.kind == "hint" and p.name not in result.fixed:
+            keys.add(p.name)
+            keys.update(p.with_keys)
+    return keys
+
+
+def with_unsearched(
+    entries: Sequence[TableEntry], existing: Sequence[TableEntry], searched: set[str]
+) -> list[TableEntry]:
+    """The winner's `entries`, each given the keys it did not search from the table entry
+    naming no program and no file that applies at its decision point, scale and access
+    (tune's), and, for each such access entry of a size group, a copy for the program at
+    that group (more specific than the winner's entry for every group, so each group
+    keeps its own values of the other keys)."""
+
+    def fits(generic: TableEntry, mine: TableEntry) -> bool:
+        return (
+            generic.program is None
+            and generic.file is None
+            and generic.at == mine.at
+            and all(getattr(generic, key) in (None, getattr(mine, key)) for key in _CASE_KEYS)
+        )
+
+    def merged(generic: TableEntry | None, mine: TableEntry, group: int | None) -> TableEntry:
+        kept = {k: v for k, v in (generic.hints if generic else {}).items() if k not in searched}
+        return dataclasses.replace(mine, group=group, hints={**kept, **mine.hints})
+
+    out: list[TableEntry] = []
+    for mine in entries:
+        generic = [e for e in existing if fits(e, mine)]
+        catch_all = max(
+            (e for e in generic if e.group is None),
+            key=lambda e: sum(
+                getattr(e, k) is not None for k in ("nprocs", "pattern", "op", "layout")
+            ),
+            default=None,
+        )
+        out.append(merged(catch_all, mine, None))
+        if mine.at == "access":
+            groups = sorted({e.group for e in generic if e.group is not None})
+            for group in groups:
+                best = max((e for e in generic if e.group == group), key=_named)
+                out.append(merged(best, mine, group))
+    return out

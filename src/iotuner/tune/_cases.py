@@ -15,7 +15,7 @@ import pandas as pd
 from iotuner.acting import acting_config, distinct_configurations
 from iotuner.bench import configurations_for
 from iotuner.formats import hint_vocabulary, size_groups
-from iotuner.measurement import CONFIG_PREFIX, NOT_SET, Workload
+from iotuner.measurement import CONFIG_PREFIX, NOT_SET, WORKLOAD_COLUMNS, Workload
 from iotuner.models._common import cell_value
 from iotuner.space import Configuration, Space, SpaceError, config_key
 
@@ -129,9 +129,10 @@ def measured_in_summary(
     """What `summary` measured of the case: per configuration key (as the case's
     configurations are keyed: a knob not set ran at its default, and one that cannot
     matter to the case is at its default), per shape of the case (its workloads, in
-    order) the worst, median and best repeat (see Case.measured). A row whose settings
-    are not the space's is left out; two rows of one configuration keep the one with more
-    repeats."""
+    order) the worst, median and best repeat (see Case.measured), from the one workload
+    that compared the most configurations in that shape (_comparing_workload). A row whose
+    settings are not the space's is left out; two rows of one configuration keep the one
+    with more repeats."""
     first = case.first
     rows = summary[
         (summary["nprocs"] == first.nprocs)
@@ -148,7 +149,7 @@ def measured_in_summary(
         shape = rows
         if workload.layout == "strided":
             shape = rows[(rows["block"] == workload.block) & (rows["fill"] == workload.fill)]
-        for _, row in shape.iterrows():
+        for _, row in _comparing_workload(shape).iterrows():
             worst, middle, best = (float(row[c]) for c in ("bw_min", "bw_median", "bw_max"))
             key = _summary_key(row, space, workload, present)
             if key is None or min(worst, middle, best) <= 0:
@@ -160,6 +161,24 @@ def measured_in_summary(
             slots = found.setdefault(key, [None] * len(case.workloads))
             slots[number] = (worst, middle, best)
     return found
+
+
+def _comparing_workload(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the one workload (every workload column alike: the program, its calls
+    per open, its size...) that measured the most configurations among `rows`; ties go to
+    the one with more repeats, then to the first in order.
+
+    RATIONALE: a traced run of a program measures one configuration (its default) many
+    times over (one row per call batch), with the spread of a program's calls; taken with
+    the sweep's kernel rows, that default's best repeat outran every configuration the
+    sweep had measured beating the kernel's default, and one traced run kept the default
+    (issue 31). A comparison is only between configurations measured on one workload."""
+    columns = [c for c in WORKLOAD_COLUMNS if c in rows.columns]
+    if rows.empty or not columns:
+        return rows
+    groups = [frame for _, frame in rows.groupby(columns, dropna=False, sort=True)]
+    chosen: pd.DataFrame = max(groups, key=lambda g: (g["config"].nunique(), g["n"].sum()))
+    return chosen
 
 
 def _summary_key(

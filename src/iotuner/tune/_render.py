@@ -5,6 +5,7 @@ from rich.table import Table
 
 from iotuner._printable import markup_safe
 from iotuner._tables import print_table, whole
+from iotuner.gains import stated_gain
 from iotuner.tune._result import TuneResult
 
 __all__ = [
@@ -36,9 +37,11 @@ def render_choices(result: TuneResult, console: Console, limit: int = 30) -> Non
         "hints",
         "predicted MiB/s",
         "default MiB/s",
+        "gain [10-90 %]",
     ):
         table.add_column(column)
     for c in changed[:limit]:
+        gain = stated_gain(c.gain_basis, c.gain, c.gain_interval)
         table.add_row(
             whole(str(c.nprocs)),
             whole(str(c.group)),
@@ -50,6 +53,9 @@ def render_choices(result: TuneResult, console: Console, limit: int = 30) -> Non
             + (f" (nearest trained size's, x{2**c.extrapolated} away)" if c.extrapolated else ""),
             whole(f"{c.predicted:.1f} [{c.low:.1f}, {c.high:.1f}]"),
             whole(f"{c.default_predicted:.1f}"),
+            # The earned gain (iotuner.gains), as the table's note and the report say it:
+            # the ratio of the two predictions beside it is no gain.
+            markup_safe(f"{gain.figure} {gain.basis}" if gain.value is not None else gain.figure),
         )
     if len(changed) > limit:
         table.caption = f"{len(changed) - limit} more in the table's notes"

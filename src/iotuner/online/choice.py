@@ -1,0 +1,413 @@
+"""What to try next on the run's main workload (every run teaches: the configuration a
+refit chooses is measured by the next run, and judged by the guard). The rules, in order:
+
+1. measured: a configuration whose runs beat the ones in force is taken;
+2. calibrated: else the untried configuration with the best calibrated bound is tried,
+   within the risk the program's runs have earned (iotuner.online.risk);
+3. then, when nothing is tried and the default never ran the workload while another
+   configuration is in force, one run measures the default;
+4. uncalibrated (one workload in the knowledge base): the model's bands must not overlap.
+
+Only configurations whose keys can act on the workload are candidates (can_act).
+"""
+
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from functools import cached_property, partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from iotuner.formats import hint_vocabulary
+from iotuner.measurement import Workload
+from iotuner.online.evidence import measured_runs, model_evidence
+from iotuner.online.risk import (
+    best_measured,
+    closest_words,
+    gains_over,
+    measured_ahead,
+    risk_budget,
+)
+from iotuner.online.table_writing import entry_for
+from iotuner.space import Space, config_key
+
+__all__ = ["DEFAULT_MODEL", "choose_next"]
+
+DEFAULT_MODEL = "random_forest"
+MEASURED = "the workload's measurements"
+
+
+@dataclass
+class Situation:
+    """The workload's candidate configurations and what its runs measured of them."""
+
+    space: Space
+    workload: Workload
+    configs: list[dict[str, Any]]
+    keys: list[str]
+    current: dict[str, str | int]
+    """The program's entry now ({}: none of its own)."""
+    in_force: dict[str, str]
+    app_keys: Collection[str]
+    cur: int
+    """The configuration the run had: the one the next runs are judged against."""
+    default: int
+    banned: set[str]
+    """Configurations rolled back before: never chosen again."""
+    median: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    runs: np.ndarray
+    base: dict[str, Any]
+    """What every event of the refit says: the noise, the knowledge base's size, the workload."""
+
+    @property
+    def noise(self) -> float:
+        return float(self.base["noise"])
+
+    def change(self, best: int, gain: float | None, interval: list[float] | None,
+               **why: Any) -> dict[str, Any]:  # fmt: skip
+        new = entry_for(self.space, self.configs[best], self.current, self.in_force, self.app_keys)
+        return {"event": "change", "old": dict(self.current), "new": new, "gain": gain,
+                "interval": interval, **self.base, **why}  # fmt: skip
+
+    def keep(self, reason: str, **why: Any) -> dict[str, Any]:
+        return {"event": "keep", "reason": reason, **self.base, **why}
+
+    def measured_change(self, best: int, **why: Any) -> dict[str, Any]:
+        """A change to `best` with the gain its runs measured over the ones in force."""
+        m, lo, hi, cur = self.median, self.low, self.high, self.cur
+        return self.change(
+            best,
+            float(m[best] / m[cur]),
+            [float(lo[best] / hi[cur]), float(hi[best] / lo[cur])],
+            **{"model": MEASURED, **why},
+        )
+
+    def candidate(self, i: int) -> bool:
+        """Whether configuration `i` may be chosen for the workload (candidates)."""
+        return i in self._candidates
+
+    @cached_property
+    def _candidates(self) -> frozenset[int]:
+        return frozenset(i for i, c in enumerate(self.configs) if self._acts(c))
+
+    def _acts(self, config: dict[str, Any]) -> bool:
+        """Every key the configuration sets away from the default can act on the workload
+        (can_act), and its open keys do not act as the default's at the workload's scale
+        (cb_nodes=2 for 2 ranks on one host: one aggregator, as the default; tune.
+        same_as_default): such a configuration is the default's, or another's, twice."""
+        from iotuner.tune import open_keys, same_as_default
+
+        if not can_act(self.space, config, self.workload):
+            return False
+        mine = open_keys(self.space, config)
+        return mine == self._default_open or not same_as_default(
+            mine, self._default_open, self.workload
+        )
+
+    @cached_property
+    def _default_open(self) -> Any:
+        from iotuner.tune import open_keys
+
+        return open_keys(self.space, self.configs[self.default])
+
+
+def choose_next(
+    frame: Any,
+    space: Space,
+    workload: Workload,
+    current: dict[str, str | int],
+    in_force: dict[str, str],
+    rejected: list[dict[str, Any]],
+    model: str | None,
+    runs: Sequence[float] = (),
+    app_keys: Collection[str] = (),
+    saved: Any = None,
+    calibration_cache: Path | None = None,
+) -> dict[str, Any]:
+    """The change (or keep) event of a refit (module doc). `runs`: the bandwidths of the
+    program's runs so far at this scale (this one included), which set how much a try
+    may risk (risk_budget). `app_keys`: the hints the program passes itself. `model`:
+    the kind to refit; `saved`: `train`'s model, used as it is; `calibration_cache`: where
+    a refitted model's calibration is kept between runs (evidence.model_evidence)."""
+    s = _situation(frame, space, workload, current, in_force, rejected, app_keys)
+    found = partial(model_evidence, saved=saved, cache=calibration_cache)
+    return _measured_rule(s) or _model_rules(s, frame, model, runs, found)
+
+
+def _situation(
+    frame: Any,
+    space: Space,
+    workload: Workload,
+    current: dict[str, str | int],
+    in_force: dict[str, str],
+    rejected: list[dict[str, Any]],
+    app_keys: Collection[str],
+) -> Situation:
+    from iotuner.tune import measurement_noise
+
+    configs = list(space.configurations())
+    keys = [config_key(c) for c in configs]
+    names = {p.name for p in space.parameters}
+
+    def key_of(hints: dict[str, Any]) -> str:
+        # Keys outside the space are not the space's to choose, and values outside it
+        # cannot be chosen again (a rollback's, from before a repair): both left out.
+        readable = {
+            k for k in names & set(hints) if space.parameter(k).value_of(hints[k]) is not None
+        }
+        ours = {k: hints[k] for k in readable}
+        return config_key(space.validate(ours))
+
+    rows = int(frame["n"].sum()) if "n" in frame else len(frame)
+    median, low, high, runs = measured_runs(frame, space, workload, keys)
+    return Situation(
+        space=space,
+        workload=workload,
+        configs=configs,
+        keys=keys,
+        current=current,
+        in_force=in_force,
+        app_keys=app_keys,
+        # What the run had (the table's generic entries when the program has none of
+        # its own), not the program's entry.
+        cur=keys.index(key_of(in_force or current)),
+        default=keys.index(config_key(space.default())),
+        banned={key_of(r) for r in rejected},
+        median=median,
+        low=low,
+        high=high,
+        runs=runs,
+        base={
+            "noise": measurement_noise(frame),
+            "measurements": rows,
+            "workload": workload.as_row(),
+        },
+    )
+
+
+def _measured_rule(s: Situation) -> dict[str, Any] | None:
+    """A configuration whose runs on this workload have their lower quartile above the
+    upper quartile of the runs in force (two runs or more each: quartiles that say
+    something about the spread) is taken, the best by median."""
+    judged = s.runs >= 2
+    beating = [
+        i for i in range(len(s.keys))
+        if s.candidate(i) and s.keys[i] not in s.banned and judged[i] and judged[s.cur]
+        and s.low[i] > s.high[s.cur]
+    ]  # fmt: skip
+    if not beating:
+        return None
+    best = max(beating, key=lambda i: s.median[i])
+    return s.measured_change(
+        best, evidence="measured: the lower quartile of its runs above the upper quartile in force"
+    )
+
+
+def _measure_default(s: Situation) -> dict[str, Any] | None:
+    """One run with the default when it never ran this workload while another
+    configuration is in force (the table's, chosen without trial runs): it measures what
+    that configuration gains, and a run with the default is never slower than the
+    default. Then the measured rule keeps the better of the two."""
+    if s.cur == s.default or np.isfinite(s.median[s.default]) or s.keys[s.default] in s.banned:
+        return None
+    event = s.change(
+        s.default,
+        None,
+        None,
+        purpose="measure the default",
+        model=MEASURED,
+        evidence="the default never ran this workload: one run with it measures what the "
+        "configuration in force gains",
+    )
+    if event["new"] == dict(s.current):
+        return None  # the program's own values are its default: nothing to measure
+    return event
+
+
+def _model_rules(
+    s: Situation, frame: Any, model: str | None, runs: Sequence[float], evidence: Any
+) -> dict[str, Any]:
+    """The model's rules: calibrated when the model has a calibration on held-out
+    workloads, else its bands. With too little data for a model (a program's first runs,
+    no sweep) the workload's own measurements are all there is."""
+    from iotuner.models._common import ModelError
+
+    try:
+        found = evidence(frame, s.space, s.workload, s.configs, model or DEFAULT_MODEL)
+    except ModelError as exc:
+        return _measure_default(s) or s.keep(
+            "no configuration's measured runs beat the ones in force",
+            model=f"{MEASURED} ({exc})",
+        )
+    if found.calibration is not None and found.calibration.gain_curve:
+        return _calibrated_rule(s, found.median, found.calibration, found.kind, runs)
+    return _uncalibrated_rule(s, found.median, found.low, found.high, found.kind)
+
+
+def _calibrated_rule(
+    s: Situation, predicted: np.ndarray, calibration: Any, kind: str, runs: Sequence[float]
+) -> dict[str, Any]:
+    """The untried configuration with the best calibrated bound of its gain over the best
+    measured one, when held-out configurations predicted alike gained in the median and,
+    in nine of ten, lost no more below the default than the program's runs have earned.
+
+    RATIONALE: the floor is the default's: a base measured ahead of the default leaves
+    room for a try whose bound over it is below 1, as long as the try stays above the
+    default but for the noise (a conservative bandit). The calibration bounds gains over
+    a workload's default; over another configuration it is the same curve.
+    """
+    tried = {i for i in range(len(s.keys)) if s.runs[i] >= 1}
+    banned = {s.keys.index(k) for k in s.banned if k in s.keys}
+    ref = best_measured(s.median, tried - banned, s.cur, s.noise)
+    gains, offset = gains_over(predicted, s.median, tried, ref)
+    bounds = [calibration.gain_bounds(float(g)) for g in gains]
+    ahead = measured_ahead(s.low[ref], s.high[s.default]) if ref != s.default else 0.0
+    level = s.median[s.default] if np.isfinite(s.median[s.default]) else s.median[s.cur]
+    budget = risk_budget(runs, float(level), s.noise)
+    untried = [
+        i for i in range(len(s.keys))
+        if s.candidate(i) and i != ref and i not in tried and s.keys[i] not in s.banned
+    ]  # fmt: skip
+    admissible = [
+        i for i in untried
+        if bounds[i] is not None and bounds[i][1] > 0 and bounds[i][0] >= -budget - ahead
+    ]  # fmt: skip
+    if admissible:
+        best = _fewest_keys_first(s, admissible, bounds, gains)
+        low_b, mid_b, high_b = bounds[best]
+        return s.change(
+            best,
+            float(math.exp(mid_b)),
+            [float(math.exp(low_b)), float(math.exp(high_b))],
+            predicted=float(math.exp(gains[best])),
+            evidence=_try_words(s, ref, tried, offset, ahead, budget, runs),
+            risk=float(-math.expm1(-budget)),
+            model=kind,
+            calibrated=True,
+            base="in force" if ref == s.cur else "best measured",
+        )
+    if ref != s.cur:
+        # Nothing untried is worth a run, and a configuration this workload ran before
+        # did better than the one in force (the last try): back to it.
+        return s.measured_change(
+            ref,
+            purpose="back to the best measured",
+            evidence=f"measured: {int(s.runs[ref])} run(s) at median {s.median[ref]:.1f} "
+            f"MiB/s against {int(s.runs[s.cur])} at {s.median[s.cur]:.1f} MiB/s in force, "
+            "and no untried configuration's calibrated bound stays within the risk the "
+            "runs have earned",
+        )
+    return _measure_default(s) or s.keep(
+        "no untried configuration's calibrated 10 % bound stays within the risk the runs "
+        f"have earned ({-math.expm1(-budget - ahead):.0%} below the default; noise "
+        f"{s.noise:.0%})" + closest_words(bounds, untried, s.keys)
+        + ", and no measured one beats it",
+        model=kind,
+        calibrated=True,
+    )  # fmt: skip
+
+
+def _fewest_keys_first(
+    s: Situation, admissible: list[int], bounds: list[Any], gains: np.ndarray
+) -> int:
+    """The best bound; ties (knobs the model finds no effect of) go to the fewest keys
+    changed from the default: an entry that sets only what it was predicted on."""
+    defaults = s.space.default()
+    return max(
+        admissible,
+        key=lambda i: (
+            bounds[i][0],
+            gains[i],
+            -sum(s.configs[i][k] != defaults[k] for k in defaults),
+        ),
+    )
+
+
+def _try_words(
+    s: Situation,
+    ref: int,
+    tried: set[int],
+    offset: float,
+    ahead: float,
+    budget: float,
+    runs: Sequence[float],
+) -> str:
+    """A try's evidence: what the calibration says, and what moved its base."""
+    words = (
+        "calibrated: held-out configurations predicted alike gained in the median and, in "
+        "nine of ten, lost no more than the program's runs have earned"
+    )
+    if tried and abs(offset) > 1e-12:
+        words += (
+            f", over {'the one in force' if ref == s.cur else 'the best measured'}, the "
+            f"predictions moved x{math.exp(offset):.2f} by {len(tried)} measured "
+            "configuration(s) of the workload"
+        )
+    if ahead > 0:
+        words += (
+            f", counted from the default's measured runs (the base is x{math.exp(ahead):.2f} "
+            "ahead of them)"
+        )
+    return words + (
+        f"; the try may risk {-math.expm1(-budget):.0%} below the default "
+        f"({len(runs)} run(s) so far)"
+    )
+
+
+def _uncalibrated_rule(
+    s: Situation, median: np.ndarray, low: np.ndarray, high: np.ndarray, kind: str
+) -> dict[str, Any]:
+    """One workload in the knowledge base: the best configuration (highest lower bound)
+    must beat the one in force by its lower bound above the current's upper bound, both
+    bands at least the noise wide."""
+    lows = np.minimum(low, median / (1 + s.noise))
+    highs = np.maximum(high, median * (1 + s.noise))
+    order = [
+        i for i in np.argsort(-lows)
+        if (s.candidate(i) or i == s.cur) and s.keys[i] not in s.banned and np.isfinite(lows[i])
+    ]  # fmt: skip
+    best, cur = (int(order[0]) if order else s.cur), s.cur
+    evidence = {
+        "model": kind,
+        "predicted": {
+            s.keys[i]: [float(median[i]), float(lows[i]), float(highs[i])] for i in {best, cur}
+        },
+    }
+    if best == cur:
+        return s.keep("the entry in force is predicted best", **evidence)
+    # The model's ratio is no earned gain (nothing calibrates it here): it decides, the
+    # event keeps it as `predicted`, and the gain stays unknown until the runs measure it.
+    if not lows[best] > highs[cur]:
+        return s.keep(
+            f"{config_key(s.configs[best])} predicted within the noise ({s.noise:.0%}) of the "
+            "entry in force by an uncalibrated model: its lower bound does not beat the upper "
+            "bound in force",
+            candidate=dict(s.space.hints(s.configs[best])),
+            **evidence,
+        )
+    return s.change(
+        best,
+        None,
+        None,
+        evidence="an uncalibrated model's lower bound above the upper bound in force",
+        **evidence,
+    )
+
+
+def can_act(space: Space, config: dict[str, Any], workload: Workload) -> bool:
+    """Whether every key `config` sets away from the space's default can act on the
+    workload's accesses (formats/hints.def's `ops`): no romio_cb_write for reads or
+    independent writes, no read keys for a program that only writes.
+
+    The one place the learner asks this (lane "keys" adds a shared helper to formats.py)."""
+    vocabulary = hint_vocabulary()
+    default = space.default()
+    return all(
+        vocabulary[k].acts_on(workload.pattern, workload.op)
+        for k, v in config.items()
+        if v != default[k] and k in vocabulary
+    )

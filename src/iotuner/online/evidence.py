@@ -1,0 +1,138 @@
+"""What the knowledge base says of the run's workload: its measurements per
+configuration, and the model's calibration on held-out workloads."""
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from iotuner._fileio import atomic_write_text
+from iotuner.measurement import WORKLOAD_COLUMNS, Workload
+from iotuner.space import Space, SpaceError, config_key
+
+__all__ = [
+    "CALIBRATION_FOLDS",
+    "ModelEvidence",
+    "measured_runs",
+    "model_evidence",
+    "quick_calibration",
+]
+
+CALIBRATION_FOLDS = 24
+"""Workloads held out, one at a time, to calibrate the refitted model (a few seconds).
+
+RATIONALE: the 10 % bound of a large predicted gain rests on the few held-out pairs
+predicted alike; with 12 folds it swung between 0.82 and 0.97 as one traced run was added
+to the real-programs knowledge base (bench/real_programs.py), with 24 it moves less and
+costs 2.3 s instead of 1.5 s there."""
+
+
+def measured_runs(
+    frame: Any, space: Space, workload: Workload, keys: list[str]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Median, first and third quartile of the workload's measurements per configuration,
+    and the number of runs (NaN and 0 where a configuration never ran the workload; one
+    run is its own median and quartiles)."""
+    row = workload.as_row()
+    same = np.ones(len(frame), dtype=bool)
+    for column in ("nprocs", "pattern", "op", "layout", "bytes_per_rank", "block", "fill"):
+        if row.get(column) is not None and column in frame:
+            same &= (frame[column] == row[column]).to_numpy()
+    median, low, high = (np.full(len(keys), np.nan) for _ in range(3))
+    runs = np.zeros(len(keys))
+    counts: dict[str, int] = {}
+    for _, r in frame[same & (frame["n"] >= 1).to_numpy()].iterrows():
+        # A run without an entry for a knob ran with its default ("default" in the frame).
+        config = {p.name: r.get(f"cfg:{p.name}", "default") for p in space.parameters}
+        config = {k: v for k, v in config.items() if v != "default"}
+        try:
+            key = config_key(space.validate(config))
+        except SpaceError:
+            continue  # a value outside the space
+        # Runs without an entry and with the default named are one configuration: the
+        # row with more runs speaks for it.
+        if key in keys and not counts.get(key, 0) > r["n"]:
+            counts[key] = int(r["n"])
+            i = keys.index(key)
+            median[i], runs[i] = r["bw_median"], r["n"]
+            low[i], high[i] = (
+                (r["bw_q1"], r["bw_q3"]) if r["n"] >= 2 else (r["bw_median"], r["bw_median"])
+            )
+    return median, low, high, runs
+
+
+def quick_calibration(frame: Any, space: Space, name: str, cache: Path | None = None) -> Any:
+    """The model's calibration on held-out workloads (a quick one: at most
+    CALIBRATION_FOLDS folds), or None with fewer than two workloads. With `cache` (a
+    file), the one computed for the same cells is read instead.
+
+    RATIONALE: the calibration says how the model errs on workloads it did not see; a
+    program's next run of a configuration it ran before adds no cell (workload and
+    configuration), and the calibration of the cells it had stands. It cost 2-3 s of
+    each learn step; a new cell (a try, a new workload) computes it again."""
+    from iotuner.models._calibrate import Calibration, calibrate
+    from iotuner.models._evaluate import model_choices
+
+    key = _cells_key(frame, space, name)
+    if cache is not None and cache.exists():
+        stored = json.loads(cache.read_text(encoding="utf-8"))
+        if stored.get("key") == key:
+            found = stored.get("calibration")
+            return None if found is None else Calibration.from_dict(found)
+    (candidate,) = [c for c in model_choices([name], quick=True) if c.name == name]
+    result = calibrate(frame, space, candidate, max_folds=CALIBRATION_FOLDS)
+    if cache is not None:
+        text = json.dumps({"key": key, "calibration": None if result is None else result.to_dict()})
+        atomic_write_text(cache, text)
+    return result
+
+
+def _cells_key(frame: Any, space: Space, name: str) -> str:
+    """A digest of what a calibration rests on: the space, the model and the knowledge
+    base's cells (workload and configuration), not how often each ran."""
+    columns = [c for c in (*WORKLOAD_COLUMNS, "config") if c in frame]
+    cells = sorted(set(frame[columns].astype(str).itertuples(index=False, name=None)))
+    text = json.dumps([space.name, name, CALIBRATION_FOLDS, cells])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass
+class ModelEvidence:
+    """The model's word on the workload's configurations: predicted median, 10 % and 90 %
+    (MiB/s), its calibration on held-out workloads (None: none) and what it is."""
+
+    median: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    calibration: Any
+    kind: str
+    """The model's kind, and "saved" when it is `train`'s model as saved, not refitted."""
+
+
+def model_evidence(
+    frame: Any, space: Space, workload: Workload, configs: list[dict[str, Any]],
+    kind: str, saved: Any = None, cache: Path | None = None,
+) -> ModelEvidence:  # fmt: skip
+    """`saved` (the model `train` chose, for this space and system) predicts as it is,
+    with the calibration train gave it: nothing is refitted. Without it, `kind` is fitted
+    anew on `frame` and calibrated quickly (quick_calibration, read from `cache` when its
+    cells are the same).
+
+    RATIONALE: the program's own runs move the model's predictions (risk.gains_over) and
+    decide by themselves once measured (the measured rule), so the model need not have
+    seen them; refitting and calibrating after every run took 5-50 s."""
+    from iotuner.models._train import fit_model
+    from iotuner.tune import prediction_rows
+
+    rows = prediction_rows([workload], configs)
+    if saved is not None:
+        median, low, high = (np.asarray(a, dtype=float) for a in saved.predict_interval(rows))
+        return ModelEvidence(median, low, high, saved.calibration, f"{saved.name} (saved)")
+    trained = fit_model(frame, space, kind)
+    median, low, high = (np.asarray(a, dtype=float) for a in trained.predict_interval(rows))
+    return ModelEvidence(
+        median, low, high, quick_calibration(frame, space, kind, cache), trained.name
+    )

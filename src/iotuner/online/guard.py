@@ -1,0 +1,128 @@
+"""Keep or roll back: after a change, the program's runs with the new entry against its
+runs with the old one."""
+
+import math
+import statistics
+from typing import Any
+
+import numpy as np
+
+from iotuner.online.events import same_stream
+
+__all__ = ["FAR_SPREADS", "GUARD_P", "GUARD_RUNS", "SETTLED_RUNS", "rollback_event", "spread"]
+
+GUARD_RUNS = 3
+"""Runs with the new entry before the rank test judges a change."""
+GUARD_P = 0.05
+"""The rank test's level (one-sided, exact): 3 slower runs out of 3 against 3 give 0.05."""
+FAR_SPREADS = 2.5
+"""How many spreads of the program's runs (log) a first run must fall below the median
+before it, every run with the change that far, to roll back before the rank test."""
+SETTLED_RUNS = 6
+"""Runs with the new entry at which the guard decides: the change stays when the median of
+its runs is not below the median of the runs before it, and is no longer judged after (the
+chance of a rollback under noise does not grow with the program's life)."""
+
+
+def rollback_event(
+    history: list[dict[str, Any]], program: str, nprocs: int, file: str | None = None
+) -> dict[str, Any] | None:
+    """A rollback event when the last change of the program's entries for `file` made its
+    runs slower, else None."""
+    mine = [e for e in history if same_stream(e, program, nprocs, file)]
+    changes = [i for i, e in enumerate(mine) if e["event"] in ("change", "rollback")]
+    if not changes or mine[changes[-1]]["event"] != "change":
+        return None
+    change = mine[changes[-1]]
+    old, new = change["old"], change["new"]
+    before = [
+        e["bandwidth"] for e in mine[: changes[-1]] if e["event"] == "run" and e["hints"] == old
+    ]
+    after = [
+        e["bandwidth"] for e in mine[changes[-1] :] if e["event"] == "run" and e["hints"] == new
+    ]
+    before = before[-4 * GUARD_RUNS :]  # the recent runs with the old entry
+    if not before or not after or len(after) > SETTLED_RUNS:
+        return None
+    sigma = spread(before, after, float(change.get("noise") or 0.0))
+    reason = _far_below(before, after, sigma)
+    extra: dict[str, Any] = {"spread": sigma}
+    if reason is None:
+        reason, p = _slower_by_rank(before, after)
+        extra["p"] = p
+    if reason is None and len(after) == SETTLED_RUNS:
+        reason = _not_earned(before, after)
+    if reason is None:
+        return None
+    return {"event": "rollback", "program": program, "nprocs": nprocs, "old": new,
+            "new": old, "reason": reason, "after": after, "before": before, **extra}  # fmt: skip
+
+
+def spread(before: list[float], after: list[float], noise: float) -> float:
+    """The spread (standard deviation, log) of the program's runs: each side's runs around
+    their own mean, pooled; at least the knowledge base's noise, log(1 + noise).
+
+    RATIONALE: a program's own runs may vary far more than the sweep's repeats (another
+    job on the node, a cold cache): the guard judges a run against the runs of the same
+    program, never against a noise measured elsewhere alone."""
+    logs = [np.log(np.asarray(side, dtype=float)) for side in (before, after)]
+    squares = sum(float(np.sum((x - x.mean()) ** 2)) for x in logs)
+    dof = sum(len(x) - 1 for x in logs)
+    own = math.sqrt(squares / dof) if dof > 0 else 0.0
+    return max(own, math.log1p(max(noise, 0.0)))
+
+
+def _far_below(before: list[float], after: list[float], sigma: float) -> str | None:
+    """Why a change is rolled back after its first runs, before the rank test can judge:
+    every run with it fell below the median of the runs before it by more than
+    FAR_SPREADS spreads. None otherwise.
+
+    RATIONALE: a tried configuration several times slower costs one run, not
+    GUARD_RUNS; a run within the spread of the program's runs is what noise does and
+    waits for the rank test and the decision at SETTLED_RUNS. Simulated with 25 %
+    log-normal noise, 2 runs before a change, 400 seeds (tests/models/test_online_guard.py
+    has 10): the rule before ("below the slowest run before by more than the sweep's
+    noise", then the rank test alone) rolled back a true x0.7 in 49 % and a true x1.25
+    at its first run in 2 %; these rules roll back the x0.7 in 97 %, the x1.25 in 12 %
+    (mostly at the decision), and never a x2."""
+    if len(after) >= GUARD_RUNS:
+        return None
+    level = statistics.median(before)
+    floor = level * math.exp(-FAR_SPREADS * sigma)
+    if max(after) >= floor:
+        return None
+    return (
+        f"{len(after)} run(s) with it at {max(after):.1f} MiB/s or less, below the median "
+        f"of {len(before)} run(s) before ({level:.1f} MiB/s) by more than {FAR_SPREADS:g} "
+        f"times the spread of the program's runs ({math.expm1(sigma):.0%})"
+    )
+
+
+def _slower_by_rank(before: list[float], after: list[float]) -> tuple[str | None, float | None]:
+    """From GUARD_RUNS runs with the change: its runs slower than those before by an exact
+    one-sided rank test at GUARD_P, their median below the median before. With few runs
+    before, the test cannot reach GUARD_P until the change has run more often: the fewer
+    the runs known, the more it takes to roll back."""
+    if len(after) < GUARD_RUNS:
+        return None, None
+    from scipy.stats import mannwhitneyu  # here: scipy.stats takes a second to import
+
+    p = float(mannwhitneyu(after, before, alternative="less", method="exact").pvalue)
+    if not (statistics.median(after) < statistics.median(before) and p <= GUARD_P):
+        return None, p
+    return (
+        f"{len(after)} runs with it at median {statistics.median(after):.1f} MiB/s against "
+        f"{statistics.median(before):.1f} MiB/s in {len(before)} runs before "
+        f"(rank test p = {p:.3f})"
+    ), p
+
+
+def _not_earned(before: list[float], after: list[float]) -> str | None:
+    """At SETTLED_RUNS runs with the change: back when their median is below the median of
+    the runs before it (a change that gained nothing measurable is not worth its risk)."""
+    if statistics.median(after) >= statistics.median(before):
+        return None
+    return (
+        f"{len(after)} runs with it at median {statistics.median(after):.1f} MiB/s, below "
+        f"the median {statistics.median(before):.1f} MiB/s of {len(before)} runs before"
+    )

@@ -1,0 +1,108 @@
+"""What one run did: its main workload (the one that moved the most bytes), its bandwidth
+there and the configuration in force, read from its trace logs."""
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from iotuner.measurement import Workload
+from iotuner.tracelog import read_tracelog
+
+__all__ = ["RunSummary", "main_workload"]
+
+
+@dataclass
+class RunSummary:
+    """What one run did on its main workload (the one that moved the most bytes)."""
+
+    program: str
+    nprocs: int
+    host: str
+    workload: Workload
+    bandwidth: float
+    """MiB/s: its bytes over the seconds of its operations."""
+    in_force: dict[str, str]
+    """The configuration in force for most of its bytes, as MPI reported it: the table's
+    program entry, or the generic entries that matched when the program has none."""
+    app_keys: frozenset[str] = frozenset()
+    """The hints the program itself passed to MPI for the workload's files (the trace's
+    `app` keys): for them, the program's own value is its default."""
+    file: str = ""
+    """The name (as passed to MPI_File_open) of the file that moved most of the workload's
+    bytes: the learner's entries are this file's."""
+    system: str | None = None
+    """The fingerprint of the system that file is on, as ingesting the trace stores it."""
+
+
+def main_workload(logs: Sequence[Path]) -> RunSummary:
+    """The run's main workload, its bandwidth and the configuration in force for it."""
+    from iotuner.ingest import configs_in_force
+
+    moved: Counter[Workload] = Counter()
+    seconds: dict[Workload, float] = {}
+    configs: dict[Workload, Counter[str]] = {}
+    spelled: dict[str, dict[str, str]] = {}
+    app_keys: dict[Workload, set[str]] = {}
+    files: dict[Workload, Counter[str]] = {}
+    systems: dict[str, str] = {}
+    program, nprocs, host = "", 0, ""
+    for path in logs:
+        log = read_tracelog(path)
+        program = str(log.job["program"])
+        nprocs = int(log.job.get("nprocs") or log.job.get("size") or 0)
+        host = str(log.job["host"]).split(".")[0]
+        in_force, drivers = configs_in_force(log.hints)
+        asked: dict[str, set[str]] = {}
+        for record in log.hints:
+            asked.setdefault(record["file"], set()).update(record.get("app") or {})
+        for index, row in enumerate(log.ops):
+            if row["duration"] <= 0:
+                continue
+            workload = log.workload_of(index)
+            moved[workload] += int(row["bytes"])
+            seconds[workload] = seconds.get(workload, 0.0) + float(row["duration"])
+            config = in_force.get((row["file"], row["hint_set"]), {})
+            key = json.dumps(config, sort_keys=True)
+            spelled[key] = config
+            configs.setdefault(workload, Counter())[key] += int(row["bytes"])
+            app_keys.setdefault(workload, set()).update(asked.get(row["file"], set()))
+            files.setdefault(workload, Counter())[row["file"]] += int(row["bytes"])
+            if row["file"] not in systems:
+                systems[row["file"]] = _system_of(log, (row["file"], row["hint_set"]), drivers)
+            nprocs = nprocs or workload.nprocs
+    if not moved:
+        raise ValueError("the run's trace has no timed I/O operation")
+    workload, total = moved.most_common(1)[0]
+    return RunSummary(
+        program=program,
+        nprocs=nprocs or workload.nprocs,
+        host=host,
+        workload=workload,
+        bandwidth=total / 1048576 / seconds[workload],
+        in_force=spelled[configs[workload].most_common(1)[0][0]],
+        app_keys=frozenset(app_keys.get(workload, set())),
+        file=files[workload].most_common(1)[0][0],
+        system=systems[files[workload].most_common(1)[0][0]],
+    )
+
+
+def _system_of(log: Any, hint_set: tuple[str, int], drivers: dict[tuple[str, int], str]) -> str:
+    """The fingerprint of the system a file is on, by the rule ingesting the trace stores
+    its rows under (iotuner.ingest._trace: the mount table here, for a log of this host)."""
+    from iotuner.ingest._trace import _file_driver, _trace_system
+
+    job, file = log.job, hint_set[0]
+    every = set(drivers.values())
+    driver = drivers.get(hint_set) or _file_driver(drivers, file)
+    driver = driver or (every.pop() if len(every) == 1 else "unknown")
+    system = _trace_system(
+        job["host"].split(".")[0] or "unknown",
+        " ".join(job["mpi_library"].split()) or "unknown",
+        driver,
+        file,
+        job.get("cwd"),
+    )
+    return system.fingerprint

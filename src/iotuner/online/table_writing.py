@@ -1,0 +1,152 @@
+"""Writing the program's entries for the workload a run measured: what the table gives it
+now, the entry a chosen configuration becomes, and the write."""
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from iotuner.formats import hint_vocabulary
+from iotuner.history import file_pattern
+from iotuner.measurement import Workload
+from iotuner.online.runs import RunSummary
+from iotuner.space import Space
+from iotuner.table import TableEntry, match, merge_entries, read_table, write_table
+
+__all__ = [
+    "Scope",
+    "entry_for",
+    "program_entry",
+    "repair_event",
+    "table_entries",
+    "write_entries",
+]
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The entries the learner owns for one run's main workload: the program's entries for
+    the file pattern of its file at its scale, at open, at set_view for its layout and, for
+    collective access, at its size group, operation and layout. Nothing else of the table
+    is rewritten: the program's other files and size groups keep their entries."""
+
+    program: str
+    file: str
+    """A glob on the file's base name (as `table derive` writes them)."""
+    nprocs: int
+    workload: Workload
+
+    @property
+    def stream(self) -> tuple[str, int, str]:
+        """The history events about these entries have this program, nprocs and file."""
+        return self.program, self.nprocs, self.file
+
+    def entries(self, hints: dict[str, str | int], note: str) -> list[TableEntry]:
+        """The entries that give the workload `hints` (at set_view and access, the keys
+        not read at open only)."""
+        w, vocabulary = self.workload, hint_vocabulary()
+        later = {
+            k: v for k, v in hints.items() if k not in vocabulary or vocabulary[k].when != "OPEN"
+        }
+        mine = partial(TableEntry, program=self.program, file=self.file, nprocs=self.nprocs)
+        entries = [
+            mine(at="open", hints=hints, note=note),
+            mine(at="view", layout=w.layout, hints=later),
+        ]
+        if w.pattern == "collective":
+            entries.append(
+                mine(group=w.group, pattern=w.pattern, op=w.op, layout=w.layout, hints=later)
+            )
+        return entries
+
+
+def table_entries(table: Path) -> list[TableEntry]:
+    """The table's entries; none when it does not exist or is empty (a first run)."""
+    if not table.exists() or not table.read_text(encoding="utf-8").strip():
+        return []
+    return read_table(table)
+
+
+def program_entry(table: Path, run: RunSummary) -> tuple[Scope, dict[str, str | int]]:
+    """The learner's scope for the run, and the hints the program's own open entry gives
+    its file ({}: the program has none; the table's generic entries, if any, apply).
+
+    The file pattern is the matching program entry's when it names one (`table derive`'s
+    ckpt_*.h5), else the file's own (digits as '*', as derive makes them)."""
+    found = match(
+        table_entries(table), at="open", program=run.program, file=run.file, nprocs=run.nprocs
+    )
+    own = found is not None and found.program is not None
+    glob = found.file if own and found is not None and found.file else file_pattern(run.file)
+    scope = Scope(program=run.program, file=glob, nprocs=run.nprocs, workload=run.workload)
+    return scope, dict(found.hints) if own and found is not None else {}
+
+
+def write_entries(table: Path, scope: Scope, hints: dict[str, str | int], note: str) -> None:
+    """The scope's entries with `hints`, in front of the table (write-then-rename); {}
+    removes them (the program's other entries, or the table's generic ones, apply again)."""
+    existing = table_entries(table)
+    ours = scope.entries(hints, note)
+    if hints:
+        write_table(table, merge_entries(existing, ours, in_front=True))
+    else:
+        cases = {e.case for e in ours}
+        write_table(table, [e for e in existing if e.case not in cases])
+
+
+def entry_for(
+    space: Space,
+    config: dict[str, Any],
+    current: dict[str, str | int],
+    in_force: dict[str, str],
+    app_keys: Collection[str],
+) -> dict[str, str | int]:
+    """The program's entry that gives it `config`.
+
+    Keys of `current` outside the space are not the space's to choose: the entry keeps
+    them. The program's entries win over the table's generic ones, so a key those set (it
+    is `in_force`) and the choice leaves at its default is written with the default's
+    value, when the default is a value MPI takes: cb_nodes' "default" means "not set",
+    which no entry can say. A key the program passes itself (`app_keys`) has the
+    program's value as its default and is not written back to the space's: pio_noncontig
+    sets its own cb_buffer_size, and an entry "back to the default" of 16 MiB made its
+    writes 35 % slower than the program as it is.
+    """
+    names = {p.name for p in space.parameters}
+    hints: dict[str, str | int] = {k: v for k, v in current.items() if k not in names}
+    hints.update(space.hints(config))
+    vocabulary = hint_vocabulary()
+    for name in names - set(hints):
+        parameter = space.parameter(name)
+        value = str(parameter.default)
+        if (
+            name in in_force
+            and name not in app_keys
+            and parameter.kind == "hint"
+            and name in vocabulary
+            and vocabulary[name].problem(value) is None
+        ):
+            hints[name] = value
+    return hints
+
+
+def repair_event(space: Space, hints: dict[str, str | int]) -> dict[str, Any] | None:
+    """The repair event of an entry holding values of the space's knobs that the space
+    does not hold (an entry written by hand or for another space, e.g. cb_buffer_size
+    65536 where the space lists 4 MiB and 16 MiB): those keys go back to the default, the
+    rest stays; None when the space can read every value."""
+    names = {p.name for p in space.parameters}
+    foreign = {
+        k: v for k, v in hints.items() if k in names and space.parameter(k).value_of(v) is None
+    }
+    if not foreign:
+        return None
+    listed = ", ".join(f"{k}={v}" for k, v in sorted(foreign.items()))
+    return {
+        "event": "repair",
+        "old": dict(hints),
+        "new": {k: v for k, v in hints.items() if k not in foreign},
+        "reason": f"{listed} not among the values of space {space.name!r}: the default kept for "
+        f"{'it' if len(foreign) == 1 else 'them'}",
+    }

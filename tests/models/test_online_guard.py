@@ -1,0 +1,51 @@
+"""The learner's guard on a simulated program whose runs vary by 25 % (issue 31, item 6):
+the real guard code (iotuner.online.guard) judges synthetic run bandwidths, one run at a
+time, as `run --learn` does after each run. The program ran twice with the old entry
+before the change (a try after two runs, as the risk budget allows one); the knowledge
+base's noise (10 %) is less than the program's own."""
+
+import math
+
+import numpy as np
+import pytest
+
+from iotuner.online.guard import SETTLED_RUNS, rollback_event, spread
+
+OLD, NEW = {"romio_ds_write": "enable"}, {"romio_ds_write": "disable"}
+NOISE = 0.25
+RUNS_BEFORE = 2
+BASE = {"program": "p", "nprocs": 2, "time": 0.0}
+
+
+def _rolled_back(factor: float, seed: int) -> bool:
+    """Whether the guard rolls back a change whose true effect is `factor`, within the runs
+    it judges (until it settles, and some more: it must stay settled)."""
+    rng = np.random.default_rng(seed)
+
+    def run(hints: dict[str, str], level: float) -> dict[str, object]:
+        bandwidth = 100.0 * level * math.exp(rng.normal(0.0, math.log1p(NOISE)))
+        return {**BASE, "event": "run", "hints": hints, "bandwidth": bandwidth}
+
+    history = [run(OLD, 1.0) for _ in range(RUNS_BEFORE)]
+    history.append({**BASE, "event": "change", "old": OLD, "new": NEW, "noise": 0.1})
+    for _ in range(2 * SETTLED_RUNS):
+        history.append(run(NEW, factor))
+        if rollback_event(history, "p", 2) is not None:
+            return True
+    return False
+
+
+def test_a_true_gain_of_two_is_kept_under_25_percent_noise() -> None:
+    kept = sum(not _rolled_back(2.0, seed) for seed in range(10))
+    assert kept >= 9, kept
+
+
+def test_a_true_loss_of_30_percent_is_rolled_back_under_25_percent_noise() -> None:
+    rolled = sum(_rolled_back(0.7, seed) for seed in range(10))
+    assert rolled >= 9, rolled
+
+
+def test_the_spread_is_the_program_s_own_runs_at_least_the_knowledge_base_s_noise() -> None:
+    assert spread([100.0, 100.0], [50.0], 0.1) == pytest.approx(math.log1p(0.1))
+    wide = spread([100.0, 50.0], [80.0, 40.0], 0.1)
+    assert wide == pytest.approx(math.log(2) / math.sqrt(2))
