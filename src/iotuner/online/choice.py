@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from iotuner.formats import hint_vocabulary
 from iotuner.measurement import Workload
 from iotuner.online.evidence import measured_runs, model_evidence
 from iotuner.online.risk import (
@@ -400,14 +399,10 @@ def _uncalibrated_rule(
 
 def can_act(space: Space, config: dict[str, Any], workload: Workload) -> bool:
     """Whether every key `config` sets away from the space's default can act on the
-    workload's accesses (formats/hints.def's `ops`): no romio_cb_write for reads or
-    independent writes, no read keys for a program that only writes.
+    workload (formats/hints.def's `ops` and phases, read by iotuner.acting): no
+    romio_cb_write for reads or independent writes, no read keys for a program that only
+    writes."""
+    from iotuner.acting import acting_config
 
-    The one place the learner asks this (lane "keys" adds a shared helper to formats.py)."""
-    vocabulary = hint_vocabulary()
-    default = space.default()
-    return all(
-        vocabulary[k].acts_on(workload.pattern, workload.op)
-        for k, v in config.items()
-        if v != default[k] and k in vocabulary
-    )
+    acting = acting_config(space, config, workload)
+    return all(acting.get(k, v) == v for k, v in config.items())
