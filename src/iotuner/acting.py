@@ -7,12 +7,17 @@ workload: the sweep measures one of them, tune and predict rank one of them (the
 with the fewest parameters changed), and the model sees the same features for both.
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from iotuner.formats import acting_hints, hint_quantities, hint_scale
-from iotuner.measurement import Workload
-from iotuner.space import Configuration, Space
-from iotuner.tracelog import TraceLog
+
+if TYPE_CHECKING:  # types only: `show` reads this module and must not load numpy
+    from iotuner.measurement import Workload
+    from iotuner.space import Configuration, Space
+    from iotuner.tracelog import TraceLog
 
 __all__ = [
     "OP_ACCESSES",

@@ -19,10 +19,10 @@ def group(seconds: float | None) -> FileGroup:
     return FileGroup("out.*.h5", 1, "write", workload, 1 << 30, seconds, 10.0, True)
 
 
-def choice(interval: tuple[float, float] | None) -> Choice:
+def choice(interval: tuple[float, float] | None, basis: str | None = "calibrated") -> Choice:
     return Choice(64, 20, "collective", "write", "contiguous", None,  # type: ignore[arg-type]
                   {"romio_cb_write": "enable"}, False, 200.0, 150.0, 250.0, 100.0, 90.0,
-                  "measured", gain_interval=interval, gain=2.0)  # fmt: skip
+                  "measured", gain_interval=interval, gain=2.0, gain_basis=basis)  # fmt: skip
 
 
 def advice(*recommendations: Recommendation) -> Advice:
@@ -47,3 +47,9 @@ def test_no_hint_or_no_interval_is_unknown_and_a_lower_bound_under_one_saves_not
     assert core_hours_to_save(advice(doubtful)) == 0.0
     untimed = replace(doubtful, group=group(None))
     assert core_hours_to_save(advice(untimed)) is None
+
+
+def test_a_gain_that_is_only_the_ratio_of_two_raw_predictions_saves_nothing_known() -> None:
+    raw = Recommendation(group(3600.0), 20, {"romio_cb_write": "enable"}, [],
+                         choice((1.25, 2.5), basis=None), False, "predicted")  # fmt: skip
+    assert core_hours_to_save(advice(raw)) is None
