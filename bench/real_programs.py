@@ -152,6 +152,13 @@ class Pattern:
     full: tuple[str, ...]
     quick: tuple[str, ...]
 
+    @property
+    def file_name(self) -> str:
+        """The pattern's own file, traced and timed under one name. One name for every
+        pattern made `table derive` pool all of IOR's traces into one open entry (the
+        16 MiB collective writes' hints, applied to its 4 KiB independent cells too)."""
+        return f"{self.name}.dat"
+
     def sizes(self, quick: bool) -> tuple[str, ...]:
         return self.quick if quick else self.full
 
@@ -419,7 +426,7 @@ class Cell:
 
 def run_cell(cell: Cell, binaries: dict[str, Path], args: argparse.Namespace, tool: dict) -> None:
     work = Path(tempfile.mkdtemp(prefix="cell-", dir=cell.directory))
-    target = work / "data"
+    target = work / cell.pattern.file_name
     binary = binaries[cell.pattern.program]
     try:
         if cell.op == "read":
@@ -633,7 +640,7 @@ def trace_cells(
     for pattern in patterns:
         ops = [cell.op for cell in cells if cell.pattern == pattern]
         work = Path(tempfile.mkdtemp(prefix="trace-", dir=cells[0].directory))
-        target = work / "data"
+        target = work / pattern.file_name
         try:
             for op in ("write", "read"):
                 traced = op in ops
