@@ -7,9 +7,9 @@ would need a collective call inside an independent one). So the interposer looks
 (program, file pattern, scale) seen in traces it finds the access the file mostly had
 (pattern, read or write, size group, layout, weighted by bytes), asks the table which hints
 that access wants (the access entry for collective access, the view entry for independent
-access to a strided view), and turns them into an open entry for that program and pattern,
-laid over the scale's own open entry, whose keys it would otherwise hide (the most specific
-open entry wins whole).
+access to a strided view), keeps those that fit the file's other accesses too, and turns
+them into an open entry for that program and pattern, laid over the scale's own open
+entry, whose keys it would otherwise hide (the most specific open entry wins whole).
 """
 
 import re
@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from iotuner.formats import acting_hints
 from iotuner.table import TableEntry, match, merge_entries
 from iotuner.tracelog import TraceLog, read_tracelog
 
@@ -54,67 +55,110 @@ def read_logs(paths: Iterable[Path]) -> list[TraceLog]:
     return logs
 
 
-def dominant_accesses(
-    logs: Sequence[TraceLog],
-) -> dict[tuple[str, str, int], tuple[Access, str]]:
-    """For each (program, file pattern, nprocs): the access that moved the most bytes, and
-    the name of a file it was seen on (for the table's file globs)."""
-    moved: dict[tuple[str, str, int], dict[Access, int]] = defaultdict(lambda: defaultdict(int))
-    seen_name: dict[tuple[str, str, int], str] = {}
+@dataclass
+class FileAccesses:
+    """What a (program, file pattern, nprocs) saw in traces: bytes moved per access, the
+    hosts the ranks ran on, and the name of a file it was seen on (for the table's globs)."""
+
+    moved: dict[Access, int]
+    nodes: int
+    name: str
+
+    @property
+    def dominant(self) -> Access:
+        """The access that moved the most bytes."""
+        return max(self.moved, key=lambda a: self.moved[a])
+
+
+def file_accesses(logs: Sequence[TraceLog]) -> dict[tuple[str, str, int], FileAccesses]:
+    """Every access each (program, file pattern, nprocs) had in the logs."""
+    found: dict[tuple[str, str, int], FileAccesses] = {}
     for log in logs:
         for index, op in enumerate(log.ops):
             workload = log.workload_of(index)
             key = (log.job["program"], file_pattern(op["file"]), workload.nprocs)
+            seen = found.setdefault(key, FileAccesses(defaultdict(int), workload.nodes, op["file"]))
             access = Access(workload.pattern, workload.op, workload.group, workload.layout)
-            moved[key][access] += op["bytes"]
-            seen_name[key] = op["file"]
-    return {
-        key: (max(by_access, key=lambda a: by_access[a]), seen_name[key])
-        for key, by_access in moved.items()
-    }
+            seen.moved[access] += op["bytes"]
+            seen.nodes = max(seen.nodes, workload.nodes)
+    return found
+
+
+def _table_choice(
+    table: Sequence[TableEntry], program: str, name: str, nprocs: int, access: Access
+) -> TableEntry | None:
+    """The table's entry for an access: the access entry for collective access, the view
+    entry for independent access to a strided view (independent access makes no decision
+    of its own), None otherwise."""
+    if access.pattern == "collective":
+        return match(table, at="access", program=program, file=name, nprocs=nprocs,
+                     group=access.group, pattern=access.pattern, op=access.op,
+                     layout=access.layout)  # fmt: skip
+    if access.layout == "strided":
+        return match(table, at="view", program=program, file=name, nprocs=nprocs, layout="strided")
+    return None
+
+
+def _fits_every_access(
+    key: str, value: str, table: Sequence[TableEntry], program: str, nprocs: int,
+    seen: FileAccesses,
+) -> bool:  # fmt: skip
+    """Whether an open entry may set `key` for the whole file: on every other access the
+    file's traces show, the key cannot act (formats.acting_hints), or the table's entry for
+    that access sets the same value.
+
+    RATIONALE: an open entry holds for every access to the file. IOR's collective-write
+    hints, written for its file whose other runs made 4 KiB independent writes, slowed
+    those (bench/real_programs.py, 2 of 12 cells below the default)."""
+    for access in seen.moved:
+        acts = acting_hints({key: value}, pattern=access.pattern, op=access.op,
+                            nprocs=nprocs, nodes=seen.nodes)  # fmt: skip
+        if not acts:
+            continue
+        wanted = _table_choice(table, program, seen.name, nprocs, access)
+        if wanted is None or str(wanted.hints.get(key)) != str(value):
+            return False
+    return True
 
 
 def derive_open_entries(logs: Sequence[TraceLog], table: Sequence[TableEntry]) -> list[TableEntry]:
     """The open entries trace history calls for, given a table of access entries.
 
-    An entry is made only where the table has hints for the dominant access; its note says
-    where it came from. The result goes before the table's own entries (order does not
-    decide: a program and file entry is the most specific there is).
+    An entry is made only where the table has hints for the dominant access, and holds
+    only the keys that fit every access of the file (_fits_every_access); its note says
+    where it came from and what was left out. The result goes before the table's own
+    entries (order does not decide: a program and file entry is the most specific there
+    is).
     """
     derived = []
-    for (program, pattern, nprocs), (access, name) in sorted(dominant_accesses(logs).items()):
-        chosen = None
-        if access.pattern == "collective":
-            chosen = match(
-                table,
-                at="access",
-                program=program,
-                file=name,
-                nprocs=nprocs,
-                group=access.group,
-                pattern=access.pattern,
-                op=access.op,
-                layout=access.layout,
-            )
-        elif access.layout == "strided":
-            chosen = match(
-                table, at="view", program=program, file=name, nprocs=nprocs, layout="strided"
-            )
+    for (program, pattern, nprocs), seen in sorted(file_accesses(logs).items()):
+        access = seen.dominant
+        chosen = _table_choice(table, program, seen.name, nprocs, access)
         if chosen is None or not chosen.hints:
             continue
+        fitting = {
+            k: v for k, v in chosen.hints.items()
+            if _fits_every_access(k, str(v), table, program, nprocs, seen)
+        }  # fmt: skip
+        if not fitting:
+            continue
         generic = [e for e in table if e.at == "open" and e.program is None and e.file is None]
-        scale = match(generic, at="open", program=program, file=name, nprocs=nprocs)
+        scale = match(generic, at="open", program=program, file=seen.name, nprocs=nprocs)
+        note = (
+            f"from trace history: mostly {access.layout} {access.pattern} {access.op}s "
+            f"in size group {access.group}; hints of table line {chosen.line}"
+        )
+        left = sorted(set(chosen.hints) - set(fitting))
+        if left:
+            note += f"; left out (the file's other accesses want otherwise): {', '.join(left)}"
         derived.append(
             TableEntry(
                 at="open",
                 program=program,
                 file=pattern,
                 nprocs=nprocs,
-                hints={**(scale.hints if scale else {}), **chosen.hints},
-                note=(
-                    f"from trace history: mostly {access.layout} {access.pattern} {access.op}s "
-                    f"in size group {access.group}; hints of table line {chosen.line}"
-                ),
+                hints={**(scale.hints if scale else {}), **fitting},
+                note=note,
             )
         )
     return derived

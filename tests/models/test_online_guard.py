@@ -9,7 +9,13 @@ import math
 import numpy as np
 import pytest
 
-from iotuner.online.guard import SETTLED_RUNS, rollback_event, spread
+from iotuner.online.guard import (
+    GUARD_RUNS,
+    SETTLED_RUNS,
+    awaiting_judgement,
+    rollback_event,
+    spread,
+)
 
 OLD, NEW = {"romio_ds_write": "enable"}, {"romio_ds_write": "disable"}
 NOISE = 0.25
@@ -49,3 +55,21 @@ def test_the_spread_is_the_program_s_own_runs_at_least_the_knowledge_base_s_nois
     assert spread([100.0, 100.0], [50.0], 0.1) == pytest.approx(math.log1p(0.1))
     wide = spread([100.0, 50.0], [80.0, 40.0], 0.1)
     assert wide == pytest.approx(math.log(2) / math.sqrt(2))
+
+
+def test_nothing_new_is_tried_before_the_guard_has_judged_the_last_change() -> None:
+    """Issue 31: a refit after every run chose a new try before the guard could judge the
+    last one. The learner waits while the change has run fewer than GUARD_RUNS times,
+    and not after a rollback."""
+    history = [{**BASE, "event": "run", "hints": OLD, "bandwidth": 100.0}]
+    assert awaiting_judgement(history, "p", 2) is None  # no change yet
+    history.append({**BASE, "event": "change", "old": OLD, "new": NEW})
+    for runs in range(GUARD_RUNS):
+        waiting = awaiting_judgement(history, "p", 2)
+        assert waiting is not None and f"run {runs} of the {GUARD_RUNS}" in waiting
+        history.append({**BASE, "event": "run", "hints": NEW, "bandwidth": 100.0})
+        history.append({**BASE, "event": "run", "hints": OLD, "bandwidth": 100.0, "file": "x"})
+    assert awaiting_judgement(history, "p", 2) is None  # judged: the next try may come
+    assert awaiting_judgement(history[:3], "q", 2) is None  # another program's stream
+    history = [*history[:3], {**BASE, "event": "rollback", "old": NEW, "new": OLD}]
+    assert awaiting_judgement(history, "p", 2) is None

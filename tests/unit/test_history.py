@@ -43,3 +43,25 @@ def test_merge_replaces_older_entries_for_the_same_program_and_pattern() -> None
     default = TableEntry(at="open", nprocs=4, hints={"cb_nodes": "2"})
     new = TableEntry(at="open", program="ior", file="out.dat", nprocs=4, hints={"cb_nodes": "4"})
     assert merge_tables([new], [old, default]) == [new, default]
+
+
+def test_derive_keeps_only_the_keys_that_fit_every_access_of_the_file(
+    sample_log: Path, tmp_path: Path
+) -> None:
+    """Issue 31: the open entry copied the dominant access's hints, and an open entry holds
+    for every access to the file. A key that acts on the file's other accesses too (data
+    sieving on its independent writes) is left out unless their own entry wants it."""
+    text = sample_log.read_text()
+    text = text.replace('"MPI_File_read_at", "bytes": 80', '"MPI_File_write_at", "bytes": 80')
+    text = text.replace('"independent", "kind": "read"', '"independent", "kind": "write"')
+    log = tmp_path / sample_log.name
+    log.write_text(text)
+    collective = {"romio_cb_write": "enable", "romio_ds_write": "disable"}
+    table = [TableEntry(pattern="collective", op="write", group=35, hints=collective, line=1)]
+    (out,) = [e for e in derive_open_entries(read_logs([log]), table) if e.file == "out.dat"]
+    # romio_cb_write cannot act on independent writes; data sieving can, and nothing asks it.
+    assert out.hints == {"romio_cb_write": "enable"}
+    assert "left out" in (out.note or "") and "romio_ds_write" in (out.note or "")
+    # With the original log (independent reads), data sieving for writes cannot act on them.
+    (out,) = [e for e in derive_open_entries(read_logs([sample_log]), table) if e.file == "out.dat"]
+    assert out.hints == collective

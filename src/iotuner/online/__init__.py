@@ -1,9 +1,10 @@
 """Online tuning (`iotuner run --learn`): after the program has ended, in the same process,
 its trace goes into the knowledge base, the guard keeps or rolls back the last change
 (guard), a refit chooses what the next run tries (choice, within the risk the runs have
-earned: risk) and the program's entries are rewritten (table_writing). Every decision is
-an event in TABLE.history.jsonl (events). The program's exit status and timing are
-untouched; a failure to learn is one warning, never the run's status."""
+earned: risk; one try at a time, judged by the guard before the next) and the program's
+entries are rewritten (table_writing). Every decision is an event in TABLE.history.jsonl
+(events). The program's exit status and timing are untouched; a failure to learn is one
+warning, never the run's status."""
 
 import time
 from collections.abc import Sequence
@@ -23,7 +24,7 @@ from iotuner.online.events import (
     same_stream,
     unstored_logs,
 )
-from iotuner.online.guard import GUARD_RUNS, rollback_event
+from iotuner.online.guard import GUARD_RUNS, awaiting_judgement, rollback_event
 from iotuner.online.risk import MAX_TRY_LOSS
 from iotuner.online.runs import RunSummary, main_workload
 from iotuner.online.table_writing import Scope, program_entry, repair_event, write_entries
@@ -72,6 +73,10 @@ def learn_after_run(
             write_entries(table, scope, rollback["new"], "iotuner online: rollback")
             append_event(table, {**base, **rollback}, report)
         elif refit_every > 0 and _runs_since_refit(history, scope.stream) >= refit_every:
+            waiting = awaiting_judgement(history, *scope.stream)
+            if waiting is not None:
+                append_event(table, {**base, "event": "keep", "reason": waiting}, report)
+                return report
             learner = _Learner(store, table, run, scope, history, base, report)
             learner.refit(current, space, model, model_dir)
     finally:

@@ -9,7 +9,15 @@ import numpy as np
 
 from iotuner.online.events import same_stream
 
-__all__ = ["FAR_SPREADS", "GUARD_P", "GUARD_RUNS", "SETTLED_RUNS", "rollback_event", "spread"]
+__all__ = [
+    "FAR_SPREADS",
+    "GUARD_P",
+    "GUARD_RUNS",
+    "SETTLED_RUNS",
+    "awaiting_judgement",
+    "rollback_event",
+    "spread",
+]
 
 GUARD_RUNS = 3
 """Runs with the new entry before the rank test judges a change."""
@@ -56,6 +64,32 @@ def rollback_event(
         return None
     return {"event": "rollback", "program": program, "nprocs": nprocs, "old": new,
             "new": old, "reason": reason, "after": after, "before": before, **extra}  # fmt: skip
+
+
+def awaiting_judgement(
+    history: list[dict[str, Any]], program: str, nprocs: int, file: str | None = None
+) -> str | None:
+    """Why nothing new is tried yet: the last change of the program's entries for `file`
+    has run fewer than GUARD_RUNS times and was not rolled back. None when the guard has
+    judged it (or there is none).
+
+    RATIONALE: a refit after every run chose a new try before the guard could judge the
+    last one: each try was judged by one run (only a far fall rolls back then), and in
+    the real-programs bench 9 of 36 learning runs fell below every default run, where 5
+    are expected by chance. One try at a time, judged by the rank test, caps the runs a
+    learner risks."""
+    mine = [e for e in history if same_stream(e, program, nprocs, file)]
+    changes = [i for i, e in enumerate(mine) if e["event"] in ("change", "rollback")]
+    if not changes or mine[changes[-1]]["event"] != "change":
+        return None
+    new = mine[changes[-1]]["new"]
+    runs = sum(e["event"] == "run" and e["hints"] == new for e in mine[changes[-1] :])
+    if runs >= GUARD_RUNS:
+        return None
+    return (
+        f"the last change has run {runs} of the {GUARD_RUNS} times the guard needs to "
+        "judge it: nothing else is tried before"
+    )
 
 
 def spread(before: list[float], after: list[float], noise: float) -> float:
