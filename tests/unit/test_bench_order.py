@@ -336,3 +336,19 @@ def test_the_time_left_is_the_rest_at_the_pace_or_the_budget(
     with progress_bar(console, _LeftColumn(), transient=False, eta=False) as bar:
         bar.add_task("round 1: " + workload_key(slow), total=900, completed=12, left=sweep._eta())
     assert re.search(r"12/900 \d:\d\d:\d\d eta 0:(10:00|09:59) budget", out.getvalue())
+
+
+def test_a_round_among_the_programs_cases_chooses_only_theirs(
+    records: list[Measurement],
+) -> None:
+    """Issue 31: the programs' cases get model rounds of their own (two workloads a round
+    over all would pick stand for them here); the model still learns from every workload
+    measured."""
+    plan = tmpfs_plan()
+    measured = first_round(plan, records)
+    everywhere = next_choice(SweepState(plan, measured))
+    picked = [workload_key(p.workload) for p in everywhere.picks]
+    only = set(picked[-2:])
+    among = next_choice(SweepState(plan, measured), only=only)
+    assert among.picks and {workload_key(p.workload) for p in among.picks} <= only
+    assert among.unmeasured < everywhere.unmeasured

@@ -4,9 +4,9 @@ when more measurements are not worth their time.
 First round: every workload's default configuration and a few configurations that between
 them give every parameter that matters to the workload each of its planned values
 (first_configurations: a greedy cover of the (parameter, value) pairs, ties broken by the
-seed), each repeated as the plan says: the programs' cases first (plan.cases), then the
-workload next_workload says. A sweep cut short after it still tells a model how each knob
-acts on each workload.
+seed), each repeated as the plan says: the programs' cases first (plan.cases; model rounds
+restricted to them follow their first round), then the workload next_workload says. A
+sweep cut short after it still tells a model how each knob acts on each workload.
 
 Further rounds (next_choice): a random forest of log bandwidth over what is measured (the
 median of each configuration's repeats; features: the workload's fields and the
@@ -33,7 +33,7 @@ worst (a random sample of 67 % of each workload's configurations: 97 % and 69-79
 import math
 import random
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from iotuner.bench._plan import BenchPlan, _sample_seed, workload_key
@@ -259,8 +259,11 @@ class Choice:
     unmeasured: int
 
 
-def next_choice(state: SweepState, picks: int = ROUND_PICKS) -> Choice:
-    """The next round's measurements (see the module text), from what `state` holds."""
+def next_choice(
+    state: SweepState, picks: int = ROUND_PICKS, only: Collection[str] | None = None
+) -> Choice:
+    """The next round's measurements (see the module text), from what `state` holds;
+    `only`: the workloads (keys) it may choose among (the model learns from all)."""
     plan = state.plan
     rows: list[tuple[str, Configuration, float]] = []  # workload key, config, median log bw
     candidates: list[tuple[str, Configuration]] = []
@@ -271,6 +274,8 @@ def next_choice(state: SweepState, picks: int = ROUND_PICKS) -> Choice:
             logs = _logs(repeats)
             if logs:
                 rows.append((key, config, statistics.median(logs)))
+            if only is not None and key not in only:
+                continue
             if not repeats:
                 candidates.append((key, config))
             elif len(repeats) < plan.repeats:

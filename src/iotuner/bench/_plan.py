@@ -288,8 +288,8 @@ def configurations_for(space: Space, workload: Workload) -> list[Configuration]:
 class BenchPlan:
     """What a sweep measures: workloads x configurations x repeats. Each workload makes
     calls_per_open_for(size, open_bytes, max_calls) calls per open. `cases` are the kernel
-    workloads of the programs' cases (bench._programs): planned too, with every
-    configuration that can act on them (max_configs does not sample them), and left out of
+    workloads of the programs' cases (bench._programs): planned too, with one configuration
+    of every behaviour on them (max_configs does not sample them), and left out of
     sweep_id (a measurement is the same whichever logs asked for it, so a sweep resumed
     with other logs keeps what it measured)."""
 
@@ -377,7 +377,12 @@ class BenchPlan:
         if key not in self._configurations:
             configs = configurations_for(self.space, workload)
             is_case = any(workload_key(c) == key for c in self.cases)
-            if not is_case and self.max_configs is not None and len(configs) > self.max_configs:
+            if is_case:
+                # A case is measured for its own sake: one configuration per behaviour.
+                from iotuner.acting import distinct_configurations
+
+                configs = distinct_configurations(self.space, configs, workload)
+            elif self.max_configs is not None and len(configs) > self.max_configs:
                 rng = random.Random(f"{self.seed}:{_sample_seed(workload)}")
                 configs = [configs[0], *rng.sample(configs[1:], self.max_configs - 1)]
             self._configurations[key] = configs

@@ -222,7 +222,8 @@ def run_sweep(
     `budget` seconds (None: no limit) from `since` (a time.monotonic(); default now).
 
     First the programs' cases (plan.cases, the most I/O time at stake first): their
-    first configurations, then every other one. Then the first round of every other
+    first configurations, then model rounds among them (half the time left at most).
+    Then the first round of every other
     workload, nearest the cases first (next_workload). Then, when the rest of the plan
     fits in the time left at the pace so far (always without a budget), the rest,
     cheapest workload first; else rounds a model chooses (next_choice), the largest
@@ -416,31 +417,47 @@ class _Sweep:
 
     def _cases_first(self, console: Console, cases: list[str]) -> bool:
         """The programs' cases, the most I/O time at stake first (the plan's order): each
-        one's first configurations (the default and a cover of every value), then, case
-        by case, every other configuration that can act on it, so that a budget cut
-        leaves every case compared. Whether the budget ran out."""
-        for whole, what in (
-            (False, "each one's default and the configurations that try every value of the "
-             "parameters that matter to it"),
-            (True, "every other configuration that can act on them"),
-        ):  # fmt: skip
-            jobs = {}
-            for key in cases:
-                planned = self.state.workloads[key]
-                configs = (
-                    planned.configs if whole else first_configurations(self.plan, planned.workload)
-                )
-                jobs[key] = self.state.missing(key, configs)
-            jobs = {key: lines for key, lines in jobs.items() if lines}
-            if not jobs:
-                continue
+        one's first configurations (the default and a cover of every value), so that a
+        budget cut leaves every case compared; then model rounds among the cases alone
+        (next_choice), until the model expects nothing more of them or they have used
+        half the time the cover left (the generic plan gets the rest). Whether the
+        budget ran out.
+
+        RATIONALE: every configuration that can act on a case, measured case by case,
+        was 7,752 measurements with romio-ufs: it filled any budget, and the generic plan
+        never began."""
+        jobs = {}
+        for key in cases:
+            planned = self.state.workloads[key]
+            jobs[key] = self.state.missing(key, first_configurations(self.plan, planned.workload))
+        jobs = {key: lines for key, lines in jobs.items() if lines}
+        if jobs:
             console.print(
                 f"round {self.rounds + 1}: {_count(jobs)} measurements of the programs' "
-                f"{len(jobs)} case(s) in the logs, the most I/O time first: {what}"
+                f"{len(jobs)} case(s) in the logs, the most I/O time first: each one's default "
+                "and the configurations that try every value of the parameters that matter to it"
             )
             self._round(jobs, "program", order="given")
             if self.out_of_time:
                 return True
+        left = self.left()
+        share_end = None if left is None else time.monotonic() + left / 2
+        while cases and (share_end is None or time.monotonic() < share_end):
+            choice = next_choice(self.state, only=set(cases))
+            if not choice.picks:
+                return False
+            jobs = {
+                workload_key(p.workload): self.state.missing(workload_key(p.workload), p.configs)
+                for p in choice.picks
+            }
+            console.print(
+                f"round {self.rounds + 1}: {_count(jobs)} measurements of the programs' "
+                f"{len(jobs)} case(s) where a model of what is measured knows least or "
+                f"expects most ({choice.unsure:,} of their {choice.unmeasured:,} unmeasured "
+                "configurations may beat the best measured by more than the noise)"
+            )
+            if self._round(jobs, "program", order="given") == 0 or self.out_of_time:
+                return bool(self.out_of_time)
         return False
 
     def _round(self, jobs: dict[str, list[Line]], how: str, order: str) -> int:
