@@ -218,8 +218,10 @@ def test_a_model_that_ranks_the_best_eleventh_reaches_it_in_six(
     assert result.recommendation == pick.recommendation()
     record = json.loads(json.dumps(result_record(result)))
     assert record["recommendation"]["config"] == {"a": 4, "b": 4}
-    assert record["recommendation"]["gain"] == pytest.approx(pick.recommendation().gain)
-    assert record["recommendation"]["gain_low"] < record["recommendation"]["gain"]
+    low, ratio, high = record["recommendation"]["predicted_ratio"]
+    assert ratio == pytest.approx(pick.recommendation().gain) and low < ratio < high
+    # Issue 31: the model's raw ratio is recorded as a ratio; the gain is the earned one.
+    assert record["recommendation"]["gain"]["basis"] == pick.recommendation().earned().basis
     # The default veto, at the best measured itself: once the best is measured, what is
     # left cannot beat it, and is skipped; skips never end a search with budget left (the
     # search used to stop after two runs of six, "nothing new to try").

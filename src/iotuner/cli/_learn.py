@@ -320,9 +320,6 @@ def _tune_json(output: Path, result: "TuneResult") -> dict[str, object]:
                 "predicted": c.predicted,
                 "interval": [c.low, c.high],
                 "default_predicted": c.default_predicted,
-                "predicted_gain": c.predicted / c.default_predicted - 1
-                if c.default_predicted > 0
-                else None,
                 # The gain the entry rests on and its interval, the point inside it
                 # (measured or calibrated; None where only the model's ratio is known).
                 "gain": c.gain,

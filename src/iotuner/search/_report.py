@@ -341,5 +341,14 @@ def result_record(result: SearchResult) -> dict[str, Any]:
     for f in dataclasses.fields(result):
         if f.name not in known:  # fields added later (a model's recommendation, ...)
             record[f.name] = _plain(getattr(result, f.name))
+    pick = result.recommendation
+    if pick is not None:
+        # The model's own ratio of two predictions is no gain (iotuner.gains): the record
+        # keeps it as a ratio, and its gain is the one printed (calibrated or unknown).
+        plain = record["recommendation"]
+        plain["predicted_ratio"] = [plain.pop(k) for k in ("gain_low", "gain", "gain_high")]
+        earned = pick.earned()
+        plain["gain"] = {"basis": earned.basis, "value": earned.value,
+                         "interval": earned.interval, "figure": earned.figure}  # fmt: skip
     record["gains"] = gain_lines(result)
     return record
