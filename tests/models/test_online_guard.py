@@ -13,6 +13,7 @@ from iotuner.online.guard import (
     GUARD_RUNS,
     SETTLED_RUNS,
     awaiting_judgement,
+    rank_test_p,
     rollback_event,
     spread,
 )
@@ -73,3 +74,18 @@ def test_nothing_new_is_tried_before_the_guard_has_judged_the_last_change() -> N
     assert awaiting_judgement(history[:3], "q", 2) is None  # another program's stream
     history = [*history[:3], {**BASE, "event": "rollback", "old": NEW, "new": OLD}]
     assert awaiting_judgement(history, "p", 2) is None
+
+
+def test_the_rank_test_is_scipy_s_exact_mann_whitney() -> None:
+    """The guard's rank test is written out (scipy.stats takes 1.2 s to import in a learn
+    step); it gives scipy's exact one-sided p-value on the samples the guard sees."""
+    from scipy.stats import mannwhitneyu
+
+    rng = np.random.default_rng(0)
+    for after_runs in range(GUARD_RUNS, SETTLED_RUNS + 1):
+        for before_runs in (1, 2, 5, 4 * GUARD_RUNS):
+            after = list(rng.lognormal(0.0, 0.3, after_runs))
+            before = list(rng.lognormal(0.2, 0.3, before_runs))
+            expected = mannwhitneyu(after, before, alternative="less", method="exact").pvalue
+            assert rank_test_p(after, before) == pytest.approx(float(expected))
+    assert rank_test_p([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]) == pytest.approx(0.05)

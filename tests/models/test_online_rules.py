@@ -306,7 +306,8 @@ def test_the_refit_judges_with_the_model_train_saved(tmp_path) -> None:  # type:
     tree = fit_model(frame, space, "decision_tree", residuals=[-0.1, 0.0, 0.1])
     save_model(tree, tmp_path / "model")
     (system,) = tree.metadata["systems"]
-    saved, kind = _saved_model(tmp_path / "model", space.name, system, None)
+    cache = tmp_path / "table.jsonl.predictions.json"
+    saved, kind = _saved_model(tmp_path / "model", space.name, system, None, cache)
     assert saved is not None and kind == "decision_tree"
     workload = Workload.from_row(frame.iloc[0])
     event = choose_next(frame, space, workload, SLOW, SLOW, [], kind, saved=saved)
@@ -314,9 +315,9 @@ def test_the_refit_judges_with_the_model_train_saved(tmp_path) -> None:  # type:
     first = _only(frame, space, workload, SLOW)
     tried = choose_next(first, space, workload, SLOW, SLOW, [], kind, saved=saved)
     assert tried["model"] == "decision_tree (saved)", tried
-    other, kind = _saved_model(tmp_path / "model", "another space", system, None)
+    other, kind = _saved_model(tmp_path / "model", "another space", system, None, cache)
     assert other is None and kind == "decision_tree"
-    assert _saved_model(tmp_path / "none", space.name, system, None) == (None, None)
+    assert _saved_model(tmp_path / "none", space.name, system, None, cache) == (None, None)
 
 
 CB_WRITE = """

@@ -13,60 +13,137 @@
 * SCTuner: analyze.
 * Rendering on a terminal: render_train_report, render_comparison, render_kunkel,
   render_analyze (the reports are plain records).
+
+The names are imported when first used (__getattr__): most of them need scikit-learn
+and SciPy, a second or more to import, and a learn step after every run (iotuner.online)
+needs none of them when its predictions are cached.
 """
 
-from iotuner.models._analyze import AnalyzeReport, ClusterSummary, ConfigSummary, analyze
-from iotuner.models._common import BANDWIDTH_STATS, NOT_SET, ModelError
-from iotuner.models._evaluate import (
-    Evaluation,
-    Figures,
-    SchemeResult,
-    WorkloadScore,
-    evaluate_models,
-    model_choices,
-    model_names,
-)
-from iotuner.models._features import (
-    Encoding,
-    FeatureSchema,
-    build_features,
-    infer_schema,
-    log_target,
-)
-from iotuner.models._kunkel import (
-    ChoiceScore,
-    KunkelReport,
-    TreeRules,
-    judge_choices,
-    kunkel_report,
-    parameter_setting_tree,
-    performance_tree,
-    tree_rules,
-)
-from iotuner.models._metrics import METRICS, Metrics, regression_metrics
-from iotuner.models._online import WorkloadBelief, std_from_interval
-from iotuner.models._render import (
-    render_analyze,
-    render_comparison,
-    render_kunkel,
-    render_train_report,
-)
-from iotuner.models._saved import MODEL_FORMAT, TrainedModel, load_model, save_model
-from iotuner.models._synthetic import synthetic_summary_frame
-from iotuner.models._train import (
-    SELECTION_RULE,
-    Comparison,
-    FoldScore,
-    ModelScore,
-    Selection,
-    TrainReport,
-    choose_model,
-    compare_models,
-    fit_model,
-    select_model,
-    train_command,
-)
-from iotuner.models._zoo import BASELINE, BASELINES, CANDIDATE_NAMES, Candidate, candidates
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from iotuner.models._analyze import AnalyzeReport, ClusterSummary, ConfigSummary, analyze
+    from iotuner.models._common import BANDWIDTH_STATS, NOT_SET, ModelError
+    from iotuner.models._evaluate import (
+        Evaluation,
+        Figures,
+        SchemeResult,
+        WorkloadScore,
+        evaluate_models,
+        model_choices,
+        model_names,
+    )
+    from iotuner.models._features import (
+        Encoding,
+        FeatureSchema,
+        build_features,
+        infer_schema,
+        log_target,
+    )
+    from iotuner.models._kunkel import (
+        ChoiceScore,
+        KunkelReport,
+        TreeRules,
+        judge_choices,
+        kunkel_report,
+        parameter_setting_tree,
+        performance_tree,
+        tree_rules,
+    )
+    from iotuner.models._metrics import METRICS, Metrics, regression_metrics
+    from iotuner.models._online import WorkloadBelief, std_from_interval
+    from iotuner.models._render import (
+        render_analyze,
+        render_comparison,
+        render_kunkel,
+        render_train_report,
+    )
+    from iotuner.models._saved import MODEL_FORMAT, TrainedModel, load_model, save_model
+    from iotuner.models._synthetic import synthetic_summary_frame
+    from iotuner.models._train import (
+        SELECTION_RULE,
+        Comparison,
+        FoldScore,
+        ModelScore,
+        Selection,
+        TrainReport,
+        choose_model,
+        compare_models,
+        fit_model,
+        select_model,
+        train_command,
+    )
+    from iotuner.models._zoo import BASELINE, BASELINES, CANDIDATE_NAMES, Candidate, candidates
+
+_WHERE = {
+    "AnalyzeReport": "_analyze",
+    "BANDWIDTH_STATS": "_common",
+    "BASELINE": "_zoo",
+    "BASELINES": "_zoo",
+    "CANDIDATE_NAMES": "_zoo",
+    "Candidate": "_zoo",
+    "ChoiceScore": "_kunkel",
+    "ClusterSummary": "_analyze",
+    "Comparison": "_train",
+    "ConfigSummary": "_analyze",
+    "Encoding": "_features",
+    "Evaluation": "_evaluate",
+    "FeatureSchema": "_features",
+    "Figures": "_evaluate",
+    "FoldScore": "_train",
+    "KunkelReport": "_kunkel",
+    "METRICS": "_metrics",
+    "MODEL_FORMAT": "_saved",
+    "Metrics": "_metrics",
+    "ModelError": "_common",
+    "ModelScore": "_train",
+    "NOT_SET": "_common",
+    "SELECTION_RULE": "_train",
+    "SchemeResult": "_evaluate",
+    "Selection": "_train",
+    "TrainReport": "_train",
+    "TrainedModel": "_saved",
+    "TreeRules": "_kunkel",
+    "WorkloadBelief": "_online",
+    "WorkloadScore": "_evaluate",
+    "analyze": "_analyze",
+    "build_features": "_features",
+    "candidates": "_zoo",
+    "choose_model": "_train",
+    "compare_models": "_train",
+    "evaluate_models": "_evaluate",
+    "fit_model": "_train",
+    "infer_schema": "_features",
+    "judge_choices": "_kunkel",
+    "kunkel_report": "_kunkel",
+    "load_model": "_saved",
+    "log_target": "_features",
+    "model_choices": "_evaluate",
+    "model_names": "_evaluate",
+    "parameter_setting_tree": "_kunkel",
+    "performance_tree": "_kunkel",
+    "regression_metrics": "_metrics",
+    "render_analyze": "_render",
+    "render_comparison": "_render",
+    "render_kunkel": "_render",
+    "render_train_report": "_render",
+    "save_model": "_saved",
+    "select_model": "_train",
+    "std_from_interval": "_online",
+    "synthetic_summary_frame": "_synthetic",
+    "train_command": "_train",
+    "tree_rules": "_kunkel",
+}
+"""The module of each name (iotuner.models._<module>)."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"iotuner.models.{module}"), name)
+
 
 __all__ = [
     "BANDWIDTH_STATS",

@@ -50,7 +50,7 @@ folds are the train command's own, and the conformal step is a weighted quantile
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -59,11 +59,10 @@ import pandas as pd
 from iotuner.formats import size_groups
 from iotuner.measurement import CONFIG_PREFIX
 from iotuner.models._common import NOT_SET, ModelError, cell_value
-from iotuner.models._evaluate import fit_estimator, usable_rows, workload_keys, workload_labels
-from iotuner.models._features import infer_schema
-from iotuner.models._ranking import configure
-from iotuner.models._zoo import Candidate
 from iotuner.space import Space
+
+if TYPE_CHECKING:
+    from iotuner.models._zoo import Candidate
 
 __all__ = [
     "CALIBRATION_METHOD",
@@ -287,7 +286,7 @@ def corrected_levels(
 def calibrate(
     frame: pd.DataFrame,
     space: Space | None,
-    candidate: Candidate,
+    candidate: "Candidate",
     *,
     target: str = "bw_min",
     seed: int = 0,
@@ -296,6 +295,12 @@ def calibrate(
 ) -> Calibration | None:
     """The calibration of `candidate` on `frame` (see the module text), or None when the
     frame has fewer than two workloads (nothing can be held out)."""
+    # Here, not at the top: Calibration alone (a learn step's cached one) needs no
+    # scikit-learn or SciPy, which take seconds to import.
+    from iotuner.models._evaluate import fit_estimator, usable_rows, workload_keys, workload_labels
+    from iotuner.models._features import infer_schema
+    from iotuner.models._ranking import configure
+
     data, _ = usable_rows(frame, target)
     schema = infer_schema(data, space)
     X = schema.transform(data)
@@ -489,11 +494,14 @@ def _beyond_residuals(
     X: npt.NDArray[np.float64],
     y: npt.NDArray[np.float64],
     schema: Any,
-    candidate: Candidate,
+    candidate: "Candidate",
     seed: int,
 ) -> list[npt.NDArray[np.float64]]:
     """Residuals of folds that hold out the largest and the smallest value of a range
     column (at least three values), each fold one part."""
+    from iotuner.models._evaluate import fit_estimator
+    from iotuner.models._ranking import configure
+
     parts = []
     for column in RANGE_COLUMNS:
         if column not in data.columns:

@@ -24,12 +24,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import joblib
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-import sklearn
-from sklearn.ensemble import ExtraTreesRegressor, RandomForestRegressor
 
 from iotuner import __version__
 from iotuner._fileio import PRIVATE_FILE, atomic_write_text, make_private_dirs
@@ -237,6 +234,9 @@ def new_metadata(
     `space_definition` is the space itself (iotuner.space.Space.to_dict), so a model trained
     on a space from a file finds it again without the file (iotuner.space.space_from_dict).
     """
+    import sklearn
+    from sklearn.ensemble import ExtraTreesRegressor, RandomForestRegressor
+
     is_forest = isinstance(estimator, RandomForestRegressor | ExtraTreesRegressor)
     grid = (
         [float(v) for v in np.quantile(np.asarray(residuals, dtype=float), _RESIDUAL_GRID)]
@@ -281,6 +281,8 @@ def save_model(model: TrainedModel, path: Path) -> Path:
     estimator_path = path / ESTIMATOR_FILE
     tmp = path / f".{ESTIMATOR_FILE}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
     try:
+        import joblib
+
         # Made 0600 before joblib writes into it; a replaced estimator keeps its mode.
         mode = stat.S_IMODE(estimator_path.stat().st_mode) if estimator_path.exists() else None
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
@@ -301,12 +303,10 @@ def save_model(model: TrainedModel, path: Path) -> Path:
     return metadata_path
 
 
-def load_model(path: Path) -> TrainedModel:
-    """The model saved in directory `path` (or named by its model.json).
-
-    ModelError when the metadata is not a model's, the pickle does not match its recorded
-    checksum, or it was made by another scikit-learn major.minor release (retrain then).
-    """
+def read_metadata(path: Path) -> tuple[Path, dict[str, Any]]:
+    """The model.json of the model saved in directory `path` (or named by it): its path and
+    its checked content. ModelError when it is not a model's metadata. Reads no estimator
+    (and imports no scikit-learn: iotuner.online keeps predictions of a saved model)."""
     path = Path(path)
     metadata_path = path / METADATA_FILE if path.is_dir() else path
     try:
@@ -322,6 +322,19 @@ def load_model(path: Path) -> TrainedModel:
     missing = [key for key in _REQUIRED if key not in metadata]
     if missing:
         raise ModelError(f"{metadata_path}: missing {', '.join(missing)}")
+    return metadata_path, metadata
+
+
+def load_model(path: Path) -> TrainedModel:
+    """The model saved in directory `path` (or named by its model.json).
+
+    ModelError when the metadata is not a model's, the pickle does not match its recorded
+    checksum, or it was made by another scikit-learn major.minor release (retrain then).
+    """
+    import joblib
+    import sklearn
+
+    metadata_path, metadata = read_metadata(path)
     saved = str(metadata["versions"].get("sklearn", "?"))
     if saved.split(".")[:2] != sklearn.__version__.split(".")[:2]:
         raise ModelError(

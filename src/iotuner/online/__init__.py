@@ -149,7 +149,8 @@ class _Learner:
             # Once: the entry is rewritten without the values, so the next run finds none.
             self._write(repair, "iotuner online: repaired")
             current = repair["new"]
-        saved, kind = _saved_model(model_dir, data.space.name, data.system, model)
+        predictions = self.table.with_name(self.table.name + ".predictions.json")
+        saved, kind = _saved_model(model_dir, data.space.name, data.system, model, predictions)
         mine = [e for e in self.history if same_stream(e, *self.scope.stream)]
         event = choose_next(
             data.frame,
@@ -185,16 +186,17 @@ class _Learner:
 
 
 def _saved_model(
-    model_dir: Path | None, space: str, system: Any, kind: str | None
+    model_dir: Path | None, space: str, system: Any, kind: str | None, cache: Path
 ) -> tuple[Any, str | None]:
-    """`train`'s model when it learned on this space and system (used as it is), and the
-    kind to refit otherwise: `kind` when named, else the saved model's (the kind train
-    chose), else None (choice.DEFAULT_MODEL)."""
+    """`train`'s model when it learned on this space and system (used as it is, its
+    predictions kept in `cache`: evidence.SavedModel), and the kind to refit otherwise:
+    `kind` when named, else the saved model's (the kind train chose), else None
+    (choice.DEFAULT_MODEL)."""
     if model_dir is None or not (model_dir / "model.json").exists():
         return None, kind
-    from iotuner.models._saved import load_model
+    from iotuner.online.evidence import SavedModel
 
-    saved = load_model(model_dir)
+    saved = SavedModel(model_dir, cache)
     fingerprint = getattr(system, "fingerprint", system)
     learned = saved.metadata.get("systems") or []
     fits = saved.metadata.get("space") == space and (not learned or fingerprint in learned)

@@ -15,7 +15,9 @@ from iotuner.space import Space, SpaceError, config_key
 
 __all__ = [
     "CALIBRATION_FOLDS",
+    "PREDICTIONS_KEPT",
     "ModelEvidence",
+    "SavedModel",
     "measured_runs",
     "model_evidence",
     "quick_calibration",
@@ -90,6 +92,72 @@ def quick_calibration(frame: Any, space: Space, name: str, cache: Path | None = 
     return result
 
 
+PREDICTIONS_KEPT = 64
+"""Workloads whose predictions by a saved model the cache keeps (the most recent)."""
+
+
+class SavedModel:
+    """`train`'s saved model as the learner uses it: its metadata, read at once, and its
+    predictions, kept in `cache` (a JSON file next to the table) for the workloads it
+    predicted before; the estimator is loaded only for a workload it has not.
+
+    RATIONALE: a saved model does not change between runs, nor do its predictions for
+    the program's workload; loading it imports scikit-learn and SciPy, 2-3 s of a learn
+    step of 3.5 s on the README's knowledge base (issue 31: a step takes at most 2 s)."""
+
+    def __init__(self, directory: Path, cache: Path | None = None) -> None:
+        from iotuner.models._saved import read_metadata
+
+        self.directory = directory
+        self.metadata = read_metadata(directory)[1]
+        self.cache = cache
+
+    @property
+    def name(self) -> str:
+        return str(self.metadata["model"])
+
+    @property
+    def calibration(self) -> Any:
+        """The calibration `train` gave it, or None."""
+        from iotuner.models._calibrate import Calibration
+
+        data = self.metadata.get("calibration")
+        return Calibration.from_dict(data) if isinstance(data, dict) else None
+
+    def predict_interval(self, rows: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Median, 10 % and 90 % predictions (MiB/s) of `rows` (a prediction frame)."""
+        key = hashlib.sha256(
+            json.dumps([self.metadata.get("estimator_sha256"), rows.to_json()]).encode()
+        ).hexdigest()
+        kept = self._read_cache()
+        if key in kept:
+            median, low, high = (np.asarray(a, dtype=float) for a in kept[key])
+            if len(median) == len(rows):
+                return median, low, high
+        from iotuner.models._saved import load_model
+
+        found = tuple(
+            np.asarray(a, dtype=float) for a in load_model(self.directory).predict_interval(rows)
+        )
+        if self.cache is not None:
+            kept.pop(key, None)
+            kept[key] = [a.tolist() for a in found]
+            recent = dict(list(kept.items())[-PREDICTIONS_KEPT:])
+            atomic_write_text(self.cache, json.dumps(recent))
+        return found[0], found[1], found[2]
+
+    def _read_cache(self) -> dict[str, Any]:
+        """The cache's predictions by key; {} when there is none or it cannot be read (it
+        is only a cache: the model predicts again)."""
+        if self.cache is None or not self.cache.exists():
+            return {}
+        try:
+            kept = json.loads(self.cache.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return kept if isinstance(kept, dict) else {}
+
+
 def _cells_key(frame: Any, space: Space, name: str) -> str:
     """A digest of what a calibration rests on: the space, the model and the knowledge
     base's cells (workload and configuration), not how often each ran."""
@@ -124,13 +192,14 @@ def model_evidence(
     RATIONALE: the program's own runs move the model's predictions (risk.gains_over) and
     decide by themselves once measured (the measured rule), so the model need not have
     seen them; refitting and calibrating after every run took 5-50 s."""
-    from iotuner.models._train import fit_model
     from iotuner.tune import prediction_rows
 
     rows = prediction_rows([workload], configs)
     if saved is not None:
         median, low, high = (np.asarray(a, dtype=float) for a in saved.predict_interval(rows))
         return ModelEvidence(median, low, high, saved.calibration, f"{saved.name} (saved)")
+    from iotuner.models._train import fit_model
+
     trained = fit_model(frame, space, kind)
     median, low, high = (np.asarray(a, dtype=float) for a in trained.predict_interval(rows))
     return ModelEvidence(
