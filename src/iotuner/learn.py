@@ -25,7 +25,7 @@ from iotuner.measurement import CONFIG_PREFIX, NOT_SET, WORKLOAD_COLUMNS, System
 from iotuner.space import Space, config_key, load_space, shipped_spaces
 from iotuner.store import Store, summarize_repeats
 
-__all__ = ["TrainingData", "training_data"]
+__all__ = ["NothingToLearn", "TrainingData", "training_data"]
 
 
 @dataclass(frozen=True)
@@ -116,9 +116,14 @@ def training_data(
     dropped = int(cases[~keep].nunique())
     frame = frame[keep].drop(columns=extra).reset_index(drop=True)
     if frame.empty:
-        raise ConfigError(_nothing_to_learn(store, chosen, chosen_space, kind, reasons))
+        raise NothingToLearn(_nothing_to_learn(store, chosen, chosen_space, kind, reasons))
     frame["config"] = _space_keys(frame, chosen_space)
     return TrainingData(summarize_repeats(frame), chosen, chosen_space, dropped, reasons)
+
+
+class NothingToLearn(ConfigError):
+    """The knowledge base holds no row usable for the space on the system: the message
+    says why and what to do. The learner keeps the table then (iotuner.online)."""
 
 
 def _space_keys(frame: pd.DataFrame, space: Space) -> list[str]:

@@ -321,3 +321,32 @@ def test_learning_on_the_run_s_own_system_among_several_of_its_host(
         ["run", "change"],
         ["run", "keep"],
     )
+
+
+def test_a_system_with_nothing_the_space_can_read_keeps_the_table(folder: Path) -> None:
+    """Seen in bench/real_programs.py: on /dev/shm, whose only rows were the program's own
+    runs with a hint the space lacks, every learn step failed with a warning. It is a
+    state, said after each run as the reason the table is kept."""
+    import os
+
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or os.statvfs(shm).f_fsid == os.statvfs(folder).f_fsid:
+        pytest.skip("needs /dev/shm on another file system than the test's folder")
+    other = Path(tempfile.mkdtemp(dir=shm))
+    try:
+        # cb_buffer_size is not in the test's space: a row that sets it cannot be read.
+        _set_program(folder, {"cb_buffer_size": "1048576"})
+        command = [
+            IOTUNER, "run", "--learn", "--table", str(folder / "table.jsonl"),
+            "--db", str(folder / "kb.sqlite"), "--space", str(folder / "space.toml"),
+            "--log-dir", str(folder / "logs"), "--", *_kernel(other),
+        ]  # fmt: skip
+        completed = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    finally:
+        shutil.rmtree(other, ignore_errors=True)
+    assert completed.returncode == 0, completed.stderr
+    assert "learning from this run failed" not in completed.stderr, completed.stderr
+    last = read_history(folder / "table.jsonl")[-1]
+    assert last["event"] == "keep", last
+    assert "nothing to learn from on the run's system" in last["reason"]
+    assert "cb_buffer_size" in last["reason"]

@@ -5,6 +5,7 @@ run. The real loop is tests/integration/test_online.py."""
 
 import math
 
+import numpy as np
 import pytest
 
 from iotuner.formats import hint_vocabulary
@@ -405,3 +406,38 @@ def test_a_run_within_the_noise_of_an_earlier_choice_does_not_send_the_learner_b
     far = _one_run(_one_run(frame, space, workload, "disable", 0.7), space, workload, "enable", 0.5)
     event = choose_next(far, space, workload, SLOW, SLOW, [], None)
     assert event.get("purpose") == "back to the best measured", event
+
+
+class _FlatCalibration:
+    """A calibration that promises every candidate the same small gain: x1.01, its 10 %
+    bound at x0.95 (within any budget the runs below earn)."""
+
+    gain_curve = (0.0,)
+
+    def gain_bounds(self, predicted: float) -> tuple[float, float, float]:
+        return math.log(0.95), math.log(1.01), math.log(1.3)
+
+
+class _SavedStub:
+    """`train`'s model as the learner reads it: a name, predictions, a calibration."""
+
+    name = "stub"
+    calibration = _FlatCalibration()
+
+    def predict_interval(self, rows):  # type: ignore[no-untyped-def]
+        median = np.full(len(rows), 100.0)
+        return median, median * 0.9, median * 1.1
+
+
+def test_a_try_promising_next_to_nothing_is_not_made() -> None:
+    """Seen in bench/real_programs.py: IOR's 16 MiB independent writes tried
+    romio_ds_write=enable at a calibrated x1.01, and three of the five learning runs fell
+    below every default run. A try must promise more than MIN_TRY_GAIN."""
+    space = parse_space(SPACE, "test space")
+    frame = synthetic_summary_frame(space, noise=0.05, seed=1)
+    workload = Workload.from_row(frame.iloc[0])
+    only_default = _only(frame, space, workload, {})
+    level = float(only_default[_same(only_default, workload)]["bw_median"].iloc[0])
+    runs = [level] * 4
+    event = choose_next(only_default, space, workload, {}, {}, [], None, runs, saved=_SavedStub())
+    assert event["event"] == "keep", event

@@ -141,9 +141,18 @@ class _Learner:
         model_dir: Path | None,
     ) -> None:
         """A repair of values the space cannot read (once), then the next configuration."""
-        from iotuner.learn import training_data
+        from iotuner.learn import NothingToLearn, training_data
 
-        data = training_data(self.store, system=self._system(), space=space)
+        try:
+            data = training_data(self.store, system=self._system(), space=space)
+        except NothingToLearn as exc:
+            # The run's own system has only rows the space cannot read (a program that
+            # sets hints the space lacks, on a file system no sweep measured): a state
+            # to say after each run, not a failure to learn.
+            reason = f"nothing to learn from on the run's system: {exc}"
+            append_event(self.table, {**self.base, "event": "keep", "reason": reason},
+                         self.report)  # fmt: skip
+            return
         repair = repair_event(data.space, current)
         if repair is not None:
             # Once: the entry is rewritten without the values, so the next run finds none.

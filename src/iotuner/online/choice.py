@@ -35,6 +35,9 @@ from iotuner.space import Space, config_key
 __all__ = ["DEFAULT_MODEL", "choose_next"]
 
 DEFAULT_MODEL = "random_forest"
+MIN_TRY_GAIN = 0.05
+"""The least calibrated median gain a try must promise (the sweep's least noise, as
+iotuner.bench's NOISE_FLOOR): a smaller one is worth no run the guard must then judge."""
 MEASURED = "the workload's measurements"
 
 
@@ -258,10 +261,14 @@ def _calibrated_rule(
     s: Situation, predicted: np.ndarray, calibration: Any, kind: str, runs: Sequence[float]
 ) -> dict[str, Any]:
     """The untried configuration with the best calibrated bound of its gain over the best
-    measured one, when held-out configurations predicted alike gained in the median and,
-    in nine of ten, lost no more below the default than the program's runs have earned.
+    measured one, when held-out configurations predicted alike gained more than
+    MIN_TRY_GAIN in the median and, in nine of ten, lost no more below the default than
+    the program's runs have earned.
 
-    RATIONALE: the floor is the default's: a base measured ahead of the default leaves
+    RATIONALE: a try expected to gain next to nothing risks runs for nothing the guard
+    could tell (bench/real_programs.py: IOR's 16 MiB independent writes tried
+    romio_ds_write=enable at a calibrated x1.01, and 3 of their 5 learning runs fell below
+    every default run). The floor is the default's: a base measured ahead of the default leaves
     room for a try whose bound over it is below 1, as long as the try stays above the
     default but for the noise (a conservative bandit). The calibration bounds gains over
     a workload's default; over another configuration it is the same curve.
@@ -278,9 +285,10 @@ def _calibrated_rule(
         i for i in range(len(s.keys))
         if s.candidate(i) and i != ref and i not in tried and s.keys[i] not in s.banned
     ]  # fmt: skip
+    worth = math.log1p(MIN_TRY_GAIN)
     admissible = [
         i for i in untried
-        if bounds[i] is not None and bounds[i][1] > 0 and bounds[i][0] >= -budget - ahead
+        if bounds[i] is not None and bounds[i][1] > worth and bounds[i][0] >= -budget - ahead
     ]  # fmt: skip
     if admissible:
         best = _fewest_keys_first(s, admissible, bounds, gains)
@@ -344,8 +352,9 @@ def _try_words(
 ) -> str:
     """A try's evidence: what the calibration says, and what moved its base."""
     words = (
-        "calibrated: held-out configurations predicted alike gained in the median and, in "
-        "nine of ten, lost no more than the program's runs have earned"
+        f"calibrated: held-out configurations predicted alike gained more than "
+        f"{MIN_TRY_GAIN:.0%} in the median and, in nine of ten, lost no more than the "
+        "program's runs have earned"
     )
     if tried and abs(offset) > 1e-12:
         words += (
