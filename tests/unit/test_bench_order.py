@@ -4,6 +4,7 @@ tmpfs, 24 workloads x 9-16 configurations x 3 repeats) instead of measuring it a
 pace that estimates the time left; the time budget's parser."""
 
 import dataclasses
+import math
 import random
 import re
 import statistics
@@ -18,6 +19,7 @@ from iotuner.bench import (
     SweepState,
     duration_text,
     first_configurations,
+    neighbour_picks,
     next_choice,
     parse_duration,
     parse_layout,
@@ -352,3 +354,31 @@ def test_a_round_among_the_programs_cases_chooses_only_theirs(
     among = next_choice(SweepState(plan, measured), only=only)
     assert among.picks and {workload_key(p.workload) for p in among.picks} <= only
     assert among.unmeasured < everywhere.unmeasured
+
+
+def test_the_local_search_measures_one_parameter_away_from_each_case_s_best(
+    records: list[Measurement],
+) -> None:
+    """Issue 31: the forest's bounds skipped a value that pays only beside another (a
+    16 MiB sieving buffer with collective buffering off): around a case's best measured
+    configuration, every configuration one parameter away is measured."""
+    plan = tmpfs_plan()
+    measured = first_round(plan, records)
+    state = SweepState(plan, measured)
+    key = workload_key(plan.workloads[0])
+    (pick,) = neighbour_picks(state, [key])
+    planned = state.workloads[key]
+    levels = {
+        k: statistics.median(math.log(b) for b in r.values()) for k, r in planned.measured.items()
+    }
+    best = planned.configs[planned.index[max(levels, key=lambda k: levels[k])]]
+    assert pick.configs and all(config_key(c) not in planned.measured for c in pick.configs)
+    assert all(sum(c[n] != v for n, v in best.items()) == 1 for c in pick.configs)
+    wanted = {
+        config_key(c) for c in planned.configs
+        if config_key(c) not in planned.measured and sum(c[n] != v for n, v in best.items()) == 1
+    }  # fmt: skip
+    assert {config_key(c) for c in pick.configs} == wanted
+    # Once they are measured, the search moves on from whichever is best then.
+    done = SweepState(plan, [*measured, *(m for m in records if workload_key(m.workload) == key)])
+    assert neighbour_picks(done, [key]) == []

@@ -72,6 +72,7 @@ from iotuner.bench._order import (
     Pick,
     SweepState,
     first_configurations,
+    neighbour_picks,
     next_choice,
 )
 from iotuner.bench._pace import Pace, duration_text
@@ -137,6 +138,7 @@ __all__ = [
     "first_configurations",
     "kernel_command",
     "log_files",
+    "neighbour_picks",
     "next_choice",
     "parse_duration",
     "parse_layout",

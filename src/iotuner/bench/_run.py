@@ -25,6 +25,7 @@ from iotuner.bench._order import (
     UPPER_QUANTILE,
     SweepState,
     first_configurations,
+    neighbour_picks,
     next_choice,
     next_workload,
 )
@@ -419,9 +420,10 @@ class _Sweep:
         """The programs' cases, the most I/O time at stake first (the plan's order): each
         one's first configurations (the default and a cover of every value), so that a
         budget cut leaves every case compared; then model rounds among the cases alone
-        (next_choice), until the model expects nothing more of them or they have used
-        half the time the cover left (the generic plan gets the rest). Whether the
-        budget ran out.
+        (next_choice) and, when the model expects nothing more, a local search around
+        each case's best (neighbour_picks), until neither finds anything to measure or
+        the cases have used half the time the cover left (the generic plan gets the
+        rest). Whether the budget ran out.
 
         RATIONALE: every configuration that can act on a case, measured case by case,
         was 7,752 measurements with romio-ufs: it filled any budget, and the generic plan
@@ -444,17 +446,24 @@ class _Sweep:
         share_end = None if left is None else time.monotonic() + left / 2
         while cases and (share_end is None or time.monotonic() < share_end):
             choice = next_choice(self.state, only=set(cases))
-            if not choice.picks:
+            picks = choice.picks or neighbour_picks(self.state, cases)
+            if not picks:
                 return False
             jobs = {
                 workload_key(p.workload): self.state.missing(workload_key(p.workload), p.configs)
-                for p in choice.picks
+                for p in picks
             }
+            why = (
+                f"where a model of what is measured knows least or expects most "
+                f"({choice.unsure:,} of their {choice.unmeasured:,} unmeasured configurations "
+                "may beat the best measured by more than the noise)"
+                if choice.picks
+                else "around each one's best measured configuration: every value of one "
+                "parameter at a time"
+            )
             console.print(
                 f"round {self.rounds + 1}: {_count(jobs)} measurements of the programs' "
-                f"{len(jobs)} case(s) where a model of what is measured knows least or "
-                f"expects most ({choice.unsure:,} of their {choice.unmeasured:,} unmeasured "
-                "configurations may beat the best measured by more than the noise)"
+                f"{len(jobs)} case(s) {why}"
             )
             if self._round(jobs, "program", order="given") == 0 or self.out_of_time:
                 return bool(self.out_of_time)

@@ -107,7 +107,8 @@ def add_bench(subparsers: Subparsers) -> None:
             "It ends in bounded time with the most useful measurements for that time "
             "(--time-budget, 20 minutes unless told otherwise): first the cases your "
             "programs' logs show (--from-logs), the most I/O time first: each one's default "
-            "and a cover of every value, then rounds a model chooses among them; then every "
+            "and a cover of every value, then rounds a model chooses among them and a local "
+            "search around each one's best; then every "
             "workload's default and a few "
             "configurations that try every value of each parameter that matters to it, "
             "those nearest the programs' cases first; then the rest of the plan when it fits "
@@ -139,7 +140,8 @@ def add_bench(subparsers: Subparsers) -> None:
         help="trace logs (*.iotrace.jsonl, from `iotuner run --log-dir`) and Darshan logs "
         "(*.darshan) of your programs, or folders of them: the cases they show (scale, "
         "pattern, layout, read/write, size group) are measured first, the most I/O time "
-        "first (their defaults and a cover of every value, then model rounds among them)",
+        "first (their defaults and a cover of every value, then model rounds and a local "
+        "search among them)",
     )
     parser.add_argument("--nprocs", default="2", help="comma-separated scales (default 2)")
     parser.add_argument("--patterns", default="collective,independent")
