@@ -27,7 +27,14 @@ from iotuner.online.events import (
 from iotuner.online.guard import GUARD_RUNS, awaiting_judgement, rollback_event
 from iotuner.online.risk import MAX_TRY_LOSS
 from iotuner.online.runs import RunSummary, main_workload
-from iotuner.online.table_writing import Scope, program_entry, repair_event, write_entries
+from iotuner.online.table_writing import (
+    Scope,
+    program_entry,
+    repair_event,
+    restore_entries,
+    scope_lines,
+    write_entries,
+)
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -70,7 +77,9 @@ def learn_after_run(
         history = earlier + report.events  # read once: this run's events are known
         rollback = rollback_event(history, *scope.stream)
         if rollback is not None:
-            write_entries(table, scope, rollback["new"], "iotuner online: rollback")
+            lines = rollback.pop("entries_before", None)
+            if not (isinstance(lines, list) and restore_entries(table, scope, lines)):
+                write_entries(table, scope, rollback["new"], "iotuner online: rollback")
             append_event(table, {**base, **rollback}, report)
         elif refit_every > 0 and _runs_since_refit(history, scope.stream) >= refit_every:
             waiting = awaiting_judgement(history, *scope.stream)
@@ -180,6 +189,8 @@ class _Learner:
             append_event(self.table, {**self.base, **event}, self.report)
 
     def _write(self, event: dict[str, Any], note: str) -> None:
+        if event["event"] == "change":
+            event = {**event, "entries_before": scope_lines(self.table, self.scope)}
         write_entries(self.table, self.scope, event["new"], note)
         append_event(self.table, {**self.base, **event}, self.report)
 

@@ -65,7 +65,8 @@ def rollback_event(
     if reason is None:
         return None
     return {"event": "rollback", "program": program, "nprocs": nprocs, "old": new,
-            "new": old, "reason": reason, "after": after, "before": before, **extra}  # fmt: skip
+            "new": old, "reason": reason, "after": after, "before": before,
+            "entries_before": change.get("entries_before"), **extra}  # fmt: skip
 
 
 def awaiting_judgement(

@@ -12,13 +12,22 @@ from iotuner.history import file_pattern
 from iotuner.measurement import Workload
 from iotuner.online.runs import RunSummary
 from iotuner.space import Space
-from iotuner.table import TableEntry, match, merge_entries, read_table, write_table
+from iotuner.table import (
+    TableEntry,
+    match,
+    merge_entries,
+    read_table,
+    table_problems,
+    write_table,
+)
 
 __all__ = [
     "Scope",
     "entry_for",
     "program_entry",
     "repair_event",
+    "restore_entries",
+    "scope_lines",
     "table_entries",
     "write_entries",
 ]
@@ -93,6 +102,30 @@ def write_entries(table: Path, scope: Scope, hints: dict[str, str | int], note: 
     else:
         cases = {e.case for e in ours}
         write_table(table, [e for e in existing if e.case not in cases])
+
+
+def scope_lines(table: Path, scope: Scope) -> list[dict[str, Any]]:
+    """The scope's entries as the table has them now (table lines), for a change event:
+    what a rollback puts back."""
+    cases = {e.case for e in scope.entries({}, "")}
+    return [e.to_json() for e in table_entries(table) if e.case in cases]
+
+
+def restore_entries(table: Path, scope: Scope, lines: list[dict[str, Any]]) -> bool:
+    """The scope's entries put back as they were before a change (`lines`: scope_lines
+    then), in front of the table, the rest untouched. False, and nothing written, when a
+    line is not a table entry (a history edited by hand).
+
+    RATIONALE: a rollback that rewrote the old open entry's hints into all of the scope's
+    entries masked the table's generic access entry (IOR's strided-view reads lost
+    romio_cb_read=disable after a rollback, and their runs fell to 0.4-0.5 of the best,
+    bench/real_programs.py); what was in force before the change is what comes back."""
+    if any(table_problems(line) for line in lines):
+        return False
+    cases = {e.case for e in scope.entries({}, "")}
+    restored = [TableEntry(**line) for line in lines]
+    write_table(table, [*restored, *(e for e in table_entries(table) if e.case not in cases)])
+    return True
 
 
 def entry_for(
