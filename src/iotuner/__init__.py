@@ -3,9 +3,9 @@
 The names below are the package's public interface; the command line is iotuner.cli.
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from iotuner._lazy import lazy_names
 from iotuner.errors import IotunerError
 
 if TYPE_CHECKING:
@@ -40,13 +40,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'iotuner' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, globals(), _LAZY)
 
 
 def __dir__() -> list[str]:

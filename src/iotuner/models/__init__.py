@@ -19,8 +19,9 @@ and SciPy, a second or more to import, and a learn step after every run (iotuner
 needs none of them when its predictions are cached.
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from iotuner._lazy import lazy_names
 
 if TYPE_CHECKING:
     from iotuner.models._analyze import AnalyzeReport, ClusterSummary, ConfigSummary, analyze
@@ -138,11 +139,9 @@ _WHERE = {
 """The module of each name (iotuner.models._<module>)."""
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"iotuner.models.{module}"), name)
+__getattr__ = lazy_names(
+    __name__, globals(), {name: f"iotuner.models.{module}" for name, module in _WHERE.items()}
+)
 
 
 __all__ = [
