@@ -1,16 +1,21 @@
 /*
- * overhead PATH [--ops N] [--size BYTES] [--collective]: the cost of one tiny MPI-IO call,
- * so that runs with and without the interposer (bench/overhead.py) show what it adds per call.
+ * overhead PATH [--ops N] [--size BYTES] [--collective] [--read]: the cost of one tiny MPI-IO
+ * call, so that runs with and without the interposer (bench/overhead.py) show what it adds per
+ * call, and of the whole I/O phase, open to the end of close (bench/trace_cost.py).
  *
  * All ranks open PATH together; rank r then makes N calls of --size bytes (default 8) at
  * increasing offsets in its own region, [r*N*size, (r+1)*N*size): sequential and disjoint,
  * so the file system work per call is as small and as even as it gets. MPI_File_write_at by
- * default, MPI_File_write_at_all with --collective (which adds the collective's own cost).
+ * default, MPI_File_write_at_all with --collective (which adds the collective's own cost);
+ * with --read the same calls read (MPI_File_read_at, _at_all) a file an earlier write run left.
+ * Writes are synced before the close (MPI_File_sync), so the phase ends with data on storage.
  *
- * Only the loop of calls is timed (after a barrier): open and close happen once per run and
- * would blur a per-call figure. Rank 0 prints
+ * The loop of calls is timed on its own (after a barrier): open and close happen once per run
+ * and would blur a per-call figure. The phase is timed from a barrier before the open to the
+ * end of the close, as the program (and IOR's "total") sees it. Rank 0 prints
  *   overhead: ops=<N per rank> seconds=<slowest rank's loop> ns_per_op=<seconds*1e9/N>
  *             cpu_seconds=<largest CPU time of a rank in the loop> cpu_ns_per_op=<>
+ *             phase_seconds=<slowest rank's open to end of close>
  * (on one line). CPU time leaves out the time a rank waited for a core, which on a shared
  * machine blurs the wall clock.
  * A benchmark reports figures; it never judges them.
@@ -43,7 +48,7 @@ int main(int argc, char **argv) {
     int rank, nprocs;
     const char *path = NULL;
     long long ops = 1000000, size = 8;
-    int collective = 0, bad = 0;
+    int collective = 0, reading = 0, bad = 0;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -52,6 +57,8 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc && !bad; i++) {
         if (strcmp(argv[i], "--collective") == 0) {
             collective = 1;
+        } else if (strcmp(argv[i], "--read") == 0) {
+            reading = 1;
         } else if (strcmp(argv[i], "--ops") == 0 || strcmp(argv[i], "--size") == 0) {
             long long *target = argv[i][2] == 'o' ? &ops : &size;
             if (i + 1 >= argc || parse_count(argv[i + 1], target) != 0) {
@@ -71,7 +78,8 @@ int main(int argc, char **argv) {
     }
     if (!bad && path == NULL) {
         if (rank == 0)
-            fprintf(stderr, "usage: overhead PATH [--ops N] [--size BYTES] [--collective]\n");
+            fprintf(stderr,
+                    "usage: overhead PATH [--ops N] [--size BYTES] [--collective] [--read]\n");
         bad = 1;
     }
     if (!bad && size > (1 << 30)) {
@@ -97,8 +105,10 @@ int main(int argc, char **argv) {
     memset(buf, 'a' + rank % 26, (size_t)size);
 
     MPI_File fh;
-    int rc =
-        MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double p0 = MPI_Wtime();
+    int amode = reading ? MPI_MODE_RDONLY : MPI_MODE_CREATE | MPI_MODE_WRONLY;
+    int rc = MPI_File_open(MPI_COMM_WORLD, path, amode, MPI_INFO_NULL, &fh);
     if (rc != MPI_SUCCESS) {
         /* a collective open fails on every rank alike */
         if (rank == 0)
@@ -109,19 +119,31 @@ int main(int argc, char **argv) {
     }
 
     MPI_Offset base = (MPI_Offset)rank * ops * size;
+    const char *routine = reading ? (collective ? "MPI_File_read_at_all" : "MPI_File_read_at")
+                                  : (collective ? "MPI_File_write_at_all" : "MPI_File_write_at");
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime(), c0 = cpu_seconds();
     /* Stop at the first failure; a collective failure is seen by every rank, so the ranks
      * leave the loop together (an independent one needs no partner). */
     for (long long i = 0; i < ops && rc == MPI_SUCCESS; i++) {
         MPI_Offset off = base + (MPI_Offset)i * size;
-        rc = collective
-                 ? MPI_File_write_at_all(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE)
-                 : MPI_File_write_at(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE);
+        if (reading)
+            rc = collective
+                     ? MPI_File_read_at_all(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE)
+                     : MPI_File_read_at(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE);
+        else
+            rc = collective
+                     ? MPI_File_write_at_all(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE)
+                     : MPI_File_write_at(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE);
     }
     double seconds = MPI_Wtime() - t0, cpu = cpu_seconds() - c0;
     if (rc != MPI_SUCCESS) {
-        report(rank, collective ? "MPI_File_write_at_all" : "MPI_File_write_at", rc);
+        report(rank, routine, rc);
+        status = 1;
+    }
+    /* Collective: every rank syncs, even one whose loop failed. */
+    if (!reading && (rc = MPI_File_sync(fh)) != MPI_SUCCESS) {
+        report(rank, "MPI_File_sync", rc);
         status = 1;
     }
     rc = MPI_File_close(&fh);
@@ -129,15 +151,16 @@ int main(int argc, char **argv) {
         report(rank, "MPI_File_close", rc);
         status = 1;
     }
+    double phase = MPI_Wtime() - p0;
 
-    double mine[2] = {seconds, cpu}, slowest[2];
-    MPI_Reduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    double mine[3] = {seconds, cpu, phase}, slowest[3];
+    MPI_Reduce(mine, slowest, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0 && status == 0)
-        printf(
-            "overhead: ops=%lld seconds=%.6f ns_per_op=%.1f cpu_seconds=%.6f cpu_ns_per_op=%.1f\n",
-            ops, slowest[0], slowest[0] * 1e9 / (double)ops, slowest[1],
-            slowest[1] * 1e9 / (double)ops);
+        printf("overhead: ops=%lld seconds=%.6f ns_per_op=%.1f cpu_seconds=%.6f cpu_ns_per_op=%.1f "
+               "phase_seconds=%.6f\n",
+               ops, slowest[0], slowest[0] * 1e9 / (double)ops, slowest[1],
+               slowest[1] * 1e9 / (double)ops, slowest[2]);
     free(buf);
     MPI_Finalize();
     return status;

@@ -654,7 +654,9 @@ void iot__start(void) {
     int leader = node_rank == 0;
     PMPI_Allreduce(&leader, &s->nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     PMPI_Allreduce(&node_size, &s->ranks_per_node, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (trace && PMPI_Comm_dup(MPI_COMM_WORLD, &s->world) != MPI_SUCCESS)
+    /* Tuning alone needs it too: a file borrows it (trace.c: file_comm). A rank without it
+     * makes every open agree to duplicate instead. */
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &s->world) != MPI_SUCCESS)
         s->world = MPI_COMM_NULL;
     if (trace && !iot__agree(MPI_COMM_WORLD, s->world != MPI_COMM_NULL)) {
         iot__warn(s->world_rank == 0, "a rank could not prepare the trace log; running untraced");

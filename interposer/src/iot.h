@@ -170,7 +170,8 @@ static inline void iot__agg_count(struct iot_agg *a, uint64_t start, uint64_t by
 struct iot_file {
     struct iot_file *next;
     MPI_File fh;
-    MPI_Comm comm; /* private duplicate of the file's communicator */
+    MPI_Comm comm; /* private duplicate of the file's communicator... */
+    int borrowed;  /* ...or iot__state.world, lent to this file */
     int rank, size;
     char *name;
     int amode;  /* the access mode of the open: MPI_MODE_SEQUENTIAL forbids get_position */
@@ -225,7 +226,10 @@ struct iot_state {
     int tsc;           /* iot__ticks() reads the CPU's time stamp counter */
     int multiple;      /* MPI_THREAD_MULTIPLE: threads may be inside wrappers at once */
     double start_wall; /* Unix time at MPI_Init */
-    MPI_Comm world;    /* private duplicate of MPI_COMM_WORLD for the log gather */
+    /* A private duplicate of MPI_COMM_WORLD: lent to one followed file at a time whose
+     * group is the world's (trace.c: file_comm), then the log gather's at MPI_Finalize. */
+    MPI_Comm world;
+    int world_lent; /* a file holds it on this rank */
     char program[256];
     char host[256];
     char cwd[4096]; /* rank 0's working directory at MPI_Init ("" when unknown) */
@@ -248,8 +252,10 @@ struct iot_state {
     int hint_counter; /* source of hints record seq numbers */
     struct iot_table table;
     struct iot_file *files;
-    struct iot_buf out;      /* this rank's finished log lines */
-    struct iot_buf warnings; /* JSON strings, comma separated, for the end record */
+    struct iot_closed *closed;       /* rank 0 of each file's group: closed files whose */
+    struct iot_closed **closed_tail; /* rows wait for MPI_Finalize, in order of closing */
+    struct iot_buf out;              /* this rank's finished log lines */
+    struct iot_buf warnings;         /* JSON strings, comma separated, for the end record */
     pthread_mutex_t lock;
 };
 
@@ -518,9 +524,10 @@ int iot__reapplicable(MPI_File fh, const struct iot_kv *table, struct iot_kv *gi
  * iot__file_open_state creates the state of a newly opened file. Collective over comm:
  * every rank follows the file, or (when one cannot) none does and NULL comes back.
  */
-struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, const char *filename, MPI_File fh,
-                                      int amode);
-/* iot__file_close_state reduces the file's records and frees its state (collective). */
+struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, int size, const char *filename,
+                                      MPI_File fh, int amode);
+/* iot__file_close_state reduces the file's records and frees its state (collective); the
+ * rows of what was reduced are written at MPI_Finalize (iot__log_finish). */
 void iot__file_close_state(struct iot_file *f, uint64_t close_start, uint64_t close_ticks,
                            int result);
 /* iot__trace_call records one call on this rank (from iot__ticks() start, for ticks);

@@ -28,17 +28,54 @@ enum { NCELLS = IOT_NOPS * IOT_NGROUPS };
 
 static void file_free(struct iot_file *f);
 
-struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, const char *filename, MPI_File fh,
-                                      int amode) {
+/*
+ * The file's own communicator for iotuner's reductions and agreements: the private
+ * duplicate of MPI_COMM_WORLD (core.c) when the file's group is the world's and no other
+ * file holds it, else a new duplicate of comm. Collective over comm, like the open.
+ * RATIONALE: a new communicator costs MPICH up to 0.8 ms in its first collectives, 2 % of
+ * a 40 ms I/O phase (bench/trace_cost.py). The world's goes to one file at a time: two
+ * files' closes may come in different orders on different ranks, and their reductions
+ * must never meet on one communicator. Whether it is free can differ between ranks for a
+ * moment (a close not yet made here), so the ranks agree; never under
+ * MPI_THREAD_MULTIPLE, where two threads may open at once. The log's gather at
+ * MPI_Finalize comes after every close that reduces. *borrowed says which it is; 0, or -1
+ * when no duplicate could be made.
+ */
+static int file_comm(MPI_Comm comm, int size, MPI_Comm *out, int *borrowed) {
+    struct iot_state *s = &iot__state;
+    int same = MPI_UNEQUAL;
+    int can = s->world != MPI_COMM_NULL && !s->world_lent && !s->multiple &&
+              size == s->world_size && PMPI_Comm_compare(comm, MPI_COMM_WORLD, &same) == 0 &&
+              (same == MPI_IDENT || same == MPI_CONGRUENT);
+    *borrowed = iot__agree(comm, can);
+    if (*borrowed) {
+        s->world_lent = 1;
+        *out = s->world;
+        return 0;
+    }
+    return PMPI_Comm_dup(comm, out) == MPI_SUCCESS ? 0 : -1;
+}
+
+static void file_comm_release(struct iot_file *f) {
+    if (f->borrowed)
+        iot__state.world_lent = 0;
+    else if (f->comm != MPI_COMM_NULL)
+        PMPI_Comm_free(&f->comm);
+    f->comm = MPI_COMM_NULL;
+}
+
+struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, int size, const char *filename,
+                                      MPI_File fh, int amode) {
     struct iot_state *s = &iot__state;
     struct iot_file *f = iot__calloc(1, sizeof *f);
     MPI_Comm dup = MPI_COMM_NULL;
-    /* Collective, like the open it follows; every rank makes the same calls. */
-    int dup_ok = PMPI_Comm_dup(comm, &dup) == MPI_SUCCESS;
+    int borrowed = 0;
+    int dup_ok = file_comm(comm, size, &dup, &borrowed) == 0;
     int ok = f && dup_ok;
     if (ok) {
         f->fh = fh;
         f->comm = dup;
+        f->borrowed = borrowed;
         f->amode = amode;
         PMPI_Comm_rank(dup, &f->rank);
         PMPI_Comm_size(dup, &f->size);
@@ -65,10 +102,16 @@ struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, const char *filen
                   "a rank could not follow %s (no memory or no communicator); it runs untuned "
                   "and untraced",
                   filename);
-        if (dup_ok)
-            PMPI_Comm_free(&dup);
-        if (f)
+        if (f) {
+            f->comm = dup;
+            f->borrowed = borrowed;
+            file_comm_release(f);
             file_free(f);
+        } else if (borrowed) {
+            s->world_lent = 0;
+        } else if (dup_ok) {
+            PMPI_Comm_free(&dup);
+        }
         return NULL;
     }
     pthread_mutex_lock(&s->lock);
@@ -302,14 +345,14 @@ static void write_op_row(const struct op_row *row) {
     iot__buf_append(b, "}\n", 2);
 }
 
-static void write_meta_row(const struct iot_file *f, int op, double start, double seconds,
-                           int result, uint64_t calls) {
+static void write_meta_row(const char *file, int op, double start, double seconds, int result,
+                           uint64_t calls) {
     struct iot_buf *b = &iot__state.out;
     if (!iot__log_reserve())
         return;
     iot__buf_printf(b,
                     "{\"record\": \"meta\", \"operation\": \"%s\", \"file\": ", iot__ops[op].name);
-    iot__buf_json_string(b, f->name);
+    iot__buf_json_string(b, file);
     iot__buf_printf(b, ", \"time_stamp\": %.6f, \"duration\": %.9f, \"result\": %d", start, seconds,
                     result);
     if (calls != 1)
@@ -323,10 +366,157 @@ static double bandwidth_mib(double bytes, double seconds) {
 
 /* ------------------------------------------------------------- reduction */
 
+/* The last minima of a file's reduction (file_reduce), after its per-call and per-cell ones. */
+enum {
+    M_FIRST,
+    M_FIRST_MAX,
+    M_STRIDE_MIN,
+    M_STRIDE_MAX,
+    M_GAP_MIN,
+    M_GAP_MAX,
+    M_BLOCK_MIN,
+    M_BLOCK_MAX,
+    M_EXTENT_MIN,
+    M_EXTENT_MAX,
+    M_CONTIG,
+    M_N
+};
+
+/* What a file's close reduced, kept on the group's rank 0 until MPI_Finalize writes its
+ * rows (closed_write). RATIONALE: formatting a row costs about 3,000 instructions, and a
+ * close of 4,096 collective calls spent 2 ms on them, 5 % of a 40 ms I/O phase
+ * (bench/trace_cost.py); at MPI_Finalize the program's I/O is over. */
+struct iot_closed {
+    struct iot_closed *next;
+    char *name;
+    int size; /* ranks of the file's group */
+    int hint_seq;
+    double opened_at, closed_at;
+    struct iot_coll_rec *coll; /* this rank's collective records, in order */
+    size_t ncoll, ncells;      /* records and cells reduced */
+    int *shape_all;            /* [NCELLS]: cells in use on some rank */
+    double *sum, *min, *max;   /* the reductions (file_reduce says what is where) */
+    size_t nsum;
+    int broken_any, ncoll_differs;
+};
+
+/* Writes the op, meta and file records of a reduced file (state lock held). */
+static void closed_write(const struct iot_closed *c) {
+    size_t ncoll = c->ncoll, ncells = c->ncells, nsum = c->nsum;
+    const int *shape_all = c->shape_all;
+    const double *sum = c->sum, *min = c->min, *max = c->max;
+    const double *offsets = min + ncoll + ncells;
+    int broken_any = c->broken_any, ncoll_differs = c->ncoll_differs;
+    for (size_t i = 0; i < ncoll; i++) {
+        const struct iot_coll_rec *r = &c->coll[i];
+        if (iot__ops[r->op].kind == 'm') {
+            write_meta_row(c->name, r->op, min[i], max[i], r->result, 1);
+            continue;
+        }
+        long long per_rank = (long long)(sum[2 * i] / c->size);
+        struct op_row row = {
+            .group = iot__size_group((uint64_t)per_rank),
+            .time_stamp = min[i],
+            .operation = iot__ops[r->op].name,
+            .bytes = (long long)sum[2 * i],
+            .duration = max[i],
+            .bandwidth = bandwidth_mib(sum[2 * i], max[i]),
+            .file = c->name,
+            .pattern = "collective",
+            .kind = iot__ops[r->op].kind == 'r' ? "read" : "write",
+            .calls = c->size,
+            .ranks = (long long)sum[2 * i + 1],
+            .bytes_per_rank = per_rank,
+            .summary = 0,
+            .hint_set = r->hint_set,
+        };
+        write_op_row(&row);
+    }
+    size_t k = 0;
+    for (int cell = 0; cell < NCELLS; cell++) {
+        if (!shape_all[cell])
+            continue;
+        int op = cell / IOT_NGROUPS;
+        double calls = sum[2 * ncoll + 3 * k], bytes = sum[2 * ncoll + 3 * k + 1];
+        double ranks = sum[2 * ncoll + 3 * k + 2];
+        double first = min[ncoll + k], slowest = max[ncoll + k];
+        k++;
+        if (iot__ops[op].kind == 'm') {
+            write_meta_row(c->name, op, first, slowest, 0, (uint64_t)calls);
+            continue;
+        }
+        struct op_row row = {
+            .group = cell % IOT_NGROUPS + 1,
+            .time_stamp = first,
+            .operation = iot__ops[op].name,
+            .bytes = (long long)bytes,
+            .duration = slowest,
+            .bandwidth = bandwidth_mib(bytes, slowest),
+            .file = c->name,
+            .pattern = iot__ops[op].collective ? "collective" : "independent",
+            .kind = iot__ops[op].kind == 'r' ? "read" : "write",
+            .calls = (long long)calls,
+            .ranks = (long long)ranks,
+            .bytes_per_rank = calls > 0 ? (long long)(bytes / calls) : 0,
+            .summary = 1,
+            .hint_set = c->hint_seq,
+        };
+        write_op_row(&row);
+    }
+    double moved = sum[nsum - 4] + sum[nsum - 3], data_calls = sum[nsum - 2];
+    struct iot_buf *b = &iot__state.out;
+    if (iot__log_reserve()) {
+        iot__buf_printf(b, "{\"record\": \"file\", \"file\": ");
+        iot__buf_json_string(b, c->name);
+        iot__buf_printf(
+            b,
+            ", \"nprocs\": %d, \"opened_at\": %.6f, \"closed_at\": %.6f, \"bytes_read\": %.0f, "
+            "\"bytes_written\": %.0f, \"pattern\": {\"nodes\": %d, \"ranks_per_node\": %d, "
+            "\"ranks_with_io\": %.0f, \"burst_bytes\": %.0f, \"first_offset\": %.0f, "
+            "\"first_offset_max\": %.0f",
+            c->size, c->opened_at, c->closed_at, sum[nsum - 4], sum[nsum - 3], iot__state.nodes,
+            iot__state.ranks_per_node, sum[nsum - 1], data_calls > 0 ? moved / data_calls : 0.0,
+            isfinite(offsets[M_FIRST]) ? offsets[M_FIRST] : -1.0,
+            isfinite(offsets[M_FIRST_MAX]) ? -offsets[M_FIRST_MAX] : -1.0);
+        static const char *const names[] = {[M_STRIDE_MIN] = "stride_min",
+                                            [M_STRIDE_MAX] = "stride_max",
+                                            [M_GAP_MIN] = "gap_min",
+                                            [M_GAP_MAX] = "gap_max"};
+        for (int m = M_STRIDE_MIN; m <= M_GAP_MAX; m++) {
+            double v = (m == M_STRIDE_MAX || m == M_GAP_MAX) ? -offsets[m] + 0.0 : offsets[m];
+            if (isfinite(v))
+                iot__buf_printf(b, ", \"%s\": %.0f", names[m], v);
+            else
+                iot__buf_printf(b, ", \"%s\": null", names[m]);
+        }
+        /* The view's block and period when every rank with such a view agrees. */
+        double block = offsets[M_BLOCK_MIN], extent = offsets[M_EXTENT_MIN];
+        int agreed = isfinite(block) && block > 0 && block == -offsets[M_BLOCK_MAX] &&
+                     extent == -offsets[M_EXTENT_MAX];
+        if (agreed)
+            iot__buf_printf(b, ", \"view_block\": %.0f, \"view_extent\": %.0f", block, extent);
+        else
+            iot__buf_printf(b, ", \"view_block\": null, \"view_extent\": null");
+        iot__buf_printf(b, ", \"contiguous\": %s}, \"reduced\": true, \"complete\": %s}\n",
+                        offsets[M_CONTIG] > 0 ? "true" : "false",
+                        broken_any || ncoll_differs ? "false" : "true");
+    }
+}
+
+static void closed_free(struct iot_closed *c) {
+    free(c->name);
+    free(c->coll);
+    free(c->shape_all);
+    free(c->sum);
+    free(c->min);
+    free(c->max);
+    free(c);
+}
+
 /*
- * Reduces the file's records over its group and, on the group's rank 0,
- * writes the op, meta and file records. Every rank of the group calls it,
- * whatever happened locally, so the reductions always match.
+ * Reduces the file's records over its group; the group's rank 0 keeps the result for
+ * closed_write. Every rank of the group calls it, whatever happened locally, so the
+ * reductions always match.
  */
 static void file_reduce(struct iot_file *f) {
     /* Step 1: agree on shapes: cells in use anywhere, record counts, failures. A rank
@@ -358,20 +548,6 @@ static void file_reduce(struct iot_file *f) {
     /* The last minima: the file's offsets (minima of negated values are maxima, so they
      * cost no reduction of their own) and whether no view had holes. A rank without two
      * accesses gives HUGE_VAL, which no minimum keeps. */
-    enum {
-        M_FIRST,
-        M_FIRST_MAX,
-        M_STRIDE_MIN,
-        M_STRIDE_MAX,
-        M_GAP_MIN,
-        M_GAP_MAX,
-        M_BLOCK_MIN,
-        M_BLOCK_MAX,
-        M_EXTENT_MIN,
-        M_EXTENT_MAX,
-        M_CONTIG,
-        M_N
-    };
     size_t nsum = 2 * ncoll + 3 * ncells + 4, nmin = ncoll + ncells + M_N, nmax = ncoll + ncells;
     sum = iot__calloc(nsum, sizeof *sum), min = iot__calloc(nmin, sizeof *min);
     max = iot__calloc(nmax + 1, sizeof *max);
@@ -435,109 +611,49 @@ static void file_reduce(struct iot_file *f) {
         if (f->rank == 0)
             memcpy(max, out, nmax * sizeof *max);
     }
+    if (broken_any)
+        iot__warn(f->rank == 0,
+                  "a rank ran out of memory while tracing %s; its figures are incomplete", f->name);
     if (f->rank != 0)
         goto done;
 
-    /* Step 3: rank 0 writes the rows. */
+    /* Step 3: rank 0 keeps what was reduced; its rows are written at MPI_Finalize. */
+    struct iot_closed here = {
+        .name = f->name,
+        .size = f->size,
+        .hint_seq = f->hint_seq,
+        .opened_at = f->opened_at,
+        .closed_at = iot__now(),
+        .coll = f->coll,
+        .ncoll = ncoll,
+        .ncells = ncells,
+        .shape_all = shape_all,
+        .sum = sum,
+        .min = min,
+        .max = max,
+        .nsum = nsum,
+        .broken_any = broken_any,
+        .ncoll_differs = ncoll_differs,
+    };
+    struct iot_closed *kept = iot__malloc(sizeof *kept);
+    if (!kept) {
+        /* No memory to keep it: the rows are written now, on the program's time. */
+        pthread_mutex_lock(&iot__state.lock);
+        closed_write(&here);
+        pthread_mutex_unlock(&iot__state.lock);
+        goto done;
+    }
+    *kept = here;
+    f->name = NULL;
+    f->coll = NULL;
+    shape_all = NULL;
+    sum = min = max = NULL;
     pthread_mutex_lock(&iot__state.lock);
-    for (size_t i = 0; i < ncoll; i++) {
-        const struct iot_coll_rec *r = &f->coll[i];
-        if (iot__ops[r->op].kind == 'm') {
-            write_meta_row(f, r->op, min[i], max[i], r->result, 1);
-            continue;
-        }
-        long long per_rank = (long long)(sum[2 * i] / f->size);
-        struct op_row row = {
-            .group = iot__size_group((uint64_t)per_rank),
-            .time_stamp = min[i],
-            .operation = iot__ops[r->op].name,
-            .bytes = (long long)sum[2 * i],
-            .duration = max[i],
-            .bandwidth = bandwidth_mib(sum[2 * i], max[i]),
-            .file = f->name,
-            .pattern = "collective",
-            .kind = iot__ops[r->op].kind == 'r' ? "read" : "write",
-            .calls = f->size,
-            .ranks = (long long)sum[2 * i + 1],
-            .bytes_per_rank = per_rank,
-            .summary = 0,
-            .hint_set = r->hint_set,
-        };
-        write_op_row(&row);
-    }
-    k = 0;
-    for (int c = 0; c < NCELLS; c++) {
-        if (!shape_all[c])
-            continue;
-        int op = c / IOT_NGROUPS;
-        double calls = sum[2 * ncoll + 3 * k], bytes = sum[2 * ncoll + 3 * k + 1];
-        double ranks = sum[2 * ncoll + 3 * k + 2];
-        double first = min[ncoll + k], slowest = max[ncoll + k];
-        k++;
-        if (iot__ops[op].kind == 'm') {
-            write_meta_row(f, op, first, slowest, 0, (uint64_t)calls);
-            continue;
-        }
-        struct op_row row = {
-            .group = c % IOT_NGROUPS + 1,
-            .time_stamp = first,
-            .operation = iot__ops[op].name,
-            .bytes = (long long)bytes,
-            .duration = slowest,
-            .bandwidth = bandwidth_mib(bytes, slowest),
-            .file = f->name,
-            .pattern = iot__ops[op].collective ? "collective" : "independent",
-            .kind = iot__ops[op].kind == 'r' ? "read" : "write",
-            .calls = (long long)calls,
-            .ranks = (long long)ranks,
-            .bytes_per_rank = calls > 0 ? (long long)(bytes / calls) : 0,
-            .summary = 1,
-            .hint_set = f->hint_seq,
-        };
-        write_op_row(&row);
-    }
-    double moved = sum[nsum - 4] + sum[nsum - 3], data_calls = sum[nsum - 2];
-    struct iot_buf *b = &iot__state.out;
-    if (iot__log_reserve()) {
-        iot__buf_printf(b, "{\"record\": \"file\", \"file\": ");
-        iot__buf_json_string(b, f->name);
-        iot__buf_printf(
-            b,
-            ", \"nprocs\": %d, \"opened_at\": %.6f, \"closed_at\": %.6f, \"bytes_read\": %.0f, "
-            "\"bytes_written\": %.0f, \"pattern\": {\"nodes\": %d, \"ranks_per_node\": %d, "
-            "\"ranks_with_io\": %.0f, \"burst_bytes\": %.0f, \"first_offset\": %.0f, "
-            "\"first_offset_max\": %.0f",
-            f->size, f->opened_at, iot__now(), sum[nsum - 4], sum[nsum - 3], iot__state.nodes,
-            iot__state.ranks_per_node, sum[nsum - 1], data_calls > 0 ? moved / data_calls : 0.0,
-            isfinite(offsets[M_FIRST]) ? offsets[M_FIRST] : -1.0,
-            isfinite(offsets[M_FIRST_MAX]) ? -offsets[M_FIRST_MAX] : -1.0);
-        static const char *const names[] = {[M_STRIDE_MIN] = "stride_min",
-                                            [M_STRIDE_MAX] = "stride_max",
-                                            [M_GAP_MIN] = "gap_min",
-                                            [M_GAP_MAX] = "gap_max"};
-        for (int m = M_STRIDE_MIN; m <= M_GAP_MAX; m++) {
-            double v = (m == M_STRIDE_MAX || m == M_GAP_MAX) ? -offsets[m] + 0.0 : offsets[m];
-            if (isfinite(v))
-                iot__buf_printf(b, ", \"%s\": %.0f", names[m], v);
-            else
-                iot__buf_printf(b, ", \"%s\": null", names[m]);
-        }
-        /* The view's block and period when every rank with such a view agrees. */
-        double block = offsets[M_BLOCK_MIN], extent = offsets[M_EXTENT_MIN];
-        int agreed = isfinite(block) && block > 0 && block == -offsets[M_BLOCK_MAX] &&
-                     extent == -offsets[M_EXTENT_MAX];
-        if (agreed)
-            iot__buf_printf(b, ", \"view_block\": %.0f, \"view_extent\": %.0f", block, extent);
-        else
-            iot__buf_printf(b, ", \"view_block\": null, \"view_extent\": null");
-        iot__buf_printf(b, ", \"contiguous\": %s}, \"reduced\": true, \"complete\": %s}\n",
-                        offsets[M_CONTIG] > 0 ? "true" : "false",
-                        broken_any || ncoll_differs ? "false" : "true");
-    }
+    if (!iot__state.closed_tail)
+        iot__state.closed_tail = &iot__state.closed;
+    *iot__state.closed_tail = kept;
+    iot__state.closed_tail = &kept->next;
     pthread_mutex_unlock(&iot__state.lock);
-    if (broken_any)
-        iot__warn(1, "a rank ran out of memory while tracing %s; its figures are incomplete",
-                  f->name);
 done:
     free(shape);
     free(shape_all);
@@ -554,7 +670,7 @@ void iot__file_close_state(struct iot_file *f, uint64_t close_start, uint64_t cl
         iot__trace_call(f, IOT_OP_CLOSE, close_start, close_ticks, 0, result);
         file_reduce(f);
     }
-    PMPI_Comm_free(&f->comm);
+    file_comm_release(f);
     file_free(f);
 }
 
@@ -618,6 +734,14 @@ static size_t count_lines(const char *data, size_t len) {
 
 void iot__log_finish(void) {
     struct iot_state *s = &iot__state;
+    /* The rows of the files closed so far, in the order they closed. */
+    while (s->closed) {
+        struct iot_closed *c = s->closed;
+        s->closed = c->next;
+        closed_write(c);
+        closed_free(c);
+    }
+    s->closed_tail = &s->closed;
     /* Files still open: their groups may not all be here in the same order,
      * so no reduction; rank 0 of each notes what it saw. */
     for (struct iot_file *f = s->files; f; f = f->next) {

@@ -280,7 +280,7 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
         if (rank == 0)
             iot__trace_local_meta("MPI_File_open", filename, start, ticks, result);
     } else {
-        struct iot_file *f = iot__file_open_state(comm, rank, filename, *fh, amode);
+        struct iot_file *f = iot__file_open_state(comm, rank, size, filename, *fh, amode);
         if (f) {
             iot__kv_from_info(&f->app, info);
             iot__record_hints(f, "open", &requested, &table, NULL, existed);

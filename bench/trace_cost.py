@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""What tracing costs a program's I/O phase, from the open to the end of the close.
+
+    .venv/bin/python bench/trace_cost.py [--repeats 7] [--dirs /tmp,/dev/shm] [--only GLOB]
+
+The figure is the one a user sees: the time from the open to the end of the close (IOR's
+"total", which its bandwidth divides by; bench/overhead.c's phase_seconds, timed from a
+barrier before its open to the end of its close). Each cell runs in three modes, one run
+of each per repeat in an order rotated by one per repeat, so a machine that gets busier
+affects all alike:
+
+    plain   the program alone, no preload
+    trace   what `iotuner run --mode trace` runs (every call's row, as a person studies)
+    learn   what `iotuner run --learn` runs: mode tune,trace with a table whose one entry
+            gives ROMIO's default cb_buffer_size (so the hints are the default's), and the
+            trace detail the learner asks for
+
+Cells (2 ranks): IOR's patterns from bench/real_programs.py (write with its fsync before
+close, and read of a file written once before the cell), and two tiny-call cases of
+bench/overhead.c: 4,096 collective 64 KiB reads per rank from the page cache (a phase under
+100 ms) and 200,000 independent 8-byte writes per rank. pio_noncontig is left out: it times
+only its one collective call, not its open and close.
+
+Per cell and mode: the median phase in ms, min and max, and the overhead against plain as
+a share of plain's median, with its range taken repeat by repeat. A benchmark: it prints
+figures and asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _benchkit import (
+    BenchError,
+    bench_main,
+    find_program,
+    load_line,
+    overhead_cells,
+    print_aligned,
+)
+from real_programs import NPROCS, PATTERNS, VENV, build_programs
+
+from iotuner.runner import interposer_env, preload_ranks_only
+
+MODES = ("plain", "trace", "learn")
+# One entry giving ROMIO's default collective buffer (16 MiB in MPICH 4): the file is
+# tuned, and its hints are the default's.
+TABLE = '{"format": "iotuner-table", "version": 1}\n{"hints": {"cb_buffer_size": "16777216"}}\n'
+
+
+@dataclass(frozen=True)
+class Cell:
+    name: str
+    command: list[str]  # the program and its arguments, after mpiexec -n NPROCS
+    target: Path
+    prepare: list[str] | None  # a plain run that writes the file a read cell reads
+
+
+def ior_total(out: str, op: str) -> float:
+    """IOR's "total(s)" of its first result row for `op` (open to the end of close)."""
+    for line in out.splitlines():
+        words = line.split()
+        if words[:1] == [op] and len(words) >= 10:
+            try:
+                return float(words[9])
+            except ValueError:
+                continue
+    raise BenchError(f"trace_cost.py: IOR printed no {op} result:\n{out[-2000:]}")
+
+
+def overhead_phase(out: str) -> float:
+    for word in out.split():
+        if word.startswith("phase_seconds="):
+            return float(word.split("=", 1)[1])
+    raise BenchError(f"trace_cost.py: bench/overhead printed no phase:\n{out[-2000:]}")
+
+
+def cells(directory: Path, ior: Path, overhead: Path) -> list[Cell]:
+    found = []
+    for pattern in PATTERNS:
+        if pattern.program != "ior":
+            continue
+        target = directory / f"{pattern.name}.dat"
+        write = pattern.command(ior, target, "write", False)
+        found.append(Cell(f"ior/{pattern.name}/write", write, target, None))
+        found.append(
+            Cell(
+                f"ior/{pattern.name}/read",
+                pattern.command(ior, target, "read", False),
+                target,
+                write,
+            )
+        )
+    reads = directory / "coll-64k-reads.dat"
+    read_args = ["--ops", "4096", "--size", "65536", "--collective"]
+    found.append(
+        Cell(
+            "tiny/coll-64k/read",
+            [str(overhead), str(reads), *read_args, "--read"],
+            reads,
+            [str(overhead), str(reads), *read_args],
+        )
+    )
+    writes = directory / "ind-8b-writes.dat"
+    found.append(
+        Cell(
+            "tiny/ind-8b/write",
+            [str(overhead), str(writes), "--ops", "200000", "--size", "8"],
+            writes,
+            None,
+        )
+    )
+    return found
+
+
+def run_mode(cell: Cell, mode: str, mpiexec: str, work: Path) -> float:
+    """One run of a cell in a mode; the phase in seconds."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("IOTUNER_", "ROMIO_"))}
+    env.pop("LD_PRELOAD", None)
+    command = [mpiexec, "-n", str(NPROCS), *cell.command]
+    if mode != "plain":
+        iot_mode = "trace" if mode == "trace" else "tune,trace"
+        table = work / "table.jsonl" if mode == "learn" else None
+        env = interposer_env(iot_mode, table, work / "logs", "table", "tc", base=env)
+        if mode == "learn":
+            env["IOTUNER_TRACE"] = "summary"
+        command, env = preload_ranks_only(command, env, None)
+    if "read" not in cell.name.rsplit("/", 1)[-1]:
+        cell.target.unlink(missing_ok=True)
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise BenchError(
+            f"trace_cost.py: {cell.name} ({mode}) exited {done.returncode}:\n"
+            f"{' '.join(command)}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
+        )
+    for log in (work / "logs").glob("*.iotrace.jsonl"):
+        log.unlink()
+    if cell.name.startswith("ior/"):
+        return ior_total(done.stdout, cell.name.rsplit("/", 1)[-1])
+    return overhead_phase(done.stdout)
+
+
+def measure(cell: Cell, repeats: int, mpiexec: str, work: Path) -> dict[str, list[float]]:
+    if cell.prepare is not None:
+        cell.target.unlink(missing_ok=True)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("IOTUNER_", "ROMIO_"))}
+        env.pop("LD_PRELOAD", None)
+        subprocess.run(
+            [mpiexec, "-n", str(NPROCS), *cell.prepare], env=env, check=True, capture_output=True
+        )
+    phases: dict[str, list[float]] = {m: [] for m in MODES}
+    for r in range(repeats):
+        k = r % len(MODES)
+        for mode in MODES[k:] + MODES[:k]:
+            phases[mode].append(run_mode(cell, mode, mpiexec, work))
+    cell.target.unlink(missing_ok=True)
+    return phases
+
+
+def print_cell(name: str, phases: dict[str, list[float]]) -> None:
+    print(f"{name}:")
+    base = phases["plain"]
+    rows = []
+    for mode, values in phases.items():
+        ms = [v * 1e3 for v in values]
+        extra = ["-", "-"] if mode == "plain" else overhead_cells(values, base)
+        rows.append(
+            (
+                f"  {mode}",
+                f"{statistics.median(ms):.1f}",
+                f"{min(ms):.1f}",
+                f"{max(ms):.1f}",
+                *extra,
+            )
+        )
+    header = ("  mode", "median ms", "min", "max", "overhead %", "per-repeat range %")
+    print_aligned(header, rows)
+
+
+def main(argv: list[str]) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--repeats", type=int, default=7, help="runs per mode and cell (default 7)")
+    p.add_argument("--dirs", default="/tmp,/dev/shm", help="directories, comma-separated")
+    p.add_argument("--only", help="cells whose name matches this glob (e.g. 'tiny/*')")
+    p.add_argument("--json", help="write every run's phase here")
+    args = p.parse_args(argv)
+    if args.repeats < 1:
+        p.error(f"--repeats must be at least 1, got {args.repeats}")
+    build = json.loads((VENV / "share/iotuner/build.json").read_text())
+    ior = build_programs(build["mpicc"])["ior"]
+    overhead = find_program("overhead", "trace_cost.py")
+    mpiexec = build["mpiexec"]
+    print(load_line("trace_cost"))
+    results = {}
+    for directory in args.dirs.split(","):
+        work = Path(tempfile.mkdtemp(prefix="iotuner-trace-cost-", dir=directory))
+        try:
+            (work / "logs").mkdir()
+            (work / "table.jsonl").write_text(TABLE)
+            for cell in cells(work, ior, overhead):
+                name = f"{cell.name} in {directory}"
+                if args.only and not fnmatch.fnmatch(cell.name, args.only):
+                    continue
+                results[name] = measure(cell, args.repeats, mpiexec, work)
+                print_cell(name, results[name])
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    print(load_line("trace_cost"))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    bench_main(main)
