@@ -10,10 +10,14 @@ of each per repeat in an order rotated by one per repeat, so a machine that gets
 affects all alike:
 
     plain   the program alone, no preload
-    trace   what `iotuner run --mode trace` runs (every call's row, as a person studies)
-    learn   what `iotuner run --learn` runs: mode tune,trace with a table whose one entry
-            gives ROMIO's default cb_buffer_size (so the hints are the default's), and the
-            trace detail the learner asks for
+    trace   what `iotuner run --mode trace` runs
+    learn   what `iotuner run --learn` runs: mode tune,trace, with a table whose one entry
+            gives ROMIO's default cb_buffer_size (so the file is tuned and its hints are
+            the default's)
+
+With --before LIB (another build of the interposer, e.g. of an earlier commit), the modes
+trace@before and learn@before run that build in the same rotation, so a change is measured
+against what it replaces under the same conditions.
 
 Cells (2 ranks): IOR's patterns from bench/real_programs.py (write with its fsync before
 close, and read of a file written once before the cell), and two tiny-call cases of
@@ -55,6 +59,7 @@ from real_programs import NPROCS, PATTERNS, VENV, build_programs
 from iotuner.runner import interposer_env, preload_ranks_only
 
 MODES = ("plain", "trace", "learn")
+BEFORE = ("trace@before", "learn@before")
 # One entry giving ROMIO's default collective buffer (16 MiB in MPICH 4): the file is
 # tuned, and its hints are the default's.
 TABLE = '{"format": "iotuner-table", "version": 1}\n{"hints": {"cb_buffer_size": "16777216"}}\n'
@@ -125,17 +130,24 @@ def cells(directory: Path, ior: Path, overhead: Path) -> list[Cell]:
     return found
 
 
-def run_mode(cell: Cell, mode: str, mpiexec: str, work: Path) -> float:
+def run_mode(cell: Cell, mode: str, mpiexec: str, work: Path, before: Path | None) -> float:
     """One run of a cell in a mode; the phase in seconds."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("IOTUNER_", "ROMIO_"))}
     env.pop("LD_PRELOAD", None)
     command = [mpiexec, "-n", str(NPROCS), *cell.command]
     if mode != "plain":
-        iot_mode = "trace" if mode == "trace" else "tune,trace"
-        table = work / "table.jsonl" if mode == "learn" else None
-        env = interposer_env(iot_mode, table, work / "logs", "table", "tc", base=env)
-        if mode == "learn":
-            env["IOTUNER_TRACE"] = "summary"
+        learn = mode.startswith("learn")
+        table = work / "table.jsonl" if learn else None
+        library = before if mode.endswith("@before") else None
+        env = interposer_env(
+            "tune,trace" if learn else "trace",
+            table,
+            work / "logs",
+            "table",
+            "tc",
+            library=library,
+            base=env,
+        )
         command, env = preload_ranks_only(command, env, None)
     if "read" not in cell.name.rsplit("/", 1)[-1]:
         cell.target.unlink(missing_ok=True)
@@ -152,7 +164,9 @@ def run_mode(cell: Cell, mode: str, mpiexec: str, work: Path) -> float:
     return overhead_phase(done.stdout)
 
 
-def measure(cell: Cell, repeats: int, mpiexec: str, work: Path) -> dict[str, list[float]]:
+def measure(
+    cell: Cell, repeats: int, mpiexec: str, work: Path, before: Path | None
+) -> dict[str, list[float]]:
     if cell.prepare is not None:
         cell.target.unlink(missing_ok=True)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("IOTUNER_", "ROMIO_"))}
@@ -160,11 +174,12 @@ def measure(cell: Cell, repeats: int, mpiexec: str, work: Path) -> dict[str, lis
         subprocess.run(
             [mpiexec, "-n", str(NPROCS), *cell.prepare], env=env, check=True, capture_output=True
         )
-    phases: dict[str, list[float]] = {m: [] for m in MODES}
+    modes = MODES + BEFORE if before else MODES
+    phases: dict[str, list[float]] = {m: [] for m in modes}
     for r in range(repeats):
-        k = r % len(MODES)
-        for mode in MODES[k:] + MODES[:k]:
-            phases[mode].append(run_mode(cell, mode, mpiexec, work))
+        k = r % len(modes)
+        for mode in modes[k:] + modes[:k]:
+            phases[mode].append(run_mode(cell, mode, mpiexec, work, before))
     cell.target.unlink(missing_ok=True)
     return phases
 
@@ -195,9 +210,12 @@ def main(argv: list[str]) -> None:
     p.add_argument("--dirs", default="/tmp,/dev/shm", help="directories, comma-separated")
     p.add_argument("--only", help="cells whose name matches this glob (e.g. 'tiny/*')")
     p.add_argument("--json", help="write every run's phase here")
+    p.add_argument("--before", type=Path, help="another interposer build to compare with")
     args = p.parse_args(argv)
     if args.repeats < 1:
         p.error(f"--repeats must be at least 1, got {args.repeats}")
+    if args.before is not None and not args.before.is_file():
+        p.error(f"--before must name an interposer library, got {args.before}")
     build = json.loads((VENV / "share/iotuner/build.json").read_text())
     ior = build_programs(build["mpicc"])["ior"]
     overhead = find_program("overhead", "trace_cost.py")
@@ -213,7 +231,7 @@ def main(argv: list[str]) -> None:
                 name = f"{cell.name} in {directory}"
                 if args.only and not fnmatch.fnmatch(cell.name, args.only):
                     continue
-                results[name] = measure(cell, args.repeats, mpiexec, work)
+                results[name] = measure(cell, args.repeats, mpiexec, work, args.before)
                 print_cell(name, results[name])
         finally:
             shutil.rmtree(work, ignore_errors=True)

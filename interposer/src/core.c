@@ -654,15 +654,22 @@ void iot__start(void) {
     int leader = node_rank == 0;
     PMPI_Allreduce(&leader, &s->nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     PMPI_Allreduce(&node_size, &s->ranks_per_node, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    /* Tuning alone needs it too: a file borrows it (trace.c: file_comm). A rank without it
-     * makes every open agree to duplicate instead. */
+    /* Tuning alone needs it too: a file borrows it (trace.c: file_comm); without it on
+     * every rank, each file makes its own. */
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &s->world) != MPI_SUCCESS)
         s->world = MPI_COMM_NULL;
-    if (trace && !iot__agree(MPI_COMM_WORLD, s->world != MPI_COMM_NULL)) {
-        iot__warn(s->world_rank == 0, "a rank could not prepare the trace log; running untraced");
+    if (!iot__agree(MPI_COMM_WORLD, s->world != MPI_COMM_NULL)) {
+        iot__warn(s->world_rank == 0 && trace,
+                  "a rank could not prepare the trace log; running untraced");
         if (s->world != MPI_COMM_NULL)
             PMPI_Comm_free(&s->world);
         trace = 0;
+    } else {
+        /* An MPI sets up a communicator's fast collectives after its first few (MPICH:
+         * after MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD, 5, taking up to 0.8 ms): here, where
+         * the program's I/O is not, instead of inside a file's close. */
+        for (int i = 0; i < 6; i++)
+            PMPI_Barrier(s->world);
     }
     s->tune = tune;
     s->trace = trace;
