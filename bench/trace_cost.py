@@ -17,7 +17,10 @@ affects all alike:
 
 With --before LIB (another build of the interposer, e.g. of an earlier commit), the modes
 trace@before and learn@before run that build in the same rotation, so a change is measured
-against what it replaces under the same conditions.
+against what it replaces under the same conditions. With --darshan LIB (libdarshan.so,
+e.g. built by third_party/darshan/build.sh), the mode darshan runs the program under
+Darshan's runtime, which centres leave on for every job: the reference the trace's cost is
+held to.
 
 Cells (2 ranks): IOR's patterns from bench/real_programs.py (write with its fsync before
 close, and read of a file written once before the cell), and two tiny-call cases of
@@ -130,12 +133,18 @@ def cells(directory: Path, ior: Path, overhead: Path) -> list[Cell]:
     return found
 
 
-def run_mode(cell: Cell, mode: str, mpiexec: str, work: Path, before: Path | None) -> float:
+def run_mode(
+    cell: Cell, mode: str, mpiexec: str, work: Path, before: Path | None, darshan: Path | None
+) -> float:
     """One run of a cell in a mode; the phase in seconds."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("IOTUNER_", "ROMIO_"))}
     env.pop("LD_PRELOAD", None)
     command = [mpiexec, "-n", str(NPROCS), *cell.command]
-    if mode != "plain":
+    if mode == "darshan":
+        env["LD_PRELOAD"] = str(darshan)
+        env["DARSHAN_LOGPATH"] = str(work / "logs")
+        command, env = preload_ranks_only(command, env, None)
+    elif mode != "plain":
         learn = mode.startswith("learn")
         table = work / "table.jsonl" if learn else None
         library = before if mode.endswith("@before") else None
@@ -157,7 +166,7 @@ def run_mode(cell: Cell, mode: str, mpiexec: str, work: Path, before: Path | Non
             f"trace_cost.py: {cell.name} ({mode}) exited {done.returncode}:\n"
             f"{' '.join(command)}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
         )
-    for log in (work / "logs").glob("*.iotrace.jsonl"):
+    for log in (work / "logs").iterdir():
         log.unlink()
     if cell.name.startswith("ior/"):
         return ior_total(done.stdout, cell.name.rsplit("/", 1)[-1])
@@ -165,7 +174,7 @@ def run_mode(cell: Cell, mode: str, mpiexec: str, work: Path, before: Path | Non
 
 
 def measure(
-    cell: Cell, repeats: int, mpiexec: str, work: Path, before: Path | None
+    cell: Cell, repeats: int, mpiexec: str, work: Path, before: Path | None, darshan: Path | None
 ) -> dict[str, list[float]]:
     if cell.prepare is not None:
         cell.target.unlink(missing_ok=True)
@@ -174,12 +183,12 @@ def measure(
         subprocess.run(
             [mpiexec, "-n", str(NPROCS), *cell.prepare], env=env, check=True, capture_output=True
         )
-    modes = MODES + BEFORE if before else MODES
+    modes = MODES + (BEFORE if before else ()) + (("darshan",) if darshan else ())
     phases: dict[str, list[float]] = {m: [] for m in modes}
     for r in range(repeats):
         k = r % len(modes)
         for mode in modes[k:] + modes[:k]:
-            phases[mode].append(run_mode(cell, mode, mpiexec, work, before))
+            phases[mode].append(run_mode(cell, mode, mpiexec, work, before, darshan))
     cell.target.unlink(missing_ok=True)
     return phases
 
@@ -211,11 +220,14 @@ def main(argv: list[str]) -> None:
     p.add_argument("--only", help="cells whose name matches this glob (e.g. 'tiny/*')")
     p.add_argument("--json", help="write every run's phase here")
     p.add_argument("--before", type=Path, help="another interposer build to compare with")
+    p.add_argument("--darshan", type=Path, help="Darshan's libdarshan.so, as a reference")
     args = p.parse_args(argv)
     if args.repeats < 1:
         p.error(f"--repeats must be at least 1, got {args.repeats}")
-    if args.before is not None and not args.before.is_file():
-        p.error(f"--before must name an interposer library, got {args.before}")
+    for name in ("before", "darshan"):
+        library = getattr(args, name)
+        if library is not None and not library.is_file():
+            p.error(f"--{name} must name a library file, got {library}")
     build = json.loads((VENV / "share/iotuner/build.json").read_text())
     ior = build_programs(build["mpicc"])["ior"]
     overhead = find_program("overhead", "trace_cost.py")
@@ -231,7 +243,9 @@ def main(argv: list[str]) -> None:
                 name = f"{cell.name} in {directory}"
                 if args.only and not fnmatch.fnmatch(cell.name, args.only):
                     continue
-                results[name] = measure(cell, args.repeats, mpiexec, work, args.before)
+                results[name] = measure(
+                    cell, args.repeats, mpiexec, work, args.before, args.darshan
+                )
                 print_cell(name, results[name])
         finally:
             shutil.rmtree(work, ignore_errors=True)

@@ -666,10 +666,15 @@ void iot__start(void) {
         trace = 0;
     } else {
         /* An MPI sets up a communicator's fast collectives after its first few (MPICH:
-         * after MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD, 5, taking up to 0.8 ms): here, where
-         * the program's I/O is not, instead of inside a file's close. */
+         * after MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD, 5, taking up to 0.8 ms), and each
+         * kind's shared memory at its first use: here, where the program's I/O is not,
+         * instead of inside a file's close, for each kind a close and a decision use. */
+        int one = 1, sum = 0;
         for (int i = 0; i < 6; i++)
             PMPI_Barrier(s->world);
+        PMPI_Bcast(&one, 1, MPI_INT, 0, s->world);
+        PMPI_Reduce(&one, &sum, 1, MPI_INT, MPI_SUM, 0, s->world);
+        PMPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, s->world);
     }
     s->tune = tune;
     s->trace = trace;

@@ -525,7 +525,7 @@ static void file_reduce(struct iot_file *f) {
     int *shape_all = iot__calloc(NCELLS + 3, sizeof *shape_all);
     int local_broken = f->broken;
     int broken_any = 0;
-    double *sum = NULL, *min = NULL, *max = NULL, *out = NULL;
+    double *sum = NULL, *min = NULL, *max = NULL;
     if (!iot__agree(f->comm, shape && shape_all)) {
         iot__warn(f->rank == 0,
                   "out of memory while reducing the trace of %s; its records are lost", f->name);
@@ -549,10 +549,10 @@ static void file_reduce(struct iot_file *f) {
      * cost no reduction of their own) and whether no view had holes. A rank without two
      * accesses gives HUGE_VAL, which no minimum keeps. */
     size_t nsum = 2 * ncoll + 3 * ncells + 4, nmin = ncoll + ncells + M_N, nmax = ncoll + ncells;
-    sum = iot__calloc(nsum, sizeof *sum), min = iot__calloc(nmin, sizeof *min);
-    max = iot__calloc(nmax + 1, sizeof *max);
-    out = iot__calloc(nsum + nmin + nmax + 1, sizeof *out);
-    if (!iot__agree(f->comm, sum && min && max && out)) {
+    /* Every element is written below; rank 0 reduces into them in place. */
+    sum = iot__malloc(nsum * sizeof *sum), min = iot__malloc(nmin * sizeof *min);
+    max = iot__malloc((nmax + 1) * sizeof *max);
+    if (!iot__agree(f->comm, sum && min && max)) {
         iot__warn(f->rank == 0,
                   "out of memory while reducing the trace of %s; its records are lost", f->name);
         goto done;
@@ -600,17 +600,11 @@ static void file_reduce(struct iot_file *f) {
     offsets[M_EXTENT_MIN] = f->view_extent >= 0 ? (double)f->view_extent : HUGE_VAL;
     offsets[M_EXTENT_MAX] = f->view_extent >= 0 ? -(double)f->view_extent : HUGE_VAL;
     offsets[M_CONTIG] = f->contiguous;
-    PMPI_Reduce(sum, out, (int)nsum, MPI_DOUBLE, MPI_SUM, 0, f->comm);
-    if (f->rank == 0)
-        memcpy(sum, out, nsum * sizeof *sum);
-    PMPI_Reduce(min, out, (int)nmin, MPI_DOUBLE, MPI_MIN, 0, f->comm);
-    if (f->rank == 0)
-        memcpy(min, out, nmin * sizeof *min);
-    if (nmax > 0) {
-        PMPI_Reduce(max, out, (int)nmax, MPI_DOUBLE, MPI_MAX, 0, f->comm);
-        if (f->rank == 0)
-            memcpy(max, out, nmax * sizeof *max);
-    }
+    int root = f->rank == 0;
+    PMPI_Reduce(root ? MPI_IN_PLACE : sum, sum, (int)nsum, MPI_DOUBLE, MPI_SUM, 0, f->comm);
+    PMPI_Reduce(root ? MPI_IN_PLACE : min, min, (int)nmin, MPI_DOUBLE, MPI_MIN, 0, f->comm);
+    if (nmax > 0)
+        PMPI_Reduce(root ? MPI_IN_PLACE : max, max, (int)nmax, MPI_DOUBLE, MPI_MAX, 0, f->comm);
     if (broken_any)
         iot__warn(f->rank == 0,
                   "a rank ran out of memory while tracing %s; its figures are incomplete", f->name);
@@ -660,7 +654,6 @@ done:
     free(sum);
     free(min);
     free(max);
-    free(out);
 }
 
 void iot__file_close_state(struct iot_file *f, uint64_t close_start, uint64_t close_ticks,
