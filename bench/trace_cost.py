@@ -10,7 +10,9 @@ of each per repeat in an order rotated by one per repeat, so a machine that gets
 affects all alike:
 
     plain   the program alone, no preload
-    trace   what `iotuner run --mode trace` runs
+    trace   what `iotuner run --mode trace` runs (collective calls summed per routine and
+            size group, as independent ones are)
+    calls   what `iotuner run --mode trace --call-rows` runs (a row per collective call)
     learn   what `iotuner run --learn` runs: mode tune,trace, with a table whose one entry
             gives ROMIO's default cb_buffer_size (so the file is tuned and its hints are
             the default's)
@@ -59,9 +61,10 @@ from _benchkit import (
 )
 from real_programs import NPROCS, PATTERNS, VENV, build_programs
 
+from iotuner.formats import limits
 from iotuner.runner import interposer_env, preload_ranks_only
 
-MODES = ("plain", "trace", "learn")
+MODES = ("plain", "trace", "calls", "learn")
 BEFORE = ("trace@before", "learn@before")
 # One entry giving ROMIO's default collective buffer (16 MiB in MPICH 4): the file is
 # tuned, and its hints are the default's.
@@ -157,6 +160,8 @@ def run_mode(
             library=library,
             base=env,
         )
+        if mode == "calls":
+            env["IOTUNER_TRACE_MAX_RECORDS"] = str(limits()["TRACE_MAX_RECORDS"])
         command, env = preload_ranks_only(command, env, None)
     if "read" not in cell.name.rsplit("/", 1)[-1]:
         cell.target.unlink(missing_ok=True)

@@ -155,16 +155,19 @@ struct iot_agg {
     uint64_t bytes;
     uint64_t ticks;       /* time in the calls, in iot__ticks() */
     uint64_t first_start; /* iot__ticks() at the earliest call */
+    int hint_set;         /* the hints record in force at the last call (-1: none) */
 };
 
-/* iot__agg_count adds one call (started at `start`, `bytes` moved, `ticks` long) to `a`. */
-static inline void iot__agg_count(struct iot_agg *a, uint64_t start, uint64_t bytes,
-                                  uint64_t ticks) {
+/* iot__agg_count adds one call (started at `start`, `bytes` moved, `ticks` long, under
+ * hints record `hint_set`) to `a`. */
+static inline void iot__agg_count(struct iot_agg *a, uint64_t start, uint64_t bytes, uint64_t ticks,
+                                  int hint_set) {
     if (a->calls == 0 || start < a->first_start)
         a->first_start = start;
     a->calls++;
     a->bytes += bytes;
     a->ticks += ticks;
+    a->hint_set = hint_set;
 }
 
 struct iot_file {
@@ -555,7 +558,7 @@ static inline __attribute__((always_inline)) void iot__trace_data(struct iot_fil
             goto general; /* the records grow there */
         if (!f->agg || f->group == 0 || bytes != f->group_bytes)
             goto general;
-        iot__agg_count(&f->agg[op * IOT_NGROUPS + f->group - 1], start, bytes, ticks);
+        iot__agg_count(&f->agg[op * IOT_NGROUPS + f->group - 1], start, bytes, ticks, f->hint_seq);
     }
     if (IOT_OP_READS(op))
         f->bytes_read += bytes;

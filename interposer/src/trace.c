@@ -166,7 +166,7 @@ static void agg_add(struct iot_file *f, int op, uint64_t start, uint64_t ticks, 
         f->group_bytes = bytes;
         f->group = iot__size_group(bytes);
     }
-    iot__agg_count(&f->agg[op * IOT_NGROUPS + f->group - 1], start, bytes, ticks);
+    iot__agg_count(&f->agg[op * IOT_NGROUPS + f->group - 1], start, bytes, ticks, f->hint_seq);
 }
 
 /* Keeps one collective call's record (below the cap). Apart from agg_add, so that the
@@ -395,6 +395,7 @@ struct iot_closed {
     struct iot_coll_rec *coll; /* this rank's collective records, in order */
     size_t ncoll, ncells;      /* records and cells reduced */
     int *shape_all;            /* [NCELLS]: cells in use on some rank */
+    int *cell_hints;           /* [ncells]: rank 0's hints record of each (-1: none) */
     double *sum, *min, *max;   /* the reductions (file_reduce says what is where) */
     size_t nsum;
     int broken_any, ncoll_differs;
@@ -459,7 +460,7 @@ static void closed_write(const struct iot_closed *c) {
             .ranks = (long long)ranks,
             .bytes_per_rank = calls > 0 ? (long long)(bytes / calls) : 0,
             .summary = 1,
-            .hint_set = c->hint_seq,
+            .hint_set = c->cell_hints ? c->cell_hints[k - 1] : c->hint_seq,
         };
         write_op_row(&row);
     }
@@ -504,6 +505,7 @@ static void closed_write(const struct iot_closed *c) {
 }
 
 static void closed_free(struct iot_closed *c) {
+    free(c->cell_hints);
     free(c->name);
     free(c->coll);
     free(c->shape_all);
@@ -611,8 +613,19 @@ static void file_reduce(struct iot_file *f) {
     if (f->rank != 0)
         goto done;
 
-    /* Step 3: rank 0 keeps what was reduced; its rows are written at MPI_Finalize. */
+    /* Step 3: rank 0 keeps what was reduced; its rows are written at MPI_Finalize. A
+     * summed row names the hints in force at rank 0's last call of it (collective
+     * decisions change them on every rank together). */
+    int *cell_hints = iot__malloc((ncells + 1) * sizeof *cell_hints);
+    k = 0;
+    for (int c = 0; cell_hints && c < NCELLS; c++) {
+        if (!shape_all[c])
+            continue;
+        int used = f->agg && f->agg[c].calls > 0;
+        cell_hints[k++] = used ? f->agg[c].hint_set : f->hint_seq;
+    }
     struct iot_closed here = {
+        .cell_hints = cell_hints,
         .name = f->name,
         .size = f->size,
         .hint_seq = f->hint_seq,
@@ -635,6 +648,7 @@ static void file_reduce(struct iot_file *f) {
         pthread_mutex_lock(&iot__state.lock);
         closed_write(&here);
         pthread_mutex_unlock(&iot__state.lock);
+        free(cell_hints);
         goto done;
     }
     *kept = here;

@@ -367,6 +367,7 @@ def run(
     extra_env: Mapping[str, str] | None = None,
     timeout: float | None = None,
     tag: str | None = None,
+    call_rows: bool = False,
 ) -> RunResult:
     """Run `command` (launcher, program, arguments; no shell) under the interposer.
 
@@ -378,7 +379,10 @@ def run(
     bad table, and the error is clearer here. With `capture`, the command's standard output
     and error are returned as text instead of passed through; `extra_env` adds variables
     (e.g. a program's parameters); after `timeout` seconds the command is stopped, with
-    every process it started, and RunError raised (run_child).
+    every process it started, and RunError raised (run_child). With `call_rows`, each
+    collective call gets an op row of its own (up to limits.def's TRACE_MAX_RECORDS per
+    file), for a person studying the calls; otherwise calls are summed per routine and size
+    group, which is what the learner reads and costs the program less (bench/trace_cost.py).
     """
     if not command:
         raise ConfigError("no command to run")
@@ -386,6 +390,10 @@ def run(
     tag = tag or new_tag()
     log_dir = Path(log_dir or default_log_dir()).absolute()
     env = interposer_env(mode, table, log_dir, policy, tag, library=library)
+    if call_rows:
+        from iotuner.formats import limits
+
+        env["IOTUNER_TRACE_MAX_RECORDS"] = str(limits()["TRACE_MAX_RECORDS"])
     env.update(extra_env or {})
     mismatch = foreign_mpi(command, library or find_library()) if mode != "off" else None
     if mismatch:

@@ -99,9 +99,10 @@ class Mpi:
         policy: str = "table",
         log_dir: Path | None = None,
         extra_env: dict[str, str] | None = None,
+        call_rows: bool = False,
     ) -> RunResult:
         """Run under the interposer (library_under_test() when set); fail the test on a
-        non-zero exit."""
+        non-zero exit. call_rows: one op row per collective call (iotuner run --call-rows)."""
         result = run_interposed(
             self.command(nprocs, name, *args),
             mode=mode,
@@ -111,6 +112,7 @@ class Mpi:
             capture=True,
             extra_env=extra_env,
             timeout=TIMEOUT,
+            call_rows=call_rows,
         )
         assert result.returncode == 0, f"exit {result.returncode}\n{result.stdout}\n{result.stderr}"
         return result

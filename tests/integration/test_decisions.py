@@ -47,7 +47,15 @@ def test_collective_decisions_follow_the_call_count_schedule(mpi: Mpi, tmp_path:
     table = size_tables(tmp_path)
     steps = [f"coll={SMALL}x5", f"coll={LARGE}x10", "view=contiguous", f"coll={SMALL}x2"]
     log = one_log(
-        mpi.run(2, "steps", str(tmp_path / "data"), *steps, mode="tune,trace", table=table)
+        mpi.run(
+            2,
+            "steps",
+            str(tmp_path / "data"),
+            *steps,
+            mode="tune,trace",
+            table=table,
+            call_rows=True,
+        )
     )
     sets = hint_sets_of_collective_calls(log)
     assert len(sets) == 17

@@ -47,6 +47,13 @@ def add_run(subparsers: Subparsers) -> None:
         default="table",
         help="who wins when the table and the application set the same hint (default: table)",
     )
+    parser.add_argument(
+        "--call-rows",
+        action="store_true",
+        help="give each collective call an op row of its own (up to 4,096 per file), to study "
+        "a program's calls one by one; by default calls are summed per routine and size "
+        "group, which costs the program less (README: what tracing costs)",
+    )
     learn = parser.add_argument_group(
         "online tuning",
         "after the program has ended: its trace into the knowledge base, the entries of the "
@@ -106,6 +113,7 @@ def _run(args: argparse.Namespace) -> int:
         log_dir=args.log_dir,
         policy=args.policy,
         tag=tag,
+        call_rows=args.call_rows,
     )
     for log in result.logs:
         print(f"iotuner: trace log: {printable(log)}", file=sys.stderr)
