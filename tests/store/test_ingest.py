@@ -90,18 +90,40 @@ def test_the_same_trace_log_twice_adds_nothing(store: Store, tmp_path: Path) -> 
     assert store.counts() == counts
 
 
-@pytest.fixture(scope="session")
-def real_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _kernel_log(tmp_path_factory: pytest.TempPathFactory, *run_options: str) -> Path:
     """A trace log of our MPI kernel: 2 ranks, 3 collective writes of 64 KiB per rank."""
     work = tmp_path_factory.mktemp("real-log")
     iotuner = Path(sys.executable).parent / "iotuner"
     launch = [build_config().mpiexec, "-n", "2", str(find_program("iokernel"))]
     kernel_args = ["--file", str(work / "F"), "--size", "64k", "--repeat", "3"]
-    command = [str(iotuner), "run", "--log-dir", str(work / "logs"), "--", *launch, *kernel_args]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False)
+    command = [str(iotuner), "run", *run_options, "--log-dir", str(work / "logs"), "--"]
+    done = subprocess.run(
+        [*command, *launch, *kernel_args], capture_output=True, text=True, timeout=180, check=False
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     (log,) = (work / "logs").glob("*.iotrace.jsonl")
     return log
+
+
+@pytest.fixture(scope="session")
+def real_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The kernel's log with a row per collective call (run --call-rows)."""
+    return _kernel_log(tmp_path_factory, "--call-rows")
+
+
+@pytest.fixture(scope="session")
+def summed_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The kernel's log as run traces by default: its collective calls summed."""
+    return _kernel_log(tmp_path_factory)
+
+
+def test_a_summed_trace_log_is_one_measurement_of_the_run(store: Store, summed_log: Path) -> None:
+    """A run's summed row: one measurement of its workload (its calls are not repeats)."""
+    assert (ingest_trace(store, summed_log).added, len(store.measurements())) == (1, 1)
+    row = store.measurements().iloc[0]
+    assert (row["pattern"], row["op"], row["nprocs"]) == ("collective", "write", 2)
+    assert row["bytes"] == 3 * 2 * 65536 and row["bytes_per_rank"] == 65536
+    assert row["config"] == "default" and row["bandwidth"] > 0
 
 
 def test_a_real_trace_log(store: Store, real_log: Path) -> None:

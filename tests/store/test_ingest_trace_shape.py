@@ -18,22 +18,31 @@ from .conftest import SAMPLE_LOG
 CALLS = 8
 
 
-@pytest.fixture(scope="module")
-def interleaved_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """iokernel on 2 ranks: repetition p of rank w writes 4 KiB at (p * 2 + w) * 4096."""
+@pytest.fixture(scope="module", params=["summed", "call-rows"])
+def interleaved_log(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, bool]:
+    """iokernel on 2 ranks: repetition p of rank w writes 4 KiB at (p * 2 + w) * 4096; its
+    collective calls summed (the default: True) or a row each (run --call-rows)."""
     work = tmp_path_factory.mktemp("interleaved-log")
     iotuner = Path(sys.executable).parent / "iotuner"
     launch = [build_config().mpiexec, "-n", "2", str(find_program("iokernel"))]
     kernel_args = ["--file", str(work / "F"), "--size", "4k", "--repeat", str(CALLS)]
-    command = [str(iotuner), "run", "--log-dir", str(work / "logs"), "--", *launch, *kernel_args]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False)
+    rows = ["--call-rows"] if request.param == "call-rows" else []
+    command = [str(iotuner), "run", *rows, "--log-dir", str(work / "logs"), "--"]
+    done = subprocess.run(
+        [*command, *launch, *kernel_args], capture_output=True, text=True, timeout=180, check=False
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     (log,) = (work / "logs").glob("*.iotrace.jsonl")
-    return log
+    return log, not rows
 
 
-def test_an_interleaved_run_is_stored_as_such(store: Store, interleaved_log: Path) -> None:
-    assert ingest_trace(store, interleaved_log).added == CALLS
+def test_an_interleaved_run_is_stored_as_such(
+    store: Store, interleaved_log: tuple[Path, bool]
+) -> None:
+    log, summed = interleaved_log
+    assert ingest_trace(store, log).added == (1 if summed else CALLS)
     frame = store.measurements()
     assert set(frame["layout"]) == {"contiguous"}  # as a bench row of the run says it
     assert set(frame["block"]) == {0} and set(frame["fill"]) == {1.0}
