@@ -200,19 +200,8 @@ def ops_of(log, operation: str) -> list[dict]:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("nprocs", NPROCS)
 def test_trace_collective_rows(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
     """With call_rows (iotuner run --call-rows), one row per collective call."""
-    log = one_log(
-        mpi.run(
-            nprocs,
-            "iokernel",
-            "--file",
-            str(tmp_path / "data"),
-            "--size",
-            "64k",
-            "--repeat",
-            "3",
-            call_rows=True,
-        )
-    )
+    kernel = ("--file", str(tmp_path / "data"), "--size", "64k", "--repeat", "3")
+    log = one_log(mpi.run(nprocs, "iokernel", *kernel, call_rows=True))
     rows = ops_of(log, "MPI_File_write_at_all")
     assert len(rows) == 3
     for row in rows:
