@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -54,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _benchkit import (
     BenchError,
     bench_main,
+    clean_environment,
     find_program,
     load_line,
     overhead_cells,
@@ -140,8 +140,7 @@ def run_mode(
     cell: Cell, mode: str, mpiexec: str, work: Path, before: Path | None, darshan: Path | None
 ) -> float:
     """One run of a cell in a mode; the phase in seconds."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("IOTUNER_", "ROMIO_"))}
-    env.pop("LD_PRELOAD", None)
+    env = clean_environment(("IOTUNER_", "ROMIO_"))
     command = [mpiexec, "-n", str(NPROCS), *cell.command]
     if mode == "darshan":
         env["LD_PRELOAD"] = str(darshan)
@@ -183,10 +182,11 @@ def measure(
 ) -> dict[str, list[float]]:
     if cell.prepare is not None:
         cell.target.unlink(missing_ok=True)
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("IOTUNER_", "ROMIO_"))}
-        env.pop("LD_PRELOAD", None)
         subprocess.run(
-            [mpiexec, "-n", str(NPROCS), *cell.prepare], env=env, check=True, capture_output=True
+            [mpiexec, "-n", str(NPROCS), *cell.prepare],
+            env=clean_environment(("IOTUNER_", "ROMIO_")),
+            check=True,
+            capture_output=True,
         )
     modes = MODES + (BEFORE if before else ()) + (("darshan",) if darshan else ())
     phases: dict[str, list[float]] = {m: [] for m in modes}

@@ -22,7 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-struct iot_state iot__state = {.lock = PTHREAD_MUTEX_INITIALIZER, .world = MPI_COMM_NULL};
+struct iot_state iot__state = {
+    .lock = PTHREAD_MUTEX_INITIALIZER, .world = MPI_COMM_NULL, .closed_tail = &iot__state.closed};
 struct iot_entries iot__real;
 
 const struct iot_op_info iot__ops[IOT_NOPS] = {

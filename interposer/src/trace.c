@@ -56,12 +56,13 @@ static int file_comm(MPI_Comm comm, int size, MPI_Comm *out, int *borrowed) {
     return PMPI_Comm_dup(comm, out) == MPI_SUCCESS ? 0 : -1;
 }
 
-static void file_comm_release(struct iot_file *f) {
-    if (f->borrowed)
+/* Gives back what file_comm gave: the world's duplicate, or the file's own. */
+static void file_comm_release(MPI_Comm *comm, int borrowed) {
+    if (borrowed)
         iot__state.world_lent = 0;
-    else if (f->comm != MPI_COMM_NULL)
-        PMPI_Comm_free(&f->comm);
-    f->comm = MPI_COMM_NULL;
+    else if (*comm != MPI_COMM_NULL)
+        PMPI_Comm_free(comm);
+    *comm = MPI_COMM_NULL;
 }
 
 struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, int size, const char *filename,
@@ -102,16 +103,10 @@ struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, int size, const c
                   "a rank could not follow %s (no memory or no communicator); it runs untuned "
                   "and untraced",
                   filename);
-        if (f) {
-            f->comm = dup;
-            f->borrowed = borrowed;
-            file_comm_release(f);
+        if (dup_ok)
+            file_comm_release(&dup, borrowed);
+        if (f)
             file_free(f);
-        } else if (borrowed) {
-            s->world_lent = 0;
-        } else if (dup_ok) {
-            PMPI_Comm_free(&dup);
-        }
         return NULL;
     }
     pthread_mutex_lock(&s->lock);
@@ -657,8 +652,6 @@ static void file_reduce(struct iot_file *f) {
     shape_all = NULL;
     sum = min = max = NULL;
     pthread_mutex_lock(&iot__state.lock);
-    if (!iot__state.closed_tail)
-        iot__state.closed_tail = &iot__state.closed;
     *iot__state.closed_tail = kept;
     iot__state.closed_tail = &kept->next;
     pthread_mutex_unlock(&iot__state.lock);
@@ -677,7 +670,7 @@ void iot__file_close_state(struct iot_file *f, uint64_t close_start, uint64_t cl
         iot__trace_call(f, IOT_OP_CLOSE, close_start, close_ticks, 0, result);
         file_reduce(f);
     }
-    file_comm_release(f);
+    file_comm_release(&f->comm, f->borrowed);
     file_free(f);
 }
 
