@@ -150,6 +150,54 @@ def test_a_view_entry_never_raises_a_buffer_sized_at_open(mpi: Mpi, tmp_path: Pa
     assert view["effective"]["cb_buffer_size"] == log.hints[0]["effective"]["cb_buffer_size"]
 
 
+def test_a_table_changing_every_size_key_after_open_keeps_the_bytes(
+    mpi: Mpi, tmp_path: Path
+) -> None:
+    """The open entry sets every buffer-size key; the access entries change each of them:
+    the write's raise of the collective buffer is held (it was sized at open), its lower
+    ones apply, and the file and the verified read-back are those of a plain run."""
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {
+            "at": "open",
+            "hints": {
+                "cb_buffer_size": "4194304",
+                "ind_wr_buffer_size": "1048576",
+                "ind_rd_buffer_size": "8388608",
+                "romio_lustre_coll_threshold": "0",
+            },
+        },
+        {
+            "op": "write",
+            "hints": {
+                "cb_buffer_size": "16777216",
+                "ind_wr_buffer_size": "65536",
+                "romio_lustre_coll_threshold": "65536",
+            },
+        },
+        {"op": "read", "hints": {"cb_buffer_size": "1048576", "ind_rd_buffer_size": "131072"}},
+    )
+    kernel = ("--layout", "strided", "--block", "16k", "--fill", "0.5", "--size", "1m")
+    kernel += ("--repeat", "3")
+    plain, tuned = tmp_path / "plain.dat", tmp_path / "tuned.dat"
+    mpi.run_plain(2, "iokernel", "--file", str(plain), *kernel)
+    log = one_log(
+        mpi.run(2, "iokernel", "--file", str(tuned), *kernel, mode="tune,trace", table=table)
+    )
+    assert tuned.read_bytes() == plain.read_bytes()
+    read = mpi.run(
+        2, "iokernel", "--file", str(tuned), "--op", "read", *kernel, mode="tune,trace", table=table
+    )
+    assert warnings_in(read.stderr) == []
+    write_access = next(h for h in log.hints if h["at"] == "access")
+    assert "cb_buffer_size" in [u["key"] for u in write_access["unhonoured"]]
+    assert write_access["effective"]["cb_buffer_size"] == "4194304"
+    assert write_access["effective"]["ind_wr_buffer_size"] == "65536"
+    read_access = next(h for h in one_log(read).hints if h["at"] == "access")
+    assert read_access["effective"]["cb_buffer_size"] == "1048576"
+    assert read_access["effective"]["ind_rd_buffer_size"] == "131072"
+
+
 def test_sizes_without_an_entry_are_named_in_the_trace(mpi: Mpi, tmp_path: Path) -> None:
     table = write_table(
         tmp_path / "table.jsonl",
