@@ -441,3 +441,31 @@ def test_a_try_promising_next_to_nothing_is_not_made() -> None:
     runs = [level] * 4
     event = choose_next(only_default, space, workload, {}, {}, [], None, runs, saved=_SavedStub())
     assert event["event"] == "keep", event
+
+
+READ_AND_WRITE = """
+name = "cb-read-write"
+[hints.romio_cb_read]
+values = ["automatic", "disable", "enable"]
+default = "automatic"
+[hints.romio_cb_write]
+values = ["automatic", "disable", "enable"]
+default = "automatic"
+"""
+
+
+def test_a_read_run_keeps_the_write_keys_of_the_file_s_entry() -> None:
+    """Issue 31: IOR writes and reads one file in two runs, which share the file's open
+    entry. The write runs had learned romio_cb_write=disable; a read run's try of
+    romio_cb_read=disable rewrote the entry without it (the read run cannot measure a
+    write key), and the next write ran at ROMIO's default again."""
+    space = parse_space(READ_AND_WRITE, "test space")
+    effects = {"romio_cb_read": {"disable": 2.0}, "romio_cb_write": {"disable": 2.0}}
+    frame = synthetic_summary_frame(space, op="read", effects=effects, noise=0.05, seed=2)
+    reads = frame[(frame["pattern"] == "collective") & (frame["nprocs"] == 2)]
+    workload = Workload.from_row(reads.iloc[0])
+    learned = {"romio_cb_write": "disable"}
+    only_current = _only(frame, space, workload, learned)
+    event = choose_next(only_current, space, workload, learned, learned, [], None, [])
+    assert event["event"] == "change", event
+    assert event["new"] == {"romio_cb_read": "disable", "romio_cb_write": "disable"}, event

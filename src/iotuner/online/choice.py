@@ -71,7 +71,14 @@ class Situation:
 
     def change(self, best: int, gain: float | None, interval: list[float] | None,
                **why: Any) -> dict[str, Any]:  # fmt: skip
-        new = entry_for(self.space, self.configs[best], self.current, self.in_force, self.app_keys)
+        new = entry_for(
+            self.space,
+            self.configs[best],
+            self.current,
+            self.in_force,
+            self.app_keys,
+            self.workload,
+        )
         return {"event": "change", "old": dict(self.current), "new": new, "gain": gain,
                 "interval": interval, **self.base, **why}  # fmt: skip
 

@@ -134,8 +134,9 @@ def entry_for(
     current: dict[str, str | int],
     in_force: dict[str, str],
     app_keys: Collection[str],
+    workload: Workload | None = None,
 ) -> dict[str, str | int]:
-    """The program's entry that gives it `config`.
+    """The program's entry that gives `workload` the configuration `config`.
 
     Keys of `current` outside the space are not the space's to choose: the entry keeps
     them. The program's entries win over the table's generic ones, so a key those set (it
@@ -145,12 +146,24 @@ def entry_for(
     program's value as its default and is not written back to the space's: pio_noncontig
     sets its own cb_buffer_size, and an entry "back to the default" of 16 MiB made its
     writes 35 % slower than the program as it is.
+
+    Keys that cannot act on `workload` (hints.def's `ops`) are not the run's to choose
+    either: the entry keeps `current`'s values for them. A file written by one run and
+    read by another shares its open entry; a read run that reset the write keys undid
+    what the write runs had learned (IOR's contig-*m-coll.dat, bench/real_programs.py).
     """
-    names = {p.name for p in space.parameters}
-    hints: dict[str, str | int] = {k: v for k, v in current.items() if k not in names}
-    hints.update(space.hints(config))
     vocabulary = hint_vocabulary()
-    for name in names - set(hints):
+    names = {p.name for p in space.parameters}
+    idle = {
+        name
+        for name in names
+        if workload is not None
+        and name in vocabulary
+        and not vocabulary[name].acts_on(workload.pattern, workload.op)
+    }
+    hints: dict[str, str | int] = {k: v for k, v in current.items() if k not in names or k in idle}
+    hints.update({k: v for k, v in space.hints(config).items() if k not in idle})
+    for name in names - set(hints) - idle:
         parameter = space.parameter(name)
         value = str(parameter.default)
         if (
