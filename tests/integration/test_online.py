@@ -115,6 +115,9 @@ def test_the_online_loop_leaves_a_slow_entry_for_the_best(folder: Path) -> None:
     # The runs after the change ran with the new entry, and it was kept.
     runs = [e for e in history if e["event"] == "run"]
     assert runs[0]["hints"] == SLOW and all(r["hints"] == changes[0]["new"] for r in runs[1:])
+    # Each run also has the program's own clock on the file (its bytes over open to
+    # close): the guard's second witness.
+    assert all(r["phase_bandwidth"] > 0 for r in runs), runs
     assert history[-1]["event"] == "keep"
 
 

@@ -469,3 +469,22 @@ def test_a_read_run_keeps_the_write_keys_of_the_file_s_entry() -> None:
     event = choose_next(only_current, space, workload, learned, learned, [], None, [])
     assert event["event"] == "change", event
     assert event["new"] == {"romio_cb_read": "disable", "romio_cb_write": "disable"}, event
+
+
+def _timed_history(before: list[tuple[float, float]], after: list[tuple[float, float]]) -> list:
+    """_history's runs with (trace bandwidth, open-to-close bandwidth) each."""
+    events = _history([b for b, _ in before], [a for a, _ in after], noise=0.05)
+    phases = iter([p for _, p in before] + [p for _, p in after])
+    return [{**e, "phase_bandwidth": next(phases)} if e["event"] == "run" else e for e in events]
+
+
+def test_a_trace_fall_the_program_s_clock_does_not_see_waits_for_the_rank_test() -> None:
+    """Issue 31: on page-cache reads the trace's bandwidth of one run fell 2.5 spreads
+    (2,002 to 1,232 MiB/s) while the program's own open-to-close time hardly moved, and
+    the try was rolled back after that one run. Both clocks must fall to roll back early."""
+    before = [(2002.0, 900.0), (1950.0, 880.0)]
+    assert rollback_event(_timed_history(before, [(1232.0, 875.0)]), "p", 2) is None
+    both = rollback_event(_timed_history(before, [(1232.0, 500.0)]), "p", 2)
+    assert both is not None and "open-to-close" in both["reason"], both
+    # Runs recorded without the phase: the trace's bandwidth alone, as before.
+    assert rollback_event(_history([2002.0, 1950.0], [1232.0], noise=0.05), "p", 2) is not None

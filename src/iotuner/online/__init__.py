@@ -72,7 +72,8 @@ def learn_after_run(
         earlier = read_history(table)
         _store_logs(store, table, logs, earlier, base, report)
         append_event(table, {**base, "event": "run", "hints": current, "in_force": run.in_force,
-                             "bandwidth": run.bandwidth, "workload": run.workload.as_row(),
+                             "bandwidth": run.bandwidth, "phase_bandwidth": run.phase_bandwidth,
+                             "workload": run.workload.as_row(),
                              "logs": [str(p) for p in logs]}, report)  # fmt: skip
         history = earlier + report.events  # read once: this run's events are known
         rollback = rollback_event(history, *scope.stream)

@@ -35,6 +35,10 @@ class RunSummary:
     bytes: the learner's entries are this file's."""
     system: str | None = None
     """The fingerprint of the system that file is on, as ingesting the trace stores it."""
+    phase_bandwidth: float | None = None
+    """MiB/s: that file's bytes over the seconds from its opens to the ends of its closes
+    (its `file` records), as the program's own clock sees its I/O phase; None when the
+    logs have no closed record of it."""
 
 
 def main_workload(logs: Sequence[Path]) -> RunSummary:
@@ -48,6 +52,7 @@ def main_workload(logs: Sequence[Path]) -> RunSummary:
     app_keys: dict[Workload, set[str]] = {}
     files: dict[Workload, Counter[str]] = {}
     systems: dict[str, str] = {}
+    phases: dict[str, list[float]] = {}
     program, nprocs, host = "", 0, ""
     for path in logs:
         log = read_tracelog(path)
@@ -55,6 +60,7 @@ def main_workload(logs: Sequence[Path]) -> RunSummary:
         nprocs = int(log.job.get("nprocs") or log.job.get("size") or 0)
         host = str(log.job["host"]).split(".")[0]
         in_force, drivers = configs_in_force(log.hints)
+        _add_phases(phases, log.files)
         asked: dict[str, set[str]] = {}
         for record in log.hints:
             asked.setdefault(record["file"], set()).update(record.get("app") or {})
@@ -76,6 +82,7 @@ def main_workload(logs: Sequence[Path]) -> RunSummary:
     if not moved:
         raise ValueError("the run's trace has no timed I/O operation")
     workload, total = moved.most_common(1)[0]
+    main_file = files[workload].most_common(1)[0][0]
     return RunSummary(
         program=program,
         nprocs=nprocs or workload.nprocs,
@@ -84,9 +91,29 @@ def main_workload(logs: Sequence[Path]) -> RunSummary:
         bandwidth=total / 1048576 / seconds[workload],
         in_force=spelled[configs[workload].most_common(1)[0][0]],
         app_keys=frozenset(app_keys.get(workload, set())),
-        file=files[workload].most_common(1)[0][0],
-        system=systems[files[workload].most_common(1)[0][0]],
+        file=main_file,
+        system=systems[main_file],
+        phase_bandwidth=_phase_bandwidth(phases.get(main_file)),
     )
+
+
+def _add_phases(phases: dict[str, list[float]], records: list[dict[str, Any]]) -> None:
+    """Each file's bytes and open-to-close seconds from a log's `file` records (those
+    closed on every rank: an unreduced record knows rank 0's bytes alone)."""
+    for record in records:
+        if record.get("reduced") is False:
+            continue
+        moved = float(record.get("bytes_read") or 0) + float(record.get("bytes_written") or 0)
+        seconds = float(record.get("closed_at") or 0) - float(record.get("opened_at") or 0)
+        total = phases.setdefault(str(record.get("file")), [0.0, 0.0])
+        total[0] += moved
+        total[1] += seconds
+
+
+def _phase_bandwidth(total: list[float] | None) -> float | None:
+    if total is None or total[0] <= 0 or total[1] <= 0:
+        return None
+    return total[0] / 1048576 / total[1]
 
 
 def _system_of(log: Any, hint_set: tuple[str, int], drivers: dict[tuple[str, int], str]) -> str:
