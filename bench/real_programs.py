@@ -1,7 +1,7 @@
 """Tuned against default against the best, on real MPI-IO programs built from public source.
 
     .venv/bin/python bench/real_programs.py --table TABLE [--dirs /tmp,/dev/shm] [--repeats 5]
-    .venv/bin/python bench/real_programs.py --build-table        # README path into a temp KB
+    .venv/bin/python bench/real_programs.py --build-table  # the README path, per --dirs file system
     .venv/bin/python bench/real_programs.py --table TABLE --quick  # smoke run: 2 cells, 1 repeat
 
 The programs are vendored in third_party/ and built here into build/third_party/ with the
@@ -58,6 +58,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -527,7 +528,7 @@ def report(cells: list[Cell], args: argparse.Namespace) -> None:
         mark = " <" if r["tuned_slower_beyond_noise"] else ""
         own = "-" if r["own_tuned_over_default"] is None else f"{r['own_tuned_over_default']:.2f}"
         print(
-            f"{r['cell']:<{width}}  {Path(r['dir']).name[:10]:<10} {spread(fig['default'])}"
+            f"{r['cell']:<{width}}  {str(Path(r['dir']).parent)[:10]:<10} {spread(fig['default'])}"
             f" {spread(fig['tuned'])} {spread(fig[r['best_config']])}"
             f"  {r['tuned_over_default']:5.2f} {r['tuned_over_best']:6.2f} {own:>9}"
             f"  {r['best_config']}{mark}"
@@ -702,6 +703,40 @@ def build_table(
     return keep / "tuned.jsonl"
 
 
+def build_tables(
+    cells: list[Cell],
+    bases: list[Path],
+    keep: Path,
+    args: argparse.Namespace,
+    trace: Callable[[list[Cell], Path], None],
+    tool: dict[str, str],
+) -> dict[Path, tuple[Path, Path, Path]]:
+    """The README path once per directory's file system, each with its own knowledge base,
+    model and table (`keep`/fs-N), as a user whose programs write to two file systems
+    follows it on each: {directory: (table, knowledge base, model)}. The directories
+    share bench's default budget unless --bench-arg sets one.
+
+    RATIONALE: one sweep on the first directory left the learner on the other (tmpfs)
+    with "nothing to learn from on the run's system", and a table made on one file
+    system is not for files on another."""
+    budget = [] if "--time-budget" in args.bench_arg else [
+        "--time-budget", f"{DEFAULT_BUDGET_MINUTES * 60 // len(bases)}s"]  # fmt: skip
+    made = {}
+    for number, base in enumerate(bases):
+        here = keep / f"fs-{number}"
+        wall = time.perf_counter()
+        table = build_table(tool, base, here, [*budget, *args.bench_arg],
+                            partial(trace, [c for c in cells if c.directory == base]))  # fmt: skip
+        made[base] = (table, here / "knowledge.sqlite", here / "model")
+        print(f"table for {base}: {table} (the README path took "
+              f"{time.perf_counter() - wall:.0f} s)", file=sys.stderr)  # fmt: skip
+    return made
+
+
+DEFAULT_BUDGET_MINUTES = 20
+"""`iotuner bench`'s default --time-budget: what the README path spends on its sweeps."""
+
+
 # ---------------------------------------------------------------------------- main
 
 
@@ -835,26 +870,17 @@ def main(argv: list[str]) -> int:
                     cells.append(Cell(base, pattern, op, variants))
         if not cells:
             sys.exit(f"no cell matches --only {args.only}")
+        made: dict[Path, tuple[Path, Path, Path]] = {}
         if args.build_table:
             keep = args.keep or Path(tempfile.mkdtemp(prefix="real-programs-kb-"))
-            traced = [c for c in cells if c.directory == bases[0]]
-            wall = time.perf_counter()
-            args.table = build_table(
-                tool,
-                bases[0],
-                keep,
-                args.bench_arg,
-                lambda logs: trace_cells(traced, binaries, tool, logs, args.quick),
-            )
-            args.db = keep / "knowledge.sqlite"
-            args.model = keep / "model"
-            print(
-                f"table: {args.table} (the README path took {time.perf_counter() - wall:.0f} s)",
-                file=sys.stderr,
-            )
+            made = build_tables(cells, bases, keep, args, lambda traced, logs: trace_cells(
+                traced, binaries, tool, logs, args.quick), tool)  # fmt: skip
+            args.table, args.db, args.model = made[bases[0]]
         args.table = args.table.absolute()
         for cell in cells:
-            run_cell(cell, binaries, args, tool)
+            table, db, model = made.get(cell.directory, (args.table, args.db, args.model))
+            mine = {**vars(args), "table": table.absolute(), "db": db, "model": model}
+            run_cell(cell, binaries, argparse.Namespace(**mine), tool)
         report(cells, args)
     finally:
         for base in bases:
