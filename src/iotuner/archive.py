@@ -432,7 +432,8 @@ def read_results(path: Path) -> list[dict[str, Any]]:
 
 
 RESULTS_LIMIT = 4 << 30
-"""The largest results file read back (about 1 KiB a log: millions of logs)."""
+"""The largest results file read back (a few KiB a log with every finding in it, 10 KiB at
+most on the shipped examples: about a million logs)."""
 
 
 def _row_problem(row: Any) -> str | None:
