@@ -8,7 +8,7 @@ The run, as a stream:
    named on the command line, and files listed one per line in a list file, in that order.
 2. Each log is advised (iotuner.advise.read_source and advise, with the model and training
    data loaded once per worker process) into one *row*: a small summary (program, ranks,
-   I/O time, what the advice could save, the top findings, the recommended hints). A log
+   I/O time, what the advice could save, every finding, the recommended hints). A log
    that cannot be read gives a row with its error, not a stop. Workers are processes of a
    pool (`jobs`) or of a Dask cluster, each with its own DarshanReader; at most a few logs
    per worker are in flight, so the archive is never listed or held whole.
@@ -16,8 +16,8 @@ The run, as a stream:
    as it comes): a rerun with the same file skips the logs it already holds (same path,
    size and modification time) and cuts a last line torn by a crash.
 4. The ranking (rank_programs): the rows grouped by program, ordered by the core-hours
-   their runs spent in I/O, with the core-hours the advice could save and the findings
-   seen most.
+   their runs spent in I/O, with the core-hours the advice could save and every finding,
+   the most core-hours at stake first.
 
 What the figures rest on:
 
@@ -31,6 +31,9 @@ What the figures rest on:
   times are added. A trace log of ours: the slowest rank's time in the data calls of each
   group (no metadata time), added over the groups. The row says which (`io_basis`).
 * Core-hours in I/O: nprocs x I/O seconds / 3600 (every rank waits for the slowest).
+* Core-hours at stake in a finding: nprocs x the finding's seconds / 3600, the same rule
+  (the seconds are what the mean rank could save or the slowest rank's lead: all ranks
+  wait them); unknown (None) when the log gives the finding no time.
 * Core-hours to save: only from a recommendation that changes hints and carries a
   predicted gain interval: the group's time x (1 - 1 / the interval's lower bound), times
   its ranks (none when the lower bound is at most 1). A log with no such recommendation
@@ -44,7 +47,6 @@ import math
 import os
 import stat
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,7 +77,7 @@ LOG_SUFFIXES = (".darshan", ".iotrace.jsonl")
 """The names a directory walk takes as logs (Darshan's own and our trace logs)."""
 
 TOP_FINDINGS = 5
-"""Findings kept per log row and shown per program."""
+"""Findings of a program the terminal's ranking names (the rows and pages keep all)."""
 
 IN_FLIGHT_PER_WORKER = 2
 """Tasks queued per worker: enough that a worker never waits for the next log, few enough
@@ -253,7 +255,8 @@ def advise_log(path: Path, setup: ModelSetup = ModelSetup()) -> dict[str, Any]:
             model_words=state.words,
             system=state.system,
         )
-        row.update(_summary(advice, state.reader.last if source.kind == "darshan" else None))
+        last = state.reader.last if source.kind == "darshan" else None
+        row.update(_summary(advice, last, state.predictor is not None))
     except IotunerError as exc:
         row.update(status="error", error=str(exc))
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -269,9 +272,10 @@ def _advise_batch(paths: list[str], setup: ModelSetup) -> list[dict[str, Any]]:
     return [advise_log(Path(p), setup) for p in paths]
 
 
-def _summary(advice: Any, log: dict[str, Any] | None) -> dict[str, Any]:
+def _summary(advice: Any, log: dict[str, Any] | None, modelled: bool) -> dict[str, Any]:
     """The row's content for an advised log (`log`: the Darshan reader's data, None for a
-    trace log)."""
+    trace log; `modelled`: advise had a model, so a group outside its knowledge base's
+    coverage, not the missing model, is why a saving is unknown)."""
     source = advice.source
     if log is not None:
         seconds, basis = io_seconds_of_log(log["frames"], source.nprocs)
@@ -280,6 +284,7 @@ def _summary(advice: Any, log: dict[str, Any] | None) -> dict[str, Any]:
         basis = TRACE_BASIS
     saved = core_hours_to_save(advice)
     run_time = (log or {}).get("job", {}).get("run_time")
+    where = {(g.name, g.op): _file_system(source, g) for g in source.groups}
     return {
         "status": "ok",
         "kind": source.kind,
@@ -290,7 +295,8 @@ def _summary(advice: Any, log: dict[str, Any] | None) -> dict[str, Any]:
         "io_basis": basis,
         "io_core_hours": source.nprocs * seconds / 3600,
         "save_core_hours": saved,
-        "findings": _top_findings(advice),
+        "modelled": modelled,
+        "findings": [dataclasses.asdict(f) for f in advice.findings],
         "advice": [
             {
                 "group": r.group.name,
@@ -298,10 +304,27 @@ def _summary(advice: Any, log: dict[str, Any] | None) -> dict[str, Any]:
                 "hints": r.hints,
                 "interval": list(r.interval) if r.hints and r.interval else None,
                 "reason": r.reason,
+                "through_mpiio": r.group.through_mpiio,
+                "covered": r.covered,
+                "seconds": r.group.seconds,
+                "fs_type": where[(r.group.name, r.group.op)][0],
+                "mount": where[(r.group.name, r.group.op)][1],
             }
             for r in advice.recommendations
         ],
     }
+
+
+def _file_system(source: Any, group: Any) -> tuple[str, str | None]:
+    """(file system type, mount point) under a group's files, as advise's coverage saw
+    them: a Darshan log's mount table; a trace's type where it was written here, and no
+    mount (a trace records none)."""
+    if source.job is None:
+        return source.fs_type(group), None
+    from iotuner.ingest._darshan import darshan_system
+
+    system = darshan_system(source.job, [group.example_path])
+    return system.fs_type, None if system.fs_mount == "unknown" else system.fs_mount
 
 
 def io_seconds_of_log(frames: dict[str, Any], nprocs: int) -> tuple[float, str]:
@@ -353,10 +376,13 @@ def core_hours_to_save(advice: Any) -> float | None:
     return saved
 
 
-def _top_findings(advice: Any) -> list[dict[str, Any]]:
-    """The log's most telling findings (iotuner.diagnose.Finding, already most important
-    first), at most TOP_FINDINGS, as plain data."""
-    return [dataclasses.asdict(f) for f in advice.findings[:TOP_FINDINGS]]
+def finding_core_hours(finding: dict[str, Any], nprocs: int) -> float | None:
+    """The core-hours at stake in a finding of a log of `nprocs` ranks (the module
+    docstring), None when the finding has no time."""
+    seconds = finding.get("seconds")
+    if not isinstance(seconds, int | float) or not math.isfinite(seconds):
+        return None
+    return nprocs * max(float(seconds), 0.0) / 3600
 
 
 # --------------------------------------------------------------------------- results file
@@ -406,7 +432,8 @@ def read_results(path: Path) -> list[dict[str, Any]]:
 
 
 RESULTS_LIMIT = 4 << 30
-"""The largest results file read back (about 1 KiB a log: millions of logs)."""
+"""The largest results file read back (a few KiB a log with every finding in it, 10 KiB at
+most on the shipped examples: about a million logs)."""
 
 
 def _row_problem(row: Any) -> str | None:
@@ -685,7 +712,8 @@ class ProgramRank:
     """Logs whose saving is known (a recommendation with a gain interval)."""
     io_basis: set[str] = field(default_factory=set)
     findings: list[dict[str, Any]] = field(default_factory=list)
-    """The findings seen most, each with `logs` (how many of the program's logs)."""
+    """Every finding of its logs, one per code and module, the most core-hours at stake
+    first (program_findings)."""
     hints: dict[str, int] = field(default_factory=dict)
     """Recommended hint settings ("key=value") and how many logs they were advised for."""
 
@@ -698,23 +726,24 @@ class ProgramRank:
             "save_core_hours": self.save_core_hours,
             "save_known_logs": self.save_known,
             "io_basis": sorted(self.io_basis),
-            "top_findings": self.findings,
+            "findings": self.findings,
+            "top_findings": self.findings[:TOP_FINDINGS],
             "hints": self.hints,
         }
 
 
 def rank_programs(rows: Iterable[dict[str, Any]]) -> list[ProgramRank]:
     """The programs of the rows that were read, most I/O core-hours first (then most to
-    save, then by name); each with its top findings (most severe, then most logs, then by
-    code). The same rows in any order give the same ranking (they are taken by path)."""
+    save, then by name); each with its findings (program_findings). The same rows in any
+    order give the same ranking (they are taken by path)."""
     ranks: dict[str, ProgramRank] = {}
-    seen: dict[str, Counter[tuple[str, str | None]]] = {}
-    example: dict[tuple[str, str, str | None], dict[str, Any]] = {}
+    logs: dict[str, list[dict[str, Any]]] = {}
     for row in sorted(rows, key=lambda r: str(r["path"])):
         if row.get("status") != "ok":
             continue
         name = str(row["program"])
         rank = ranks.setdefault(name, ProgramRank(name))
+        logs.setdefault(name, []).append(row)
         rank.logs += 1
         rank.nprocs.append(int(row["nprocs"]))
         rank.io_core_hours += float(row["io_core_hours"])
@@ -722,25 +751,57 @@ def rank_programs(rows: Iterable[dict[str, Any]]) -> list[ProgramRank]:
         if row.get("save_core_hours") is not None:
             rank.save_core_hours = (rank.save_core_hours or 0.0) + float(row["save_core_hours"])
             rank.save_known += 1
-        codes = {(f["code"], f.get("level")) for f in row.get("findings", [])}
-        seen.setdefault(name, Counter()).update(codes)
-        for f in row.get("findings", []):
-            example.setdefault((name, f["code"], f.get("level")), f)
         for advice in row.get("advice", []):
             for key, value in advice.get("hints", {}).items():
                 setting = f"{key}={value}"
                 rank.hints[setting] = rank.hints.get(setting, 0) + 1
     for name, rank in ranks.items():
-        counted = sorted(
-            seen[name].items(), key=lambda item: (_LEVELS.get(item[0][1], 3), -item[1], item[0][0])
-        )
-        rank.findings = [
-            {**example[(name, code, level)], "logs": n}
-            for (code, level), n in counted[:TOP_FINDINGS]
-        ]
+        rank.findings = program_findings(logs[name])
     return sorted(
         ranks.values(),
         key=lambda r: (-r.io_core_hours, -(r.save_core_hours or 0.0), r.program),
+    )
+
+
+def program_findings(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A program's findings over its logs' rows: one per (code, module), with `logs` (how
+    many logs had it), `core_hours` (at stake, summed over the logs: finding_core_hours;
+    None when no log gave it a time), the loudest `level` seen, and the words, action and
+    counters of the log where it costs the most. Ordered by core-hours at stake, the most
+    first (unknown last), then level: a short test job's loud finding does not lead a
+    long job's costly one."""
+    merged: dict[tuple[str, str], dict[str, Any]] = {}
+    cost: dict[tuple[str, str], float] = {}  # the example's core-hours, to pick the costliest
+    for row in rows:
+        seen: set[tuple[str, str]] = set()
+        for f in row.get("findings", []):
+            key = (str(f["code"]), str(f.get("module", "")))
+            hours = finding_core_hours(f, int(row["nprocs"]))
+            entry = merged.get(key)
+            if entry is None:
+                entry = merged[key] = {**f, "logs": 0, "core_hours": None}
+                cost[key] = -1.0
+            if hours is not None:
+                entry["core_hours"] = (entry["core_hours"] or 0.0) + hours
+                if hours > cost[key]:
+                    cost[key] = hours
+                    entry.update(
+                        {k: f.get(k) for k in ("words", "action", "counters", "subject", "seconds")}
+                    )
+            if _LEVELS.get(f.get("level"), 3) < _LEVELS.get(entry.get("level"), 3):
+                entry["level"] = f.get("level")
+            if key not in seen:
+                seen.add(key)
+                entry["logs"] += 1
+    return sorted(
+        merged.values(),
+        key=lambda e: (
+            e["core_hours"] is None,
+            -(e["core_hours"] or 0.0),
+            _LEVELS.get(e.get("level"), 3),
+            -e["logs"],
+            e["code"],
+        ),
     )
 
 

@@ -84,14 +84,16 @@ def report(tmp_path_factory: pytest.TempPathFactory, mpiexec: str) -> Path:
                                     "--size", "64k"))  # fmt: skip
     (folder / "search.json").write_text(searched.stdout)
 
-    # An archive of two shipped Darshan logs and the default run's trace: the kernel's
-    # page then holds its archive part and its runs.
+    # An archive of two shipped Darshan logs and the default run's trace, advised with the
+    # model: the kernel's page then holds its archive part and its runs, and a Darshan
+    # program's page says why its saving is unknown with a model (not covered).
     archive = folder / "archive"
     archive.mkdir()
     for log in darshan_examples()[:2]:
         shutil.copy(log, archive / log.name)
     shutil.copy(default_log, archive / default_log.name)
-    iotuner("advise", str(archive), "--jobs", "1", "--results", str(folder / "archive.jsonl"))
+    iotuner("advise", str(archive), "--jobs", "1", "--results", str(folder / "archive.jsonl"),
+            "--db", str(db), "--model", str(model))  # fmt: skip
 
     output = folder / "report.html"
     said = iotuner("report", "--db", str(db), "--model", str(model), "--table", str(table),
@@ -154,3 +156,20 @@ def test_the_report_in_headless_chromium(report: Path) -> None:
         assert shot.size == (1200, 3000)
         colours = shot.convert("L").getextrema()
         assert colours[0] < 100 < colours[1], "the screenshot is blank"
+
+
+def test_an_archive_program_page_says_what_to_do_in_headless_chromium(report: Path) -> None:
+    """The page of a program of the archive (advised with the sweep's model), as Chromium
+    renders it: its findings with their do: lines, and why its saving is unknown: its
+    4-rank MPI-IO writes on ext4 lie outside the 2-rank knowledge base, and the sweep at 4
+    ranks on that file system that would cover them."""
+    page = report.with_name("report.app_readAB_writeC.html")
+    dom = chromium("--dump-dom", page.as_uri(), profile=report.parent / "chromium-profile").stdout
+    assert re.search(r'<tr class="finding" data-code="[^"]+">', dom)
+    assert '<div class="do">do: spread the data evenly over the ranks' in dom
+    said = " ".join(dom.split('id="to-save"', 1)[1].split('id="advice"', 1)[0].split())
+    assert "its file groups lie outside the model's knowledge base" in said.replace("&#39;", "'")
+    assert "not covered by the knowledge base" in said and "it ran 4 ranks" in said
+    assert re.search(
+        r"iotuner bench --from-logs \S+\.darshan --nprocs 4 --dir /home/iotuner-sweep", said
+    )

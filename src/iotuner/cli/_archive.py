@@ -144,6 +144,7 @@ def print_ranking(
     from rich.table import Table
 
     from iotuner._printable import markup_safe
+    from iotuner.archive import TOP_FINDINGS
 
     console.print(
         f"{len(rows)} logs: {len(rows) - len(errors)} read, {len(errors)} not"
@@ -167,7 +168,7 @@ def print_ranking(
             save += f" ({rank.save_known} of {rank.logs} logs)"
         findings = ", ".join(
             f"{f['code']}" + (f" ({f['level']})" if f.get("level") else "") + f" x{f['logs']}"
-            for f in rank.findings
+            for f in rank.findings[:TOP_FINDINGS]
         )
         table.add_row(
             str(place),

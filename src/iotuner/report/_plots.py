@@ -24,6 +24,8 @@ __all__ = [
     "convergence",
     "five_numbers",
     "gain_intervals",
+    "log_bars",
+    "log_bars_figure",
     "predicted_vs_measured",
     "spread_boxes",
 ]
@@ -77,6 +79,37 @@ def bars(values: Mapping[str, float], xlabel: str, alt: str) -> Plot:
     axes.set_xlabel(xlabel)
     axes.tick_params(axis="y", labelsize=8)
     return _embed(figure, alt)
+
+
+def log_bars(values: Mapping[str, float], xlabel: str, alt: str) -> Plot:
+    """Horizontal bars on a log axis, largest at the top, each labelled with its value
+    (log_bars_figure)."""
+    return _embed(log_bars_figure(values, xlabel), alt)
+
+
+def log_bars_figure(values: Mapping[str, float], xlabel: str) -> Figure:
+    """The figure of log_bars. RATIONALE: values that span decades (an archive's
+    core-hours) leave all but the largest bar invisible on a linear axis; on a log axis
+    from a decade below the smallest value every positive one is a bar. A zero or negative
+    value has no place on it: its label says 0."""
+    labels = list(values)[::-1]
+    figure = Figure(figsize=(WIDTH, _height(len(labels), least=2.0)))
+    axes = figure.add_subplot()
+    shown = [values[k] if values[k] > 0 else math.nan for k in labels]
+    positive = [v for v in shown if v > 0]
+    low = min(positive, default=1.0) / 10
+    high = max(positive, default=1.0) * 10
+    axes.set_xscale("log")
+    # Bars start at the axis' left end: a log axis has no zero to start from.
+    axes.barh(labels, [v - low if v > 0 else 0.0 for v in shown], left=low, color=PALETTE[0])
+    axes.set_xlim(low, high)
+    for y, value in enumerate(shown):
+        text = f"{values[labels[y]]:.3g}" if value > 0 else "0"
+        axes.text(value if value > 0 else low, y, f" {text}", va="center", fontsize=7)
+    axes.set_xlabel(xlabel)
+    axes.tick_params(axis="y", labelsize=8)
+    axes.xaxis.set_minor_formatter(NullFormatter())
+    return figure
 
 
 def five_numbers(
