@@ -477,9 +477,11 @@ def _advice_ok(a: Any) -> bool:
         and isinstance(a.get("reason", ""), str)
         and (
             interval is None
-            or isinstance(interval, list)
-            and len(interval) == 2
-            and all(_number(x) for x in interval)
+            or (
+                isinstance(interval, list)
+                and len(interval) == 2
+                and all(_number(x) for x in interval)
+            )
         )
     )
 
