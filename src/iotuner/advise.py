@@ -499,7 +499,7 @@ def advise(
     # Each export's commands name the file it is written to (the table itself for
     # iotuner's), never the table for another mechanism: ROMIO would read a JSON table as
     # no hints, and `. TABLE` is no shell script.
-    files = export_files(table_path) if changes else {}
+    files = export_files(table_path)
     exports = [
         export_entries(
             used,

@@ -169,15 +169,21 @@ def _advise(args: argparse.Namespace) -> int:
     return 0
 
 
+KEEPS_DEFAULTS_FILE = "# iotuner advise: nothing to apply (every group keeps the defaults)\n"
+"""An export file when the advice changes nothing: a comment, read as no setting both by
+ROMIO's hints file ('#' in column 1) and by the shell."""
+
+
 def _write_exports(advice: "Advice") -> None:
     """Each export whose commands name a file (advise.EXPORT_FILES), written there: what
-    `export ROMIO_HINTS=FILE` and `. FILE` then read (atomic, as the table)."""
+    `export ROMIO_HINTS=FILE` and `. FILE` then read (atomic, as the table). Written also
+    when nothing applies, as the table is, so a file of an earlier advise is never
+    applied by mistake."""
     from iotuner._fileio import atomic_write_text
 
-    for export in advice.exports:
-        path = advice.export_files.get(export.mechanism)
-        if path is not None:
-            atomic_write_text(path, export.text)
+    texts = {export.mechanism: export.text for export in advice.exports}
+    for mechanism, path in advice.export_files.items():
+        atomic_write_text(path, texts.get(mechanism, KEEPS_DEFAULTS_FILE))
 
 
 _LEVEL_STYLE = {"critical": "bold red", "warning": "yellow", "info": "dim"}
