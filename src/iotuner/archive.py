@@ -546,8 +546,11 @@ def _parse_results(
             except (ValueError, RecursionError):
                 row, wrong = None, "not JSON"
             if wrong is not None:
-                if number == len(complete):
-                    break  # a last line the crash left unparsable: cut too
+                if number == len(complete) and row is None:
+                    # A last line the crash left unparsable (zeros a file system filled
+                    # in): cut too. A whole JSON line was written whole: its figures are
+                    # refused like any other line's, not dropped unsaid.
+                    break
                 raise ArchiveError(
                     f"{option} {path}: line {number} is not a row of an archive run ({wrong}; "
                     "expected one JSON object per log with path, size, mtime_ns, status and "

@@ -81,6 +81,11 @@ def test_a_figure_out_of_range_is_refused_with_its_line_and_field(
         ResultsFile(path)
     with pytest.raises(ArchiveError, match=rf"line 1 .*: {field}\b"):
         read_results(path)
+    # As the last line too: a whole JSON line is no torn write, and is not cut unsaid.
+    path.write_text(json.dumps(row("one")) + "\n" + json.dumps({**OK_ROW, **changed}) + "\n")
+    with pytest.raises(ArchiveError, match=rf"line 2 .*: {field}\b"):
+        ResultsFile(path)
+    assert len(path.read_text().splitlines()) == 2
 
 
 def test_every_row_advise_log_writes_is_read_back(tmp_path: Path) -> None:
