@@ -63,6 +63,7 @@ __all__ = [
     "AdviceError",
     "Recommendation",
     "advise",
+    "export_files",
     "findings_of",
     "groups_of_trace",
     "read_source",
@@ -72,6 +73,24 @@ __all__ = [
 
 SIGNIFICANT_SHARE = 0.01
 """Groups that moved less than this share of the job's bytes are summarised, not advised."""
+
+EXPORT_FILES = {"romio-hints": ".romio-hints", "mca": ".ompi-mca.sh"}
+"""The exports whose commands name a file (`export ROMIO_HINTS=FILE`, `. FILE`), and the
+suffix of that file: `advise --table T` writes each beside T (T's name with this suffix),
+so the printed commands apply. Cray's MPICH_MPIIO_HINTS and `lfs setstripe` carry their
+setting in the command itself."""
+
+
+def export_files(table: Path | None) -> dict[str, Path]:
+    """Where `advise --table table` writes the exports of EXPORT_FILES (none without a
+    table: the commands then name placeholders)."""
+    if table is None:
+        return {}
+    # The name less a .jsonl suffix, never less another: no export file is the table.
+    stem = table.name.removesuffix(".jsonl") or table.name
+    return {
+        mechanism: table.parent / f"{stem}{suffix}" for mechanism, suffix in EXPORT_FILES.items()
+    }
 
 
 class AdviceError(IotunerError):
@@ -149,6 +168,9 @@ class Advice:
     search_options: tuple[str, ...] = ()
     """Options the measurement's `iotuner search` needs to find advise's model and
     knowledge base (--model, --db, --space as advise was given them)."""
+    export_files: dict[str, Path] = field(default_factory=dict)
+    """The file each export's commands name, by mechanism (export_files): what the caller
+    writes each export's text to."""
 
     @property
     def measure_command(self) -> str | None:
@@ -206,6 +228,9 @@ class Advice:
                     "usage": e.usage,
                     "kept": e.kept,
                     "dropped": e.dropped,
+                    "file": str(self.export_files[e.mechanism].absolute())
+                    if e.mechanism in self.export_files
+                    else None,
                 }
                 for e in self.exports
             ],
@@ -471,8 +496,17 @@ def advise(
             )
     used = _entries_used(recommendations)
     changes = any(r.hints for r in recommendations)
+    # Each export's commands name the file it is written to (the table itself for
+    # iotuner's), never the table for another mechanism: ROMIO would read a JSON table as
+    # no hints, and `. TABLE` is no shell script.
+    files = export_files(table_path)
     exports = [
-        export_entries(used, mechanism, program=source.program, output=table_path)
+        export_entries(
+            used,
+            mechanism,
+            program=source.program,
+            output=table_path if mechanism == "iotuner" else files.get(mechanism),
+        )
         for mechanism in MECHANISMS
         if changes
     ]
@@ -507,6 +541,7 @@ def advise(
         notes,
         findings=findings,
         search_options=search_options,
+        export_files=files,
     )
 
 

@@ -151,14 +151,20 @@ def _walk(folder: Path) -> Iterator[Path]:
             yield Path(entry.path)
 
 
+NOT_STATED = -1
+"""Size and modification time of a log that cannot be stat'ed (a dangling link, a listed
+path that is missing): its row is an error row, and a rerun that still cannot stat it
+takes that row back instead of trying again."""
+
+
 def log_key(path: Path) -> tuple[str, int, int]:
     """What identifies a log across runs: its absolute path, size and modification time
-    (ns); (-1, -1) for the last two when it cannot be stat'ed."""
+    (ns); NOT_STATED for the last two when it cannot be stat'ed."""
     name = os.path.abspath(path)
     try:
         info = os.stat(name)
     except OSError:
-        return name, -1, -1
+        return name, NOT_STATED, NOT_STATED
     return name, info.st_size, info.st_mtime_ns
 
 
@@ -264,7 +270,27 @@ def advise_log(path: Path, setup: ModelSetup = ModelSetup()) -> dict[str, Any]:
         # row says so and the archive goes on.
         row.update(status="error", error=f"{type(exc).__name__}: {exc}")
     row["advise_seconds"] = round(time.perf_counter() - started, 4)
-    return row
+    return _readable(row)
+
+
+def _readable(row: dict[str, Any]) -> dict[str, Any]:
+    """`row`, or when the results file could not take it back (a figure out of range, such
+    as an infinite time from a damaged log), the log's error row saying which: every row
+    written is one the next run and the report read."""
+    problem = _row_problem(row)
+    if problem is None:
+        try:
+            json.dumps(row, allow_nan=False)
+        except (ValueError, TypeError) as exc:
+            problem = f"not JSON ({exc})"
+    if problem is None:
+        return row
+    keep = ("path", "size", "mtime_ns", "advise_seconds")
+    return {
+        **{k: row[k] for k in keep if k in row},
+        "status": "error",
+        "error": f"the log's figures cannot be kept: {problem}",
+    }
 
 
 def _advise_batch(paths: list[str], setup: ModelSetup) -> list[dict[str, Any]]:
@@ -436,65 +462,92 @@ RESULTS_LIMIT = 4 << 30
 most on the shipped examples: about a million logs)."""
 
 
+INT_RANGE = (-(1 << 63), (1 << 63) - 1)
+"""The integers a row holds: 64-bit, as the sizes, times and counts they come from. A
+larger one (a damaged or hand-made file) is out of range, not a float overflow later."""
+
+
+def _number(value: Any, low: float = 0.0) -> bool:
+    """A finite JSON number at least `low` that float() takes (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if isinstance(value, int) and not INT_RANGE[0] <= value <= INT_RANGE[1]:
+        return False
+    return math.isfinite(value) and value >= low
+
+
+def _integer(value: Any, low: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= INT_RANGE[1]
+
+
+def _finding_ok(f: Any) -> bool:
+    """A finding as _top_findings writes it (diagnose.Finding): the fields the pages show."""
+    return (
+        isinstance(f, dict)
+        and isinstance(f.get("code"), str)
+        and isinstance(f.get("level"), str | None)
+        and all(isinstance(f.get(k, ""), str) for k in ("words", "action", "subject", "module"))
+        and isinstance(f.get("counters", {}), dict)
+        and all(_number(v, -math.inf) for v in f.get("counters", {}).values())
+        and (f.get("seconds") is None or _number(f["seconds"]))
+    )
+
+
+def _advice_ok(a: Any) -> bool:
+    """One recommendation as _summary writes it."""
+    interval = a.get("interval") if isinstance(a, dict) else None
+    return (
+        isinstance(a, dict)
+        and isinstance(a.get("group"), str)
+        and isinstance(a.get("op"), str)
+        and isinstance(a.get("hints", {}), dict)
+        and isinstance(a.get("reason", ""), str)
+        and (
+            interval is None
+            or (
+                isinstance(interval, list)
+                and len(interval) == 2
+                and all(_number(x) for x in interval)
+            )
+        )
+    )
+
+
 def _row_problem(row: Any) -> str | None:
     """What makes `row` no row of an archive run (the fields the ranking, the pages and a
-    resumed run read, with their types), or None."""
-
-    def number(value: Any, low: float = 0.0) -> bool:
-        return (
-            isinstance(value, int | float)
-            and not isinstance(value, bool)
-            and math.isfinite(value)
-            and value >= low
-        )
-
+    resumed run read, with their types and ranges), or None. This is the one definition of
+    a row: advise_log checks what it writes with it, and every reader reads with it."""
     if not isinstance(row, dict):
         return f"a JSON {type(row).__name__}, not an object"
+    error = row.get("status") == "error"
+    # A log that could not be stat'ed has NOT_STATED for both; only its error row says so.
+    unstated = error and row.get("size") == row.get("mtime_ns") == NOT_STATED
     checks: list[tuple[str, bool]] = [
         ("path", isinstance(row.get("path"), str)),
-        ("size", isinstance(row.get("size"), int) and row["size"] >= 0),
-        ("mtime_ns", isinstance(row.get("mtime_ns"), int)),
+        ("size", unstated or _integer(row.get("size"), 0)),
+        ("mtime_ns", unstated or _integer(row.get("mtime_ns"), INT_RANGE[0])),
         ("status", row.get("status") in ("ok", "error")),
     ]
-    if row.get("status") == "error":
+    if error:
         checks.append(("error", isinstance(row.get("error"), str)))
     elif row.get("status") == "ok":
         findings, advice = row.get("findings"), row.get("advice")
         checks += [
             ("program", isinstance(row.get("program"), str)),
-            ("nprocs", isinstance(row.get("nprocs"), int) and row["nprocs"] >= 1),
-            ("io_seconds", number(row.get("io_seconds"))),
-            ("io_core_hours", number(row.get("io_core_hours"))),
+            ("nprocs", _integer(row.get("nprocs"), 1)),
+            ("io_seconds", _number(row.get("io_seconds"))),
+            ("io_core_hours", _number(row.get("io_core_hours"))),
             ("io_basis", isinstance(row.get("io_basis"), str)),
-            ("run_seconds", row.get("run_seconds") is None or number(row["run_seconds"])),
+            ("run_seconds", row.get("run_seconds") is None or _number(row["run_seconds"])),
             (
                 "save_core_hours",
-                row.get("save_core_hours") is None or number(row["save_core_hours"]),
+                row.get("save_core_hours") is None or _number(row["save_core_hours"]),
             ),
-            (
-                "findings",
-                isinstance(findings, list)
-                and all(
-                    isinstance(f, dict)
-                    and isinstance(f.get("code"), str)
-                    and isinstance(f.get("level"), str | None)
-                    for f in findings
-                ),
-            ),
-            (
-                "advice",
-                isinstance(advice, list)
-                and all(
-                    isinstance(a, dict)
-                    and isinstance(a.get("group"), str)
-                    and isinstance(a.get("op"), str)
-                    and isinstance(a.get("hints", {}), dict)
-                    for a in advice
-                ),
-            ),
+            ("findings", isinstance(findings, list) and all(map(_finding_ok, findings))),
+            ("advice", isinstance(advice, list) and all(map(_advice_ok, advice))),
         ]
     wrong = [name for name, ok in checks if not ok]
-    return f"wrong or missing: {', '.join(wrong)}" if wrong else None
+    return f"wrong, out of range or missing: {', '.join(wrong)}" if wrong else None
 
 
 def _parse_results(
@@ -520,8 +573,11 @@ def _parse_results(
             except (ValueError, RecursionError):
                 row, wrong = None, "not JSON"
             if wrong is not None:
-                if number == len(complete):
-                    break  # a last line the crash left unparsable: cut too
+                if number == len(complete) and row is None:
+                    # A last line the crash left unparsable (zeros a file system filled
+                    # in): cut too. A whole JSON line was written whole: its figures are
+                    # refused like any other line's, not dropped unsaid.
+                    break
                 raise ArchiveError(
                     f"{option} {path}: line {number} is not a row of an archive run ({wrong}; "
                     "expected one JSON object per log with path, size, mtime_ns, status and "

@@ -4,6 +4,7 @@ import csv
 import io
 from typing import Any
 
+from iotuner._printable import printable
 from iotuner.formats import op_fields
 from iotuner.tracelog import TraceLog
 
@@ -39,6 +40,8 @@ def op_csv(log: TraceLog) -> str:
     columns, rows = op_table(log)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows(rows)
+    # A file name or hint from the log may hold ESC or BEL: each text cell gets the
+    # terminal's rule (iotuner._printable), so the CSV holds \x1b, not the raw byte.
+    writer.writerow(map(printable, columns))
+    writer.writerows([printable(c) if isinstance(c, str) else c for c in row] for row in rows)
     return out.getvalue()

@@ -4,7 +4,10 @@
 
 import importlib.resources
 import json
+import re
+import shlex
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -170,3 +173,89 @@ def test_advise_rejects_what_is_not_a_log(tmp_path: Path) -> None:
         assert completed.returncode != 0
         assert words in completed.stderr
         assert "Traceback" not in completed.stderr
+
+
+def test_the_exports_advise_prints_apply_when_run(learned: Path, mpi: Mpi, tmp_path: Path) -> None:
+    """`advise --table T` writes the ROMIO hints file and the MCA file beside T and prints
+    commands that name them, never T (ROMIO reads a JSON table as no hints; `. T` fails).
+    Each printed command is run as printed with a real program: MPICH reports the ROMIO
+    hints after the open (MPI_File_get_info), Debian's Open MPI writes as the MCA
+    parameters say (skipped without it). MPICH_MPIIO_HINTS acts on Cray's MPICH only (this
+    MPICH ignores it): its command must carry the setting itself, not name a file."""
+    from .test_hint_exports_mpi import KERNEL, kernel_for, plain_env, run
+
+    db, model = str(learned / "kb.sqlite"), str(learned / "model")
+    kernel = mpi.command(2, "iokernel", "--file", str(tmp_path / "traced.dat"), "--size",
+                         "512k", "--layout", "strided")  # fmt: skip
+    iotuner("run", "--log-dir", str(tmp_path / "plain"), "--", *kernel)
+    (traced,) = (tmp_path / "plain").glob("*.iotrace.jsonl")
+    table = tmp_path / "advised.jsonl"
+    advised = json.loads(
+        iotuner("advise", str(traced), "--db", db, "--model", model, "--json",
+                "--table", str(table)).stdout
+    )  # fmt: skip
+    (group,) = advised["recommendations"]
+    assert group["hints"], f"the small sweep's model advised no change: {group['reason']}"
+    exports = {e["mechanism"]: e for e in advised["exports"]}
+    for mechanism, export in exports.items():
+        if mechanism != "iotuner":
+            assert str(table) not in "\n".join(export["usage"]), export["usage"]
+    assert exports["cray"]["file"] is None
+    assert "MPICH_MPIIO_HINTS='*:" in exports["cray"]["usage"][0]
+
+    romio = exports["romio-hints"]
+    (named,) = re.findall(r"^export ROMIO_HINTS=(\S+)$", "\n".join(romio["usage"]), re.M)
+    assert named == romio["file"] == str(table.with_suffix(".romio-hints"))
+    assert Path(named).read_text() == romio["text"]
+    carried = dict(
+        line.split() for line in romio["text"].splitlines() if line and not line.startswith("#")
+    )
+    assert carried and carried.items() <= group["hints"].items()
+    mpiexec, program = kernel_for("mpich", tmp_path)
+    written = [program, "--file", str(tmp_path / "out.bin"), *KERNEL]
+    shell = f'export ROMIO_HINTS={shlex.quote(named)} && exec "$@"'
+    _, info = run(["sh", "-c", shell, "sh", mpiexec, "-n", "2", *written], plain_env())
+    assert {key: info.get(key) for key in carried} == carried
+
+    mca = exports["mca"]
+    assert Path(mca["file"]).read_text() == mca["text"]
+    parameters = dict(re.findall(r"^export OMPI_MCA_(\w+)=(\S+)$", mca["text"], re.M))
+    if parameters:
+        assert f". {shlex.quote(mca['file'])}" in mca["usage"]
+        open_mpi_applies(mca["file"], parameters, tmp_path)
+    else:  # keys OMPIO has no parameter for (romio_ds_write): no line to run, and why
+        assert mca["usage"] == [] and mca["dropped"], mca
+
+    # Advice that changes nothing (another system's log) leaves no setting of this one in
+    # the files, as it leaves an empty table: no earlier advice is applied by mistake.
+    other = next(p for p in darshan_examples() if p.name == "example.darshan")
+    iotuner("advise", str(other), "--db", db, "--model", model, "--table", str(table))
+    for name in (romio["file"], mca["file"]):
+        assert all(line.startswith("#") for line in Path(name).read_text().splitlines())
+
+
+def open_mpi_applies(mca_file: str, parameters: dict[str, str], tmp_path: Path) -> None:
+    """`. MCA_FILE` then Open MPI, as advise prints it: OMPIO reports no hint through
+    MPI_File_get_info, so Open MPI's own ompi_info, run the same way, must say each
+    parameter is set, from the environment; and a strided collective write, aggregated
+    into one rank on one host by default, is written by every rank with collective
+    buffering off (fcoll individual)."""
+    from .conftest import TIMEOUT
+    from .test_hint_exports_mpi import KERNEL, SIZE, kernel_for, plain_env, run
+
+    mpiexec, program = kernel_for("openmpi", tmp_path)
+    sourced = ["sh", "-c", f'. {shlex.quote(mca_file)} && exec "$@"', "sh"]
+    ompi_info = shutil.which("ompi_info", path=str(Path(mpiexec).parent)) or "ompi_info"
+    listed = subprocess.run(
+        [*sourced, ompi_info, "--param", "all", "all", "--level", "9", "--parsable"],
+        env=plain_env(), capture_output=True, text=True, timeout=TIMEOUT, check=True,
+    ).stdout  # fmt: skip
+    for name, value in parameters.items():
+        assert f":param:{name}:value:{value}\n" in listed, name
+        assert f":param:{name}:source:environment\n" in listed, name
+    written = [program, "--file", str(tmp_path / "out.bin"), *KERNEL]
+    plain, _ = run([mpiexec, "-n", "4", *written], plain_env())
+    by_file, _ = run([*sourced, mpiexec, "-n", "4", *written], plain_env())
+    if parameters.get("fcoll") == "individual":
+        assert sum(1 for w in plain if w > 0) == 1, plain
+        assert by_file == [SIZE] * 4, by_file

@@ -294,3 +294,53 @@ def test_the_report_gives_each_program_one_page_with_its_archive_part_and_its_ru
     assert 'id="archive"' in both and 'id="findings"' in both and 'id="runs"' in both
     alone = by_title[next(p for p in ranked if p != traced)]
     assert 'id="findings"' in alone and 'id="runs"' not in alone
+
+
+def test_a_log_that_is_not_there_is_an_error_row_the_next_run_and_the_report_read(
+    tmp_path: Path,
+) -> None:
+    """A dangling link in the archive and a listed log that is missing: each one error row
+    with its reason, which the rerun takes back (it does not refuse its own file) and the
+    report shows among the logs not read."""
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    (trace,) = DATA.glob("*.iotrace.jsonl")
+    shutil.copy(trace, archive / trace.name)
+    (archive / "dangling.darshan").symlink_to(tmp_path / "moved-away.darshan")
+    listed = tmp_path / "list.txt"
+    listed.write_text(f"{tmp_path / 'missing.darshan'}\n")
+    results = tmp_path / "r.jsonl"
+    command = ["advise", str(archive), "--from-list", str(listed), "--jobs", "1",
+               "--results", str(results), "--json"]  # fmt: skip
+    first = json.loads(iotuner(*command).stdout)
+    assert first["advised_now"] == 3 and first["read"] == 1
+    errors = {Path(e["path"]).name: e["error"] for e in first["errors"]}
+    assert set(errors) == {"dangling.darshan", "missing.darshan"}
+    assert all("no such file" in words for words in errors.values())
+
+    again = json.loads(iotuner(*command).stdout)
+    assert again["skipped"] == 3 and again["advised_now"] == 0
+    assert again["errors"] == first["errors"]
+    report = tmp_path / "report.html"
+    iotuner("report", "--archive", str(results), "-o", str(report))
+    page = report.read_text()
+    assert "dangling.darshan" in page and "missing.darshan" in page
+
+
+def test_a_400_digit_number_in_the_results_is_a_one_line_error(tmp_path: Path) -> None:
+    """A results file edited or damaged by hand: the report and a rerun say which file,
+    line and field, never a traceback (tests/unit/test_archive_results.py: other values)."""
+    row = {"path": "/a/x.darshan", "size": 1, "mtime_ns": 2, "status": "ok", "program": "p",
+           "nprocs": 2, "io_seconds": 1.0, "io_core_hours": 0.1, "io_basis": "b",
+           "findings": [], "advice": []}  # fmt: skip
+    good = json.dumps({**row, "path": "/a/y.darshan"})
+    results = tmp_path / "r.jsonl"
+    results.write_text(f"{good}\n{json.dumps({**row, 'io_seconds': 10**400})}\n{good}\n")
+    for command in (
+        ["report", "--archive", str(results), "-o", str(tmp_path / "report.html")],
+        ["advise", str(tmp_path), "--results", str(results), "--jobs", "1"],
+    ):
+        done = subprocess.run([IOTUNER, *command], capture_output=True, text=True, check=False)
+        assert done.returncode == 2, done.stdout + done.stderr
+        (line,) = done.stderr.strip().splitlines()
+        assert f"{results}: line 2 is not a row" in line and "io_seconds" in line

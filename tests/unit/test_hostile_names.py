@@ -129,3 +129,40 @@ def test_an_error_naming_a_file_escapes_it(
     missing = tmp_path / f"{CLEAR}missing.jsonl"
     assert main(["show", str(missing)]) == 2
     assert "\\x1b[2Jmissing.jsonl" in _printed(capsys)
+
+
+def _no_raw_control(path: Path) -> str:
+    """The text of a file iotuner wrote for people: no ESC, BEL or other control byte but
+    the line breaks, and the hostile names shown escaped."""
+    text = path.read_text()
+    assert CONTROL.search(text) is None, [m.group(0) for m in CONTROL.finditer(text)][:5]
+    return text
+
+
+def test_log2csv_escapes_the_names_in_its_cells(
+    hostile_log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "ops.csv"
+    assert main(["log2csv", str(hostile_log), "-o", str(output)]) == 0
+    assert "\\x1b[2Jout\\x9b31m.dat" in _no_raw_control(output)
+
+
+def test_the_report_and_the_archive_pages_escape_the_names(
+    hostile_log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The report's page of a program, its link text on the index, and an archive run's
+    pages, with a program and a log named with ESC and BEL (a dangling link)."""
+    report = tmp_path / "report.html"
+    assert main(["report", "--logs", str(hostile_log), "-o", str(report)]) == 0
+    pages = sorted(tmp_path.glob("report*.html"))
+    assert len(pages) == 2  # the index and the program's page
+    for page in pages:
+        assert "\\x1b]0;pwned\\x07ior[bold]x" in _no_raw_control(page)
+    (hostile_log.parent / f"gone{RETITLE}.darshan").symlink_to(tmp_path / "nowhere")
+    html = tmp_path / "archive"
+    assert main(["advise", str(hostile_log.parent), "--jobs", "1", "--html", str(html)]) == 0
+    index = _no_raw_control(html / "index.html")
+    assert "\\x1b]0;pwned\\x07ior[bold]x" in index  # the program's link text
+    assert "gone\\x1b]0;pwned\\x07.darshan" in index  # the error row
+    for page in (html / "programs").iterdir():
+        _no_raw_control(page)

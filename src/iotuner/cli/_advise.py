@@ -155,6 +155,7 @@ def _advise(args: argparse.Namespace) -> int:
         # Written also when empty: a valid table that keeps every default, so a table left
         # by an earlier advise is never applied by mistake (write_table is atomic).
         write_table(args.table, list(used.values()))
+        _write_exports(advice)
         if not used:
             print(
                 f"advise: wrote {args.table} with no entries: nothing to apply (every group "
@@ -166,6 +167,23 @@ def _advise(args: argparse.Namespace) -> int:
         return 0
     print_advice(advice, Console(), args.table)
     return 0
+
+
+KEEPS_DEFAULTS_FILE = "# iotuner advise: nothing to apply (every group keeps the defaults)\n"
+"""An export file when the advice changes nothing: a comment, read as no setting both by
+ROMIO's hints file ('#' in column 1) and by the shell."""
+
+
+def _write_exports(advice: "Advice") -> None:
+    """Each export whose commands name a file (advise.EXPORT_FILES), written there: what
+    `export ROMIO_HINTS=FILE` and `. FILE` then read (atomic, as the table). Written also
+    when nothing applies, as the table is, so a file of an earlier advise is never
+    applied by mistake."""
+    from iotuner._fileio import atomic_write_text
+
+    texts = {export.mechanism: export.text for export in advice.exports}
+    for mechanism, path in advice.export_files.items():
+        atomic_write_text(path, texts.get(mechanism, KEEPS_DEFAULTS_FILE))
 
 
 _LEVEL_STYLE = {"critical": "bold red", "warning": "yellow", "info": "dim"}
@@ -258,7 +276,11 @@ def print_advice(advice: "Advice", console: "Console", table: Path | None) -> No
         _print_measure(advice, console)
         return
     for export in advice.exports:
-        console.print(f"  {export.mechanism}:")
+        written = advice.export_files.get(export.mechanism)
+        console.print(
+            f"  {export.mechanism}:"
+            + (f" (written to {markup_safe(str(written))})" if written is not None else "")
+        )
         for line in export.usage:
             console.print(f"    {markup_safe(line)}")
         if export.text and export.mechanism != "iotuner":
@@ -272,7 +294,10 @@ def print_advice(advice: "Advice", console: "Console", table: Path | None) -> No
     if advice.run_command:
         console.print(f"  with the interposer: {markup_safe(advice.run_command)}")
         if table is None:
-            console.print("    (add --table TABLE.jsonl to write the table it reads)")
+            console.print(
+                "    (add --table TABLE.jsonl to write the table it reads, and beside it the "
+                "ROMIO hints and MCA files the lines above name)"
+            )
     else:
         console.print(
             "  with the interposer: iotuner run --mode tune --table TABLE.jsonl -- followed by "

@@ -34,9 +34,11 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import markupsafe
 
 from iotuner import __version__
 from iotuner._fileio import atomic_write_text
+from iotuner._printable import printable
 from iotuner._secrets import display_url
 from iotuner.errors import ConfigError
 
@@ -118,12 +120,33 @@ def _check(inputs: ReportInputs) -> None:
 def _environment() -> jinja2.Environment:
     # autoescape=True for every template, not by file name: every string from the inputs
     # (program names, file names, notes, hint values) is untrusted text in the page.
-    return jinja2.Environment(
+    # finalize: each string shown also gets the terminal's rule for control characters
+    # (iotuner._printable), so an ESC or BEL in a name is \x1b in the page, not a raw byte.
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("iotuner.report", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_shown,
+    )
+    env.filters["lines"] = _lines
+    return env
+
+
+def _shown(value: Any) -> Any:
+    """A value as a page shows it: a string with its control characters escaped
+    (printable); markup the templates made themselves, and other values, as they are."""
+    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
+        return printable(value)
+    return value
+
+
+def _lines(text: str) -> markupsafe.Markup:
+    """Multi-line text for a <pre>: each line escaped and made printable, the line breaks
+    kept (printable alone would show them as \x0a)."""
+    return markupsafe.Markup("\n").join(
+        markupsafe.escape(printable(line)) for line in str(text).split("\n")
     )
 
 
