@@ -286,7 +286,9 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     /* Only for the hints record: striping applies to files created here. */
     int existed = rank == 0 && stat(filename, &st) == 0;
     struct iot_kv table = {0}, requested = {0}, given = {0}, held = {0};
-    MPI_Info use = iot__decide_open(comm, rank, size, filename, info, &table);
+    char untuned_why[256];
+    MPI_Info use =
+        iot__decide_open(comm, rank, size, filename, info, &table, untuned_why, sizeof untuned_why);
     uint64_t start = iot__ticks();
     int result, untuned = 0;
     if (use == info)
@@ -316,6 +318,10 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     } else {
         struct iot_file *f = iot__file_open_state(comm, rank, size, filename, *fh, amode);
         if (f) {
+            if (untuned_why[0]) { /* agreed by every rank in iot__decide_open */
+                f->tuned = 0;
+                f->untuned = iot__strdup(untuned_why); /* only the trace shows it */
+            }
             iot__kv_from_info(&f->app, info);
             iot__record_hints(f, "open", &requested, &table, NULL, existed);
             if (reapplied)
