@@ -17,7 +17,15 @@ import pytest
 from iotuner.cli import main
 from iotuner.measurement import System
 
-from .conftest import TIMEOUT, Mpi, one_log, printed_info, run_interposed, warnings_in
+from .conftest import (
+    TIMEOUT,
+    Mpi,
+    is_mpich,
+    one_log,
+    printed_info,
+    run_interposed,
+    warnings_in,
+)
 
 OPEN_HINTS = {"cb_buffer_size": "1048576", "romio_ds_write": "disable"}
 ENTRIES: list[dict[str, object]] = [
@@ -45,12 +53,16 @@ def test_a_table_for_another_file_system_leaves_the_file_untuned(
     assert here(tmp_path) != "lustre"
     table = table_on(tmp_path / "table.jsonl", "lustre")
     args = ("--file", prefix + str(tmp_path / "data"), "--print-info")
+    plain_run = mpi.run_plain(2, "iokernel", *args, check=False)
+    if prefix and plain_run.returncode != 0:
+        pytest.skip(f"this MPI-IO does not take ROMIO's {prefix} prefix (OMPIO)")
+    assert plain_run.returncode == 0, plain_run.stderr
+    plain = printed_info(plain_run.stdout)
     result = mpi.run(2, "iokernel", *args, mode="tune,trace", table=table)
-    plain = printed_info(mpi.run_plain(2, "iokernel", *args).stdout)
     assert warnings_in(result.stderr) == []
     info = printed_info(result.stdout)
-    assert info["cb_buffer_size"] == plain["cb_buffer_size"] != "1048576"
-    assert info["romio_ds_write"] == plain["romio_ds_write"] != "disable"
+    assert info == plain  # every key MPI reports, as without iotuner
+    assert info.get("cb_buffer_size") != "1048576" and info.get("romio_ds_write") != "disable"
     log = one_log(result)
     opened = [h for h in log.hints if h["at"] == "open"]
     assert len(opened) == 1 and opened[0]["table"] == {}
@@ -69,10 +81,12 @@ def test_a_table_for_this_file_system_tunes(mpi: Mpi, tmp_path: Path) -> None:
     args = ("--file", str(tmp_path / "data"), "--print-info")
     result = mpi.run(2, "iokernel", *args, mode="tune,trace", table=table)
     assert warnings_in(result.stderr) == []
-    info = printed_info(result.stdout)
-    assert info["cb_buffer_size"] == "1048576" and info["romio_ds_write"] == "disable"
+    if is_mpich():  # what ROMIO reports; OMPIO names its own keys
+        info = printed_info(result.stdout)
+        assert info["cb_buffer_size"] == "1048576" and info["romio_ds_write"] == "disable"
     opened = [h for h in one_log(result).hints if h["at"] == "open"]
-    assert len(opened) == 1 and opened[0]["table"] == OPEN_HINTS
+    # (Under OMPIO the table is put in its terms: romio_ds_write has none, ompio_map.def.)
+    assert len(opened) == 1 and opened[0]["table"]["cb_buffer_size"] == "1048576"
     assert "untuned" not in opened[0]
 
 
