@@ -159,10 +159,12 @@ IOT_END_ENTRIES(IOT_END)
 /* ------------------------------------------------------ open and close */
 
 /*
- * RATIONALE: MPI_File_open's handle is an output, and a failed open may leave it as the
- * program had it: MPICH does where ROMIO cannot tell the file system (a file in a missing
- * directory), and returns MPI_SUCCESS when the program's handler returns, so the program's
- * uninitialised variable looked like an open file and a query on it crashed (issue 32).
+ * RATIONALE: MPI_File_open's handle is an output only, and MPI leaves the state after an
+ * erroneous call unspecified (MPI 4.1, 14.7: an open's error goes to MPI_FILE_NULL's
+ * handler, which may return). A failed open may leave the handle as the program had it:
+ * MPICH does where ROMIO cannot tell the file system (a file in a missing directory), and
+ * returns MPI_SUCCESS when the program's handler returns, so the program's uninitialised
+ * variable looked like an open file and a query on it crashed (issue 32).
  * Each real open therefore writes into a handle of ours that starts as a value no open
  * can produce (the address of our own object); only what MPI wrote reaches the program's
  * handle, and only a handle MPI wrote with MPI_SUCCESS, not MPI_FILE_NULL, is a file.
