@@ -39,11 +39,28 @@ static int app_wins(const struct iot_entry *e) {
     return iot__state.policy_app || !e || !e->program;
 }
 
+/*
+ * Whether filename is on the file system the table was measured on: 0 yes (or the table
+ * names none), 1 on another (its type in found), 2 iotuner cannot tell.
+ */
+static int fs_differs(const char *filename, char *found, size_t len) {
+    const char *measured = iot__state.table.fs_type;
+    if (!measured)
+        return 0;
+    if (iot__fs_type_of(filename, found, len) != 0)
+        return 2;
+    return strcmp(found, measured) != 0;
+}
+
 MPI_Info iot__decide_open(MPI_Comm comm, int rank, int size, const char *filename,
-                          MPI_Info app_info, struct iot_kv *table_hints) {
+                          MPI_Info app_info, struct iot_kv *table_hints, char *untuned,
+                          size_t untuned_len) {
     struct iot_state *s = &iot__state;
+    untuned[0] = '\0';
     if (!s->tune)
         return app_info;
+    char found[IOT_FS_TYPE_MAX_CHARS + 64] = "";
+    int fs = fs_differs(filename, found, sizeof found);
     struct iot_query q = {.at = IOT_AT_OPEN,
                           .program = s->program,
                           .file = filename,
@@ -52,7 +69,7 @@ MPI_Info iot__decide_open(MPI_Comm comm, int rank, int size, const char *filenam
                           .pattern = -1,
                           .op = -1,
                           .layout = -1};
-    const struct iot_entry *e = iot__table_match(&s->table, &q);
+    const struct iot_entry *e = fs ? NULL : iot__table_match(&s->table, &q);
     MPI_Info info = MPI_INFO_NULL;
     int ok = 1;
     if (e && e->hints.n > 0) {
@@ -73,14 +90,30 @@ MPI_Info iot__decide_open(MPI_Comm comm, int rank, int size, const char *filenam
         iot__kv_clear(&app);
     }
     /* Every rank must pass the same hints: agree on the entry (its line; ranks of an MPMD
-     * job or with differently spelt file names may match different ones) and on success. */
+     * job or with differently spelt file names may match different ones) and on success;
+     * and, in the same reduction, on the file system (ranks may see different ones, or
+     * one may fail to tell): the worst verdict of any rank holds for all. */
     int mine = !ok ? -1 : e && e->hints.n > 0 ? e->line : 0;
-    int both[2] = {mine, -mine}, all[2] = {0, 0};
-    int agreed = PMPI_Allreduce(both, all, 2, MPI_INT, MPI_MIN, comm) == MPI_SUCCESS &&
-                 all[0] == -all[1] && all[0] > 0;
+    int both[3] = {mine, -mine, -fs}, all[3] = {0, 0, 0};
+    int reduced = PMPI_Allreduce(both, all, 3, MPI_INT, MPI_MIN, comm) == MPI_SUCCESS;
+    int fs_all = reduced ? -all[2] : 0;
+    if (fs_all == 2) {
+        snprintf(untuned, untuned_len,
+                 "iotuner could not tell the file system of this file on some rank; the table "
+                 "was measured on %s",
+                 s->table.fs_type);
+        iot__warn(rank == 0,
+                  "iotuner could not tell the file system of a file opened; the table was "
+                  "measured on %s, so such files stay untuned (the trace names them)",
+                  s->table.fs_type);
+    } else if (fs_all == 1) {
+        snprintf(untuned, untuned_len, "the table was measured on %s; the file is on %s",
+                 s->table.fs_type, fs ? found : "another file system on some rank");
+    }
+    int agreed = reduced && !fs_all && all[0] == -all[1] && all[0] > 0;
     if (agreed)
         return info;
-    if (all[0] != -all[1] || all[0] < 0)
+    if (reduced && !fs_all && (all[0] != -all[1] || all[0] < 0))
         iot__warn(rank == 0,
                   "the ranks opening %s could not agree on its open hints (out of memory, or "
                   "different programs or file names); opened untuned",
@@ -584,6 +617,10 @@ void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *
     iot__buf_json_kv(b, &effective);
     iot__buf_printf(b, ", \"driver\": ");
     iot__buf_json_string(b, driver);
+    if (f->untuned && strcmp(at, "open") == 0) {
+        iot__buf_printf(b, ", \"untuned\": ");
+        iot__buf_json_string(b, f->untuned);
+    }
     iot__buf_printf(b, ", \"unhonoured\": [");
     int listed = 0;
     for (int i = 0; i < requested->n; i++) {

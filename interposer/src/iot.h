@@ -177,10 +177,11 @@ struct iot_file {
     int borrowed;  /* ...or iot__state.world, lent to this file */
     int rank, size;
     char *name;
-    int amode;  /* the access mode of the open: MPI_MODE_SEQUENTIAL forbids get_position */
-    int traced; /* tracing this file; cleared on every rank together when one fails */
-    int tuned;  /* tuning this file; cleared on every rank together when one fails */
-    int broken; /* a local allocation failed: this rank's figures are incomplete */
+    int amode;     /* the access mode of the open: MPI_MODE_SEQUENTIAL forbids get_position */
+    int traced;    /* tracing this file; cleared on every rank together when one fails */
+    int tuned;     /* tuning this file; cleared on every rank together when one fails */
+    char *untuned; /* why the table was not applied to this file (its hints record), or NULL */
+    int broken;    /* a local allocation failed: this rank's figures are incomplete */
     double opened_at;
 
     /* hints */
@@ -452,10 +453,22 @@ extern struct iot_entries iot__real;
  * iot__decide_open merges the application's info with the table's open-time
  * hints (collective over comm, of which the caller is rank of size). Returns the info to pass to
  * the real open: either app_info itself (nothing to add) or a new info that the caller frees with
- * iot__info_release. Fills table_hints with the keys the table asked for.
+ * iot__info_release. Fills table_hints with the keys the table asked for. When the table
+ * names the file system it was measured on (its header's fs_type) and the file is on
+ * another on any rank, or a rank cannot tell, the file stays untuned: app_info, and why
+ * in `untuned` (agreed by every rank; "" when the file is tuned).
  */
 MPI_Info iot__decide_open(MPI_Comm comm, int rank, int size, const char *filename,
-                          MPI_Info app_info, struct iot_kv *table_hints);
+                          MPI_Info app_info, struct iot_kv *table_hints, char *untuned,
+                          size_t untuned_len);
+
+/*
+ * iot__fs_type_of writes the type of the file system that holds filename, as
+ * /proc/self/mounts names it ("ext4", "lustre", "fuse.glusterfs"), into type; for a file
+ * that does not exist yet, of its directory. A ROMIO prefix ("ufs:") is not part of the
+ * path. 0, or -1 when the path or the mounts cannot be read. Local (fs.c).
+ */
+int iot__fs_type_of(const char *filename, char *type, size_t len);
 void iot__info_release(MPI_Info info, MPI_Info app_info);
 
 /*

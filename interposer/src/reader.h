@@ -164,6 +164,7 @@ struct iot_dropped {
 };
 
 struct iot_table {
+    char *fs_type; /* the header's fs_type: the file system it was measured on, or NULL */
     int n;
     struct iot_entry *entries;
     int per_at[3]; /* entries of each decision point (IOT_AT_*): none means no decision there */
@@ -186,6 +187,12 @@ int iot__table_parse(const char *text, size_t len, struct iot_table *table, enum
  */
 int iot__table_read_file(const char *path, char **text, size_t *len, enum iot_rule *rule, char *err,
                          size_t errlen);
+/*
+ * iot__fs_type_valid returns 1 when s may be a header's fs_type: 1 to FS_TYPE_MAX_CHARS
+ * of a-z, 0-9, '.', '_', '+' and '-', starting with a letter or digit, and not "unknown"
+ * (what the knowledge base records when it could not tell).
+ */
+int iot__fs_type_valid(const char *s);
 /* iot__table_free releases what iot__table_parse allocated. */
 void iot__table_free(struct iot_table *table);
 

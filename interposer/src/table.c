@@ -373,27 +373,51 @@ static int line_parse(const char *p, size_t len, struct iot_json *out, struct ve
     }
 }
 
-/* The header: {"format": "iotuner-table", "version": 1}, keys in any order. */
-static int header_check(const char *p, size_t len, struct verdict *v) {
+int iot__fs_type_valid(const char *s) {
+    size_t n = strlen(s);
+    if (n == 0 || n > IOT_FS_TYPE_MAX_CHARS || strcmp(s, "unknown") == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        int alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (!alnum && (i == 0 || (c != '.' && c != '_' && c != '+' && c != '-')))
+            return 0;
+    }
+    return 1;
+}
+
+/* The header: {"format": "iotuner-table", "version": 1}, keys in any order, with an
+ * optional "fs_type" (kept in *fs_type). */
+static int header_check(const char *p, size_t len, struct verdict *v, char **fs_type) {
     struct iot_json j;
     if (line_parse(p, len, &j, v) != 0)
         return v->rule == IOT_NRULES ? -1 : fail(v, IOT_RULE_header, "%s", "");
     int format_ok = 0, version_ok = 0, other = j.type != IOT_JSON_OBJECT;
-    const char *version = NULL;
+    const char *version = NULL, *fs = NULL;
+    int fs_bad = 0;
     for (int i = 0; j.type == IOT_JSON_OBJECT && i < j.n; i++) {
         const struct iot_json *item = &j.items[i];
         if (strcmp(j.keys[i], "format") == 0 && item->type == IOT_JSON_STRING)
             format_ok = strcmp(item->text, "iotuner-table") == 0;
         else if (strcmp(j.keys[i], "version") == 0 && item->type == IOT_JSON_NUMBER)
             version = item->text, version_ok = item->integer && strcmp(item->text, "1") == 0;
+        else if (strcmp(j.keys[i], "fs_type") == 0)
+            fs = item->type == IOT_JSON_STRING ? item->text : "",
+            fs_bad = item->type != IOT_JSON_STRING || !iot__fs_type_valid(item->text);
         else
             other = 1; /* any other key, wherever it is, or a value of the wrong type */
     }
     int rc = 0;
     if (other)
         rc = fail(v, IOT_RULE_header, "%s", "");
+    else if (format_ok == 1 && version_ok == 1 && fs_bad)
+        rc = fail(v, IOT_RULE_header,
+                  "fs_type must be a file system type as /proc/self/mounts names it (1 to %d of "
+                  "a-z, 0-9, '.', '_', '+', '-', starting with a letter or digit, not "
+                  "\"unknown\"), got '%.64s'",
+                  IOT_FS_TYPE_MAX_CHARS, fs);
     else if (format_ok == 1 && version_ok == 1)
-        rc = 0;
+        rc = fs && !(*fs_type = iot__strdup(fs)) ? fail(v, IOT_NRULES, "out of memory") : 0;
     else if (format_ok == 1 && version)
         rc = fail(v, IOT_RULE_header, "this interposer reads table version 1, got version %.32s",
                   version);
@@ -445,7 +469,7 @@ int iot__table_parse(const char *text, size_t len, struct iot_table *table, enum
         line++;
         p = nl ? nl + 1 : end;
         if (line == 1) {
-            if (header_check(start, n, &v) != 0)
+            if (header_check(start, n, &v, &table->fs_type) != 0)
                 goto refuse;
             continue;
         }
@@ -568,6 +592,7 @@ void iot__table_free(struct iot_table *table) {
         free(table->dropped[i].message);
     free(table->entries);
     free(table->dropped);
+    free(table->fs_type);
     memset(table, 0, sizeof *table);
 }
 

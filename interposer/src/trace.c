@@ -137,6 +137,7 @@ static void file_free(struct iot_file *f) {
     free(f->coll);
     free(f->agg);
     free(f->name);
+    free(f->untuned);
     free(f);
 }
 

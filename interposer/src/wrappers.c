@@ -11,6 +11,7 @@
  */
 #include "iot.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -158,15 +159,47 @@ IOT_END_ENTRIES(IOT_END)
 /* ------------------------------------------------------ open and close */
 
 /*
+ * RATIONALE: MPI_File_open's handle is an output only, and MPI leaves the state after an
+ * erroneous call unspecified (MPI 4.1, 14.7: an open's error goes to MPI_FILE_NULL's
+ * handler, which may return). A failed open may leave the handle as the program had it:
+ * MPICH does where ROMIO cannot tell the file system (a file in a missing directory), and
+ * returns MPI_SUCCESS when the program's handler returns, so the program's uninitialised
+ * variable looked like an open file and a query on it crashed (issue 32).
+ * Each real open therefore writes into a handle of ours that starts as a value no open
+ * can produce (the address of our own object); only what MPI wrote reaches the program's
+ * handle, and only a handle MPI wrote with MPI_SUCCESS, not MPI_FILE_NULL, is a file.
+ */
+static max_align_t unwritten_mark;
+#define UNWRITTEN ((MPI_File)(void *)&unwritten_mark)
+
+/* One real open into *out (UNWRITTEN when MPI wrote nothing there); 1 when it produced a
+ * file. A NULL fh goes to MPI as it came: MPI answers it. */
+static int real_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh,
+                     MPI_File *out, int *result) {
+    *out = UNWRITTEN;
+    *result = iot__real.File_open(comm, filename, amode, info, fh ? out : NULL);
+    return *result == MPI_SUCCESS && *out != UNWRITTEN && *out != MPI_FILE_NULL;
+}
+
+/* Gives the program's handle what MPI wrote in *out, if anything. */
+static void hand_over(MPI_File *fh, MPI_File out) {
+    if (fh && out != UNWRITTEN)
+        *fh = out;
+}
+
+/*
  * The real open of a file that inherits MPI_FILE_NULL's error handler: where the file
- * opened, it holds its reference to that handler (iot__file_hold_errhandler), which its
- * close will release.
+ * opened (*opened set), it holds its reference to that handler
+ * (iot__file_hold_errhandler), which its close will release.
  */
 static int open_inheriting(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
-                           MPI_File *fh) {
-    int result = iot__real.File_open(comm, filename, amode, info, fh);
-    if (result == MPI_SUCCESS && *fh != MPI_FILE_NULL)
-        iot__file_hold_errhandler(*fh);
+                           MPI_File *fh, int *opened) {
+    MPI_File out;
+    int result;
+    *opened = real_open(comm, filename, amode, info, fh, &out, &result);
+    if (*opened)
+        iot__file_hold_errhandler(out);
+    hand_over(fh, out);
     return result;
 }
 
@@ -174,29 +207,34 @@ static int open_inheriting(MPI_Comm comm, const char *filename, int amode, MPI_I
  * Opens with the table's hints. MPI_FILE_NULL's error handler (which the program may
  * have set, and which a new file inherits) returns errors during that attempt, so a
  * failure caused by the table's hints never reaches the program: when every rank fails,
- * all retry the way the program asked, and the program's handler sees only that outcome.
+ * all retry the way the program asked, and the program's handler sees only that outcome
+ * (and the program's handle only what that retry wrote).
  */
 static int open_tuned(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_Info use,
-                      MPI_File *fh, int *untuned) {
+                      MPI_File *fh, int *opened, int *untuned) {
     MPI_Errhandler program = iot__quiet_begin(MPI_FILE_NULL);
     if (!iot__agree(comm, program != MPI_ERRHANDLER_NULL)) {
         iot__quiet_end(MPI_FILE_NULL, program);
         *untuned = 1;
-        return open_inheriting(comm, filename, amode, info, fh);
+        return open_inheriting(comm, filename, amode, info, fh, opened);
     }
-    int result = iot__real.File_open(comm, filename, amode, use, fh);
-    int mine[2] = {result == MPI_SUCCESS, result != MPI_SUCCESS}, all[2] = {0, 0};
+    MPI_File out;
+    int result;
+    *opened = real_open(comm, filename, amode, use, fh, &out, &result);
+    int mine[2] = {*opened, !*opened}, all[2] = {0, 0};
     PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, comm);
     /* Where the file opened, it gets the handler it would have inherited (set, so the file
      * holds a reference of its own). */
-    if (result == MPI_SUCCESS)
-        PMPI_File_set_errhandler(*fh, program);
+    if (*opened)
+        PMPI_File_set_errhandler(out, program);
     iot__quiet_end(MPI_FILE_NULL, program);
     if (all[1]) {
         /* Failed everywhere: the table's hints may be the cause. */
-        result = open_inheriting(comm, filename, amode, info, fh);
         *untuned = 1;
-    } else if (!all[0]) {
+        return open_inheriting(comm, filename, amode, info, fh, opened);
+    }
+    hand_over(fh, out);
+    if (!all[0]) {
         /* Some ranks opened, some did not: a retry would need the open ranks to close,
          * a collective the others cannot join. Leave it as MPI left it, and let the
          * program's handler see the failure where there was one. */
@@ -242,24 +280,24 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     int rank = 0, size = 0;
     if (!iot__state.active)
         return iot__real.File_open(comm, filename, amode, info, fh);
+    int opened = 0;
     if (depth > 0 || !iot__comm_usable(comm, &rank, &size))
-        return open_inheriting(comm, filename, amode, info, fh);
+        return open_inheriting(comm, filename, amode, info, fh, &opened);
     depth++;
     struct stat st;
     /* Only for the hints record: striping applies to files created here. */
     int existed = rank == 0 && stat(filename, &st) == 0;
     struct iot_kv table = {0}, requested = {0}, given = {0}, held = {0};
-    MPI_Info use = iot__decide_open(comm, rank, size, filename, info, &table);
+    char untuned_why[256];
+    MPI_Info use =
+        iot__decide_open(comm, rank, size, filename, info, &table, untuned_why, sizeof untuned_why);
     uint64_t start = iot__ticks();
     int result, untuned = 0;
     if (use == info)
-        result = open_inheriting(comm, filename, amode, info, fh);
+        result = open_inheriting(comm, filename, amode, info, fh, &opened);
     else
-        result = open_tuned(comm, filename, amode, info, use, fh, &untuned);
+        result = open_tuned(comm, filename, amode, info, use, fh, &opened, &untuned);
     uint64_t ticks = iot__ticks() - start;
-    /* MPICH returns MPI_SUCCESS from a failed open whose user handler returned, with
-     * *fh left MPI_FILE_NULL: only a handle says the file is open. */
-    int opened = result == MPI_SUCCESS && *fh != MPI_FILE_NULL;
     opened = iot__agree(comm, opened);
     if (untuned > 0 && opened)
         iot__warn(rank == 0, "MPI_File_open of %s failed with the table's hints; opened untuned",
@@ -282,6 +320,10 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     } else {
         struct iot_file *f = iot__file_open_state(comm, rank, size, filename, *fh, amode);
         if (f) {
+            if (untuned_why[0]) { /* agreed by every rank in iot__decide_open */
+                f->tuned = 0;
+                f->untuned = iot__strdup(untuned_why); /* only the trace shows it */
+            }
             iot__kv_from_info(&f->app, info);
             iot__record_hints(f, "open", &requested, &table, NULL, existed);
             if (reapplied)

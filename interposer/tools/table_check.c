@@ -1,7 +1,9 @@
 /*
  * table_check: the interposer's own table reader, run outside MPI.
  *
- *   table_check TABLE     prints one JSON line per table line that holds an entry:
+ *   table_check TABLE     prints, when the header names a file system,
+ *                         {"line": 1, "verdict": "ok", "header": {"fs_type": F}}, then one
+ *                         JSON line per table line that holds an entry:
  *                         {"line": N, "verdict": "ok", "entry": {...}} or
  *                         {"line": N, "verdict": "dropped", "rule": R, "message": M};
  *                         or one {"verdict": "refused", "rule": R, "message": M} line
@@ -79,6 +81,14 @@ int main(int argc, char **argv) {
         print_verdict(0, "refused", rule, err);
         free(text);
         return 1;
+    }
+    if (table.fs_type) { /* the header, when it says more than the format */
+        struct iot_buf b = {0};
+        iot__buf_printf(&b, "{\"line\": 1, \"verdict\": \"ok\", \"header\": {\"fs_type\": ");
+        iot__buf_json_string(&b, table.fs_type);
+        iot__buf_printf(&b, "}}\n");
+        fputs(b.data ? b.data : "", stdout);
+        iot__buf_free(&b);
     }
     /* Entries and dropped lines, merged in line order. */
     int e = 0, d = 0;

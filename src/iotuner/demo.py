@@ -175,7 +175,7 @@ def run_demo(settings: DemoSettings, console: Console) -> dict[str, Series]:
     step("3. tune: predict every configuration for every case")
     result = tune(load_model(workdir / "model"), space, data.frame)
     table = workdir / "tuned-table.jsonl"
-    write_table(table, result.entries)
+    write_table(table, result.entries, fs_type=data.system.fs_type)
     changed = sum(not c.kept_default for c in result.choices)
     console.print(
         f"{table}: {len(result.entries)} entries, {changed} of {len(result.choices)} "

@@ -57,6 +57,8 @@ def _print_file(file: FileSummary, console: Console) -> None:
         print_table(console, [(table, None)])
     for hint_set in file.hint_sets:
         print_table(console, [(_hints_table(hint_set), None)])
+        if hint_set.untuned:
+            console.print(f"[yellow]untuned: {markup_safe(hint_set.untuned)}[/]")
     for case in file.untuned:
         console.print(f"[yellow]no table entry for {markup_safe(case)}: no access hints there[/]")
 

@@ -73,13 +73,16 @@ class HintRow:
 
 @dataclass(frozen=True)
 class HintSetSummary:
-    """One hints record: when and where it was decided, and its keys."""
+    """One hints record: when and where it was decided, and its keys. `untuned` says why
+    the table was not applied to the file at all (its open record only: the table was
+    measured on another file system), None when it was."""
 
     seq: int
     at: str
     time_stamp: float
     driver: str | None
     rows: list[HintRow]
+    untuned: str | None = None
 
 
 @dataclass(frozen=True)
@@ -228,4 +231,5 @@ def _hint_set(record: dict[str, Any]) -> HintSetSummary:
         time_stamp=record["time_stamp"],
         driver=record["driver"],
         rows=rows,
+        untuned=record.get("untuned"),
     )

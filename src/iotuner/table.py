@@ -11,6 +11,7 @@ side can explain and test which entry a job will get.
 import json
 import os
 import os.path
+import re
 import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -29,16 +30,25 @@ __all__ = [
     "TableCheck",
     "TableEntry",
     "check_table",
+    "fs_type_problem",
     "match",
     "merge_entries",
     "read_table",
     "specificity",
+    "table_fs_type",
     "table_problems",
     "write_table",
 ]
 
 HEADER: dict[str, Any] = {"format": "iotuner-table", "version": 1}
-"""The first line of every tuning table."""
+"""The first line of every tuning table, which may add `fs_type` (HEADER_FS_TYPE)."""
+
+HEADER_FS_TYPE = "fs_type"
+"""The header's optional key: the file system the table was measured on, as
+/proc/self/mounts names it (iotuner.measurement.System.fs_type). The interposer leaves a
+file on another file system untuned; a table without it applies everywhere."""
+
+_FS_TYPE = re.compile(r"[a-z0-9][a-z0-9._+-]*")
 
 
 @dataclass(frozen=True)
@@ -100,6 +110,7 @@ class TableCheck:
     path: Path
     refused: tuple[str, str] | None
     verdicts: tuple[LineVerdict, ...]
+    fs_type: str | None = None
 
     @property
     def entries(self) -> list[TableEntry]:
@@ -114,6 +125,8 @@ class TableCheck:
         if self.refused is not None:
             return [{"verdict": "refused", "rule": self.refused[0], "message": self.refused[1]}]
         records: list[dict[str, Any]] = []
+        if self.fs_type is not None:
+            records.append({"line": 1, "verdict": "ok", "header": {HEADER_FS_TYPE: self.fs_type}})
         order = [f.name for f in table_fields()] + ["specificity"]
         for v in self.verdicts:
             if v.entry is None:
@@ -141,7 +154,7 @@ def check_table(path: Path | str) -> TableCheck:
     if len(data) > max_bytes:
         return TableCheck(path, ("too_large", f"larger than {max_bytes} bytes"), ())
     lines = data.split(b"\n")
-    header = _header_problem(lines[0])
+    header, fs_type = _header_problem(lines[0])
     if header is not None:
         return TableCheck(path, ("header", header), ())
     verdicts = []
@@ -149,7 +162,30 @@ def check_table(path: Path | str) -> TableCheck:
         if raw.startswith(b"#") or not raw.strip(b" \t\r"):
             continue
         verdicts.append(_line_verdict(number, raw))
-    return TableCheck(path, None, tuple(verdicts))
+    return TableCheck(path, None, tuple(verdicts), fs_type)
+
+
+def table_fs_type(path: Path | str) -> str | None:
+    """The header's fs_type of the table at `path`, None when it names none or the table
+    is missing or refused (a rewrite of such a table keeps what it said: nothing)."""
+    return check_table(path).fs_type
+
+
+def fs_type_problem(value: object) -> str | None:
+    """What is wrong with a header's fs_type (the C reader's iot__fs_type_valid), or None."""
+    max_chars = limits()["FS_TYPE_MAX_CHARS"]
+    if (
+        isinstance(value, str)
+        and _FS_TYPE.fullmatch(value)
+        and len(value) <= max_chars
+        and value != "unknown"
+    ):
+        return None
+    return (
+        f"fs_type must be a file system type as /proc/self/mounts names it (1 to {max_chars} "
+        "of a-z, 0-9, '.', '_', '+', '-', starting with a letter or digit, not \"unknown\"), "
+        f"got {_shown(value)}"
+    )
 
 
 def read_table(path: Path | str) -> list[TableEntry]:
@@ -168,12 +204,22 @@ def read_table(path: Path | str) -> list[TableEntry]:
     return checked.entries
 
 
-def write_table(path: Path | str, entries: Iterable[TableEntry]) -> None:
+def write_table(
+    path: Path | str, entries: Iterable[TableEntry], *, fs_type: str | None = None
+) -> None:
     """Write a tuning table atomically (a job starting meanwhile reads the old or the new one).
 
     Entries are validated as read_table would, so a table this writes is one it reads.
+    `fs_type`: the file system the entries were measured on (header, HEADER_FS_TYPE);
+    None or "unknown" writes none (the table then applies on every file system).
     """
-    lines = [json.dumps(HEADER)]
+    header = dict(HEADER)
+    if fs_type is not None and fs_type != "unknown":
+        problem = fs_type_problem(fs_type)
+        if problem is not None:
+            raise TableError(f"{path}: {problem}")
+        header[HEADER_FS_TYPE] = fs_type
+    lines = [json.dumps(header)]
     problems: list[str] = []
     for index, entry in enumerate(entries, start=1):
         obj = entry.to_json()
@@ -360,21 +406,25 @@ def _has_bad_string(value: Any) -> bool:
     return False
 
 
-def _header_problem(raw: bytes) -> str | None:
-    """What is wrong with the header line, or None."""
+def _header_problem(raw: bytes) -> tuple[str | None, str | None]:
+    """What is wrong with the header line (None when nothing), and its fs_type."""
     expected = f"line 1: expected the header {json.dumps(HEADER)}"
     try:
         obj = _decode_line(raw)
     except _LineProblem:
-        return expected
-    if not isinstance(obj, dict) or set(obj) - set(HEADER) or obj.get("format") != "iotuner-table":
-        return expected
+        return expected, None
+    keys = {*HEADER, HEADER_FS_TYPE}
+    if not isinstance(obj, dict) or set(obj) - keys or obj.get("format") != "iotuner-table":
+        return expected, None
     version = obj.get("version")
     if _is_int(version) and version == HEADER["version"]:
-        return None
+        if HEADER_FS_TYPE not in obj:
+            return None, None
+        problem = fs_type_problem(obj[HEADER_FS_TYPE])
+        return (f"{expected}: {problem}", None) if problem else (None, obj[HEADER_FS_TYPE])
     if isinstance(version, int | float) and not isinstance(version, bool):
-        return f"{expected}: this interposer reads table version 1, got version {version}"
-    return expected
+        return f"{expected}: this interposer reads table version 1, got version {version}", None
+    return expected, None
 
 
 def _line_verdict(number: int, raw: bytes) -> LineVerdict:

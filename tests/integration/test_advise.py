@@ -15,7 +15,7 @@ import pytest
 from iotuner.advise import groups_of_trace, recommend_from_table
 from iotuner.cli._main import main
 from iotuner.formats import size_group
-from iotuner.table import read_table
+from iotuner.table import read_table, table_fs_type
 from iotuner.tracelog import read_tracelog
 
 from .conftest import Mpi, write_table
@@ -91,6 +91,9 @@ def test_advise_on_a_trace_recommends_what_tune_applies(
     (tuned,) = (tmp_path / "tuned").glob("*.iotrace.jsonl")
     assert group["hints"] == requested_hints(tuned)
 
+    # Both tables name the knowledge base's file system, the file's here: they apply.
+    assert table_fs_type(tmp_path / "advised.jsonl") == table_fs_type(tmp_path / "tuned.jsonl")
+    assert table_fs_type(tmp_path / "tuned.jsonl") not in (None, "unknown")
     # The table advise wrote gives the same run the same hints.
     iotuner("run", "--mode", "tune,trace", "--table", str(tmp_path / "advised.jsonl"),
             "--log-dir", str(tmp_path / "again"), "--", *kernel)  # fmt: skip

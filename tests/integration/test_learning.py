@@ -12,7 +12,7 @@ from iotuner.formats import size_group
 from iotuner.measurement import System, measurement_from_json
 from iotuner.runner import build_config, find_program
 from iotuner.store import open_store
-from iotuner.table import read_table
+from iotuner.table import read_table, table_fs_type
 
 from .conftest import SWEEP
 from .test_cli import IOTUNER, iotuner
@@ -102,6 +102,8 @@ def test_train_tune_analyze(small_sweep: Path, tmp_path: Path) -> None:
     assert all(e.note and "predicted" in e.note for e in access)
     assert all(e.at != "view" or e.layout == "strided" for e in entries)
     iotuner("table", "check", str(table))
+    # The table names the file system the sweep measured on (the interposer tunes no other).
+    assert table_fs_type(table) == System.detect(small_sweep / "data", "", "").fs_type
 
     analyzed = iotuner("analyze", "--db", db).stdout
     assert "consistently good" in analyzed and "consistently bad" in analyzed

@@ -8,7 +8,9 @@ the files tests/data/tables/generate.py writes (bytes not kept in git, large fil
 a few special files (a FIFO, a directory, /dev/zero, a missing file).
 
 Each corpus file also says what the verdicts must be, in comments the readers skip:
-`# expect: VERDICT` before an entry line, `# expect-refused: RULE` for a refused table.
+`# expect: VERDICT` before an entry line, `# expect-refused: RULE` for a refused table,
+`# expect-fs-type: TYPE` for an accepted header that names the file system (both readers
+then print it as a first record, line 1).
 
 IOTUNER_TEST_TABLE_CHECK names another checker to compare (e.g. build/asan/table_check,
 the C reader built with AddressSanitizer); it must then also print nothing on stderr.
@@ -126,6 +128,8 @@ def py_records(path: Path) -> list[dict[str, Any]]:
 def _shown(record: dict[str, Any]) -> str:
     """What must agree, as one line of text: line, verdict, rule, and an accepted entry."""
     where = f"line {record['line']}" if "line" in record else "table"
+    if "header" in record:
+        return f"{where}: ok header {json.dumps(record['header'], sort_keys=True)}"
     if record["verdict"] == "ok":
         return f"{where}: ok {json.dumps(record['entry'], sort_keys=True)}"
     return f"{where}: {record['verdict']} ({record['rule']})"
@@ -153,12 +157,15 @@ def assert_readers_agree(path: Path) -> list[dict[str, Any]]:
 
 
 def expectations(data: bytes) -> tuple[str | None, dict[int, str]]:
-    """The `# expect-refused: RULE` of a table, and `# expect: VERDICT` by entry line."""
+    """The `# expect-refused: RULE` of a table, and `# expect: VERDICT` by entry line
+    (line 1, the header: `# expect-fs-type: TYPE`, "ok TYPE")."""
     refused, pending, by_line = None, None, {}
     for number, raw in enumerate(data.split(b"\n"), start=1):
         stripped = raw.strip(b" \t\r")
         if raw.startswith(b"# expect-refused:"):
             refused = raw.split(b":", 1)[1].strip().decode()
+        elif raw.startswith(b"# expect-fs-type:"):
+            by_line[1] = "ok " + raw.split(b":", 1)[1].strip().decode()
         elif raw.startswith(b"# expect:"):
             pending = raw.split(b":", 1)[1].strip().decode()
         elif number > 1 and stripped and not raw.startswith(b"#") and pending is not None:
@@ -172,7 +179,10 @@ def assert_as_annotated(path: Path, data: bytes, records: list[dict[str, Any]]) 
         got = records[0]["rule"] if records and records[0]["verdict"] == "refused" else None
         assert got == refused, f"{path}: expected the table refused ({refused}), got {records}"
         return
-    got = {r["line"]: r.get("rule", "ok") for r in records}
+    got = {
+        r["line"]: f"ok {r['header']['fs_type']}" if "header" in r else r.get("rule", "ok")
+        for r in records
+    }
     problems = [
         f"line {line}: expected {by_line.get(line, '(no # expect: comment)')}, got {verdict}"
         for line, verdict in got.items()
@@ -228,7 +238,7 @@ def test_the_corpus_accepts_every_hint_key(generated_dir: Path) -> None:
     accepted: set[tuple[str, str]] = set()
     for path in COMMITTED + [generated_dir / name for name in GENERATED]:
         for r in py_records(path):
-            if r["verdict"] == "ok":
+            if r["verdict"] == "ok" and "entry" in r:
                 accepted |= {(r["entry"]["at"], key) for key in r["entry"]["hints"]}
     wanted = {
         (at, hint.key)

@@ -154,7 +154,10 @@ def _advise(args: argparse.Namespace) -> int:
     if args.table is not None:
         # Written also when empty: a valid table that keeps every default, so a table left
         # by an earlier advise is never applied by mistake (write_table is atomic).
-        write_table(args.table, list(used.values()))
+        # The model's hints hold on the file system it learned on (advise gives none for
+        # files elsewhere): the interposer leaves files on any other untuned.
+        fs_type = system.fs_type if system is not None else None
+        write_table(args.table, list(used.values()), fs_type=fs_type)
         _write_exports(advice)
         if not used:
             print(

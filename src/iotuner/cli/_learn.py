@@ -75,6 +75,10 @@ def _table_check(args: argparse.Namespace) -> int:
     (decision_points,) = (f.choices for f in table_fields() if f.name == "at")
     verdict = "valid" if not checked.dropped else f"{len(checked.dropped)} lines dropped"
     print(f"{printable(args.table)}: {verdict}, {len(entries)} entries")
+    if checked.fs_type is not None:
+        print(
+            printable(f"  measured on {checked.fs_type}: files on other file systems stay untuned")
+        )
     for at in decision_points:
         print(f"  at {at}: {counts[at]}")
     for dropped in checked.dropped:
@@ -84,11 +88,12 @@ def _table_check(args: argparse.Namespace) -> int:
 
 def _table_derive(args: argparse.Namespace) -> int:
     from iotuner.history import derive_open_entries, merge_tables, read_logs
-    from iotuner.table import read_table, write_table
+    from iotuner.table import read_table, table_fs_type, write_table
 
     table = read_table(args.table)
     derived = derive_open_entries(read_logs(args.logs), table)
-    write_table(args.output, merge_tables(derived, table))
+    # The table's file system stays its own: derive adds entries, it measures nothing.
+    write_table(args.output, merge_tables(derived, table), fs_type=table_fs_type(args.table))
     print(
         f"{printable(args.output)}: {len(derived)} open entries from trace history, "
         f"{len(table)} kept"
@@ -261,7 +266,9 @@ def _tune(args: argparse.Namespace) -> int:
         method, why = tune_method(data.space)
         say(f"tune: {method}: {why}")
     result = tune(model, data.space, data.frame, seed=args.seed, progress=Console(stderr=True))
-    write_table(args.output, result.entries)
+    # The file system the measurements were made on: the interposer leaves files on others
+    # untuned (formats/README.md, "Tuning table").
+    write_table(args.output, result.entries, fs_type=data.system.fs_type)
     if args.json:
         print(json.dumps(_tune_json(args.output, result), indent=2, allow_nan=False))
         return 0

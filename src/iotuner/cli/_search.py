@@ -233,6 +233,7 @@ def _search(args: argparse.Namespace) -> int:
         SearchProgress,
         SearchSettings,
         StrategyOptions,
+        measured_fs_type,
         merge_winner,
         parse_filters,
         parse_measure,
@@ -353,7 +354,8 @@ def _search(args: argparse.Namespace) -> int:
             raise ConfigError("--table needs a run's trace to name the program and its scale")
         entries = winner_entries(result, result.program, result.nprocs)
         if entries:
-            merge_winner(args.table, entries, searched_keys(result))
+            fs_type = measured_fs_type(logs)
+            merge_winner(args.table, entries, searched_keys(result), fs_type)
             report.print(
                 markup_safe(
                     f"{args.table}: {entries[0].program} x{entries[0].nprocs}: "

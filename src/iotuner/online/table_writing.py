@@ -17,6 +17,7 @@ from iotuner.table import (
     match,
     merge_entries,
     read_table,
+    table_fs_type,
     table_problems,
     write_table,
 )
@@ -96,12 +97,13 @@ def write_entries(table: Path, scope: Scope, hints: dict[str, str | int], note: 
     """The scope's entries with `hints`, in front of the table (write-then-rename); {}
     removes them (the program's other entries, or the table's generic ones, apply again)."""
     existing = table_entries(table)
+    fs_type = table_fs_type(table)  # the header stays: the learner measures on its system
     ours = scope.entries(hints, note)
     if hints:
-        write_table(table, merge_entries(existing, ours, in_front=True))
+        write_table(table, merge_entries(existing, ours, in_front=True), fs_type=fs_type)
     else:
         cases = {e.case for e in ours}
-        write_table(table, [e for e in existing if e.case not in cases])
+        write_table(table, [e for e in existing if e.case not in cases], fs_type=fs_type)
 
 
 def scope_lines(table: Path, scope: Scope) -> list[dict[str, Any]]:
@@ -124,7 +126,8 @@ def restore_entries(table: Path, scope: Scope, lines: list[dict[str, Any]]) -> b
         return False
     cases = {e.case for e in scope.entries({}, "")}
     restored = [TableEntry(**line) for line in lines]
-    write_table(table, [*restored, *(e for e in table_entries(table) if e.case not in cases)])
+    kept = [e for e in table_entries(table) if e.case not in cases]
+    write_table(table, [*restored, *kept], fs_type=table_fs_type(table))
     return True
 
 

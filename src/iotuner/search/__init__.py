@@ -48,7 +48,13 @@ from iotuner.search._settings import MIN_REPEATS, SearchSettings
 from iotuner.search._slurm import SlurmLauncher
 from iotuner.search._strategies import STRATEGIES, Strategy, StrategyOptions, make_strategy
 from iotuner.search._study import default_study_name, storage_url
-from iotuner.search._verdict import merge_winner, rank_test, searched_keys, winner_entries
+from iotuner.search._verdict import (
+    measured_fs_type,
+    merge_winner,
+    rank_test,
+    searched_keys,
+    winner_entries,
+)
 
 __all__ = [
     "DIRECTIONS",
@@ -84,6 +90,7 @@ __all__ = [
     "default_study_name",
     "describe_accesses",
     "make_strategy",
+    "measured_fs_type",
     "merge_winner",
     "parse_filters",
     "parse_measure",

@@ -36,7 +36,7 @@ from iotuner.search._objectives import Objective
 from iotuner.search._result import Remeasured, SearchResult, Verdict, best_trial
 from iotuner.search._settings import MIN_REPEATS, SIGNIFICANCE
 from iotuner.space import Configuration, config_key
-from iotuner.table import TableEntry, merge_entries, read_table, write_table
+from iotuner.table import TableEntry, merge_entries, read_table, table_fs_type, write_table
 
 __all__ = [
     "WINNER_ACCESSES",
@@ -263,7 +263,10 @@ def winner_entries(result: SearchResult, program: str, nprocs: int) -> list[Tabl
 
 
 def merge_winner(
-    path: Path | str, entries: Sequence[TableEntry], searched: Collection[str] = ()
+    path: Path | str,
+    entries: Sequence[TableEntry],
+    searched: Collection[str] = (),
+    fs_type: str | None = None,
 ) -> None:
     """Put the winner's `entries` into the tuning table at `path` (created when missing),
     in front (so they win ties: winner_entries), replacing the entries of their cases
@@ -273,12 +276,39 @@ def merge_winner(
     `searched`: the keys the search decided (searched_keys). The winner's entries name the
     program, so they outrank the table's entries for it that name none (`tune`'s): those
     entries' other keys are carried into them (with_unsearched), so a search of some keys
-    leaves the table's values of the keys it did not search."""
+    leaves the table's values of the keys it did not search.
+
+    `fs_type`: the file system the search measured on (measured_fs_type), written into
+    the header of a new table; an existing table keeps its header (its other entries were
+    measured where it says)."""
     path = Path(path)
     existing = read_table(path) if path.exists() else []
+    if path.exists():
+        fs_type = table_fs_type(path)
     if searched:
         entries = with_unsearched(entries, existing, set(searched))
-    write_table(path, merge_entries(existing, entries, in_front=True))
+    write_table(path, merge_entries(existing, entries, in_front=True), fs_type=fs_type)
+
+
+def measured_fs_type(logs: Sequence[Path | str]) -> str | None:
+    """The one file system the files of these trace logs are on (this host's mount table,
+    as ingest finds it: iotuner.ingest), or None when they are on several or it cannot
+    be told."""
+    from iotuner.errors import IotunerError
+    from iotuner.ingest._trace import _trace_system
+    from iotuner.tracelog import read_tracelog
+
+    found: set[str] = set()
+    for log in logs:
+        try:
+            trace = read_tracelog(log)
+        except IotunerError:
+            return None
+        job = trace.job
+        for record in trace.files:
+            system = _trace_system(job["host"], "", "", record["file"], job.get("cwd"))
+            found.add(system.fs_type)
+    return found.pop() if len(found) == 1 and "unknown" not in found else None
 
 
 _CASE_KEYS = ("nprocs", "pattern", "op", "layout")
