@@ -1016,11 +1016,11 @@ def _slow_targets(ctx: _Log) -> list[_SlowTarget]:
         others, here = float(rest.median()), float(per_target[target])
         if here < T.SLOW_TARGET_RATIO * others:
             continue
-        excess = mine["t"] - mine["b"] * others
-        worst = excess.idxmax()
+        excess = (mine["t"] - mine["b"] * others).to_numpy()
+        worst = int(np.argmax(excess))
         found.append(_SlowTarget(int(str(target)), len(mine), here, others,
                                  len(per_target), float(excess[worst]),
-                                 int(files.at[worst, "id"])))  # fmt: skip
+                                 int(mine["id"].iloc[worst])))  # fmt: skip
     return sorted(found, key=lambda s: -s.excess)
 
 
@@ -1033,8 +1033,8 @@ def _lustre(ctx: _Log) -> Iterable[Finding]:
             "LUSTRE",
             f"OST {slow.target}",
             f"the {slow.files} file(s) on storage target OST {slow.target} took "
-            f"{slow.rate * gib:.3g} s per GiB, {slow.rate / slow.others:.0f}x the "
-            f"{slow.others * gib:.3g} s per GiB of the files on the other "
+            f"{slow.rate * gib:.3g} s per GiB (median), {slow.rate / slow.others:.0f}x the "
+            f"{slow.others * gib:.3g} s per GiB of the median of the other "
             f"{slow.targets - 1} targets; the slowest, {ctx.name(slow.worst)}, lost "
             f"{_secs(slow.excess)} to it",
             {
