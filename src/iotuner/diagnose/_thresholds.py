@@ -2,7 +2,8 @@
 
 A check fires on a share (of calls, bytes or time) past its threshold; how loud it is
 (critical, warning, info) follows from the time at stake against the job's run time, so
-that a pattern costing a millisecond is said but does not outrank one costing an hour.
+that a pattern costing a millisecond is said but does not outrank one costing an hour, and
+under WARNING_FLOOR_SECONDS nothing is louder than information.
 
 RATIONALE for matching Drishti's values where it has one: a centre that moves from Drishti
 to iotuner must not lose a finding; where iotuner's value differs the comment says why.
