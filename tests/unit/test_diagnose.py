@@ -13,7 +13,7 @@ import pytest
 
 import iotuner.ingest._darshan_worker as worker
 from iotuner.advise import advise, read_source
-from iotuner.diagnose import LEVELS, Finding, diagnose_darshan, diagnose_job
+from iotuner.diagnose import FIRST, LEVELS, Finding, diagnose_darshan, diagnose_job
 from iotuner.diagnose import _thresholds as thresholds
 from iotuner.ingest import read_darshan
 from iotuner.ingest._darshan import is_system_file
@@ -48,7 +48,10 @@ def test_every_shipped_log_gets_well_formed_findings(log: Path) -> None:
     for f in findings:
         assert f.level in LEVELS and f.words and f.code.count(".") == 1, f
         assert all(isinstance(v, float) for v in f.counters.values()), f
-    ranks = [LEVELS.index(f.level) for f in findings]
+    # Statements about the log itself (FIRST) lead; the rest go by level.
+    lead = [f.code for f in findings if f.code in FIRST]
+    assert [f.code for f in findings[: len(lead)]] == lead
+    ranks = [LEVELS.index(f.level) for f in findings[len(lead) :]]
     assert ranks == sorted(ranks), "findings are not ordered most important first"
 
 

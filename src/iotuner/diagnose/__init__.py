@@ -7,10 +7,10 @@ DarshanJob's `log`); diagnose_job(job) is the same for a DarshanJob.
 """
 
 from iotuner.diagnose._darshan import diagnose_darshan
-from iotuner.diagnose._finding import LEVELS, Finding, ordered
+from iotuner.diagnose._finding import FIRST, LEVELS, Finding, ordered
 from iotuner.ingest._darshan import DarshanJob
 
-__all__ = ["LEVELS", "Finding", "diagnose_darshan", "diagnose_job", "ordered"]
+__all__ = ["FIRST", "LEVELS", "Finding", "diagnose_darshan", "diagnose_job", "ordered"]
 
 
 def diagnose_job(job: DarshanJob) -> list[Finding]:

@@ -2,9 +2,13 @@
 
 diagnose_darshan(log) reads the plain data iotuner.ingest's reader returns
 (_darshan_worker.read_log: job, names, frames of the POSIX, MPI-IO, STDIO, H5F, H5D,
-PNETCDF_FILE, PNETCDF_VAR, DFS and DAOS records, Lustre stripes, DXT summaries) and says
-what in it costs time, each finding with the counters it rests on. Thresholds:
-iotuner.diagnose._thresholds.
+PNETCDF_FILE, PNETCDF_VAR, DFS and DAOS records, Lustre stripes and storage targets, DXT
+summaries) and says what in it costs time, each finding with the counters it rests on.
+Thresholds: iotuner.diagnose._thresholds.
+
+The modules differ in their counters' names, not in what is checked: MODULES says for each
+which counters it keeps, and the checks of request sizes, collective calls, bytes and
+times loop over it.
 
 Which records a check reads. Streams (<STDOUT> ...) count only for the STDIO share.
 System files (iotuner.ingest.is_system_file: Python modules, libraries, /usr, /etc) count
@@ -15,7 +19,8 @@ ranks, and keeps the slowest and fastest rank's bytes and time and their varianc
 
 Time at stake (Finding.seconds) is per mean rank unless said: a module's summed time over
 the records divided by nprocs, scaled by the share of calls the finding is about; for an
-imbalance, the slowest rank's time past the mean's.
+imbalance, the slowest rank's time past the mean's. A finding's level follows it
+(_Log.level); a time past the run's own is said to be an upper bound (_doubted).
 """
 
 import math
@@ -27,23 +32,86 @@ import numpy as np
 import pandas as pd
 
 from iotuner.diagnose import _thresholds as T
-from iotuner.diagnose._finding import Finding, ordered
+from iotuner.diagnose._finding import LEVELS, Finding, ordered
 from iotuner.ingest._darshan import is_system_file
 
-__all__ = ["diagnose_darshan"]
+__all__ = ["MODULES", "diagnose_darshan"]
 
 _STREAMS = {"<STDIN>", "<STDOUT>", "<STDERR>"}
 _BINS = ("0_100", "100_1K", "1K_10K", "10K_100K", "100K_1M")
 """Darshan's size bins under T.SMALL_REQUEST_BYTES (1 MiB)."""
 _OPS = (("write", "WRITE", "WRITES", "WRITTEN"), ("read", "READ", "READS", "READ"))
-_LAYER_NAMES = {
-    "H5D": "HDF5",
-    "H5F": "HDF5",
-    "PNETCDF_VAR": "PnetCDF",
-    "PNETCDF_FILE": "PnetCDF",
-    "DFS": "DFS",
-    "DAOS": "DAOS",
-}
+
+
+@dataclass(frozen=True)
+class _Module:
+    """How one Darshan module's counters differ from the others'.
+
+    name: the module (the key of the reader's frames); prefix: its counters' prefix;
+    shown: the layer as findings name it; stack and depth: the I/O path its bytes take and
+    its place on it (0 the lowest): the modules of one stack see the same bytes at their
+    layers, so the path's bytes are its largest module's and its time its lowest's (an
+    upper layer's time holds the waits of collective calls); sizes: its size histogram's
+    counters ({op}, {b}: a bin), None without one; calls: its count of calls ({ops}), None
+    where the histogram's sum is the count; shared_small: whether small calls on files all
+    ranks share are a finding of their own (Drishti's); usage: how a finding names I/O
+    through it that the POSIX and MPI-IO modules do not see, None for no such finding;
+    independent, collective, nonblocking: its counters of calls by kind ({ops}), for the
+    check of independent calls; collective_code and collective_action: that check's code
+    prefix and advice ({op}: write or read; {verb}: put or get); collective_ranks: the
+    fewest ranks for which collective calls apply.
+    """
+
+    name: str
+    prefix: str
+    shown: str
+    stack: str
+    depth: int
+    sizes: str | None = None
+    calls: str | None = None
+    shared_small: bool = False
+    usage: str | None = None
+    independent: str | None = None
+    collective: tuple[str, ...] = ()
+    nonblocking: tuple[str, ...] = ()
+    collective_code: str = ""
+    collective_action: str = ""
+    collective_ranks: int = 1
+
+    def time(self, upper: str) -> str:
+        """The counter of its seconds in `upper` (READ, WRITE, META) calls."""
+        return f"{self.prefix}_F_{upper}_TIME"
+
+    def moved(self, past: str) -> str:
+        """The counter of its bytes `past` (READ, WRITTEN)."""
+        return f"{self.prefix}_BYTES_{past}"
+
+
+MODULES = (
+    _Module("POSIX", "POSIX", "POSIX", "posix", 0, sizes="POSIX_SIZE_{op}_{b}",
+            calls="POSIX_{ops}", shared_small=True),
+    _Module(
+        "MPI-IO", "MPIIO", "MPI-IO", "posix", 1, sizes="MPIIO_SIZE_{op}_AGG_{b}",
+        independent="MPIIO_INDEP_{ops}", collective=("MPIIO_COLL_{ops}", "MPIIO_SPLIT_{ops}"),
+        nonblocking=("MPIIO_NB_{ops}",), collective_code="mpiio",
+        collective_action="use collective calls (MPI_File_{op}_all / _at_all) so MPI-IO can "
+        "merge the ranks' requests through aggregators (then the cb_* hints apply)",
+    ),
+    _Module("H5D", "H5D", "HDF5", "posix", 2, sizes="H5D_SIZE_{op}_AGG_{b}", calls="H5D_{ops}"),
+    _Module(
+        "PNETCDF_VAR", "PNETCDF_VAR", "PnetCDF", "posix", 2,
+        sizes="PNETCDF_VAR_SIZE_{op}_AGG_{b}", independent="PNETCDF_VAR_INDEP_{ops}",
+        collective=("PNETCDF_VAR_COLL_{ops}",), collective_code="pnetcdf",
+        collective_action="use the collective forms (ncmpi_{verb}_vara_all) or the "
+        "nonblocking ones with ncmpi_wait_all, which merge requests",
+        collective_ranks=2,
+    ),
+    _Module("STDIO", "STDIO", "STDIO", "stdio", 0),
+    _Module("DAOS", "DAOS", "DAOS", "daos", 0, sizes="DAOS_SIZE_{op}_{b}",
+            usage="DAOS objects"),
+    _Module("DFS", "DFS", "DFS", "daos", 1, sizes="DFS_SIZE_{op}_{b}", usage="DAOS (DFS)"),
+)  # fmt: skip
+"""Every module the checks loop over, in the order their findings are made."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +121,7 @@ class _Log:
     names: Mapping[int, str]
     frames: Mapping[str, pd.DataFrame]
     stripes: Mapping[int, tuple[int, int]]
+    osts: Mapping[int, tuple[int, ...]]
     dxt: Mapping[str, Mapping[str, Any]]
     partial: list[str]
 
@@ -77,30 +146,37 @@ class _Log:
         mine = frame[keep]
         return None if mine.empty else mine
 
-    def level(self, seconds: float | None, *, floor: str = "info") -> str:
-        """A finding's level from its time at stake (see _thresholds); `floor` is the
-        quietest it may be."""
-        if seconds is None:
-            level = "warning"
-        elif self.run_time:
+    def level(self, seconds: float | None) -> str:
+        """A finding's level from its time at stake: information under
+        T.WARNING_FLOOR_SECONDS or when unknown; else by its share of the run (or, without
+        a run time, by itself)."""
+        if seconds is None or seconds < T.WARNING_FLOOR_SECONDS:
+            return "info"
+        if self.run_time:
             share = seconds / self.run_time
-            level = (
-                "critical"
-                if share >= T.SHARE_OF_RUN_CRITICAL
-                else "warning"
-                if share >= T.SHARE_OF_RUN_WARNING
-                else "info"
-            )
+            critical, warning = share >= T.SHARE_OF_RUN_CRITICAL, share >= T.SHARE_OF_RUN_WARNING
         else:
-            level = (
-                "critical"
-                if seconds >= T.SECONDS_CRITICAL
-                else "warning"
-                if seconds >= T.SECONDS_WARNING
-                else "info"
-            )
-        order = ("info", "warning", "critical")
-        return level if order.index(level) >= order.index(floor) else floor
+            critical, warning = seconds >= T.SECONDS_CRITICAL, seconds >= T.SECONDS_WARNING
+        return "critical" if critical else "warning" if warning else "info"
+
+    def stack_bytes(self) -> dict[str, float]:
+        """Each I/O path's bytes (streams included): its largest module's, as the modules
+        of one path see the same bytes."""
+        moved: dict[str, float] = {}
+        for m in MODULES:
+            here = _sum(self.frames.get(m.name), m.moved("READ"), m.moved("WRITTEN"))
+            moved[m.stack] = max(moved.get(m.stack, 0.0), here)
+        return moved
+
+    def stack_times(self) -> dict[str, tuple[_Module, pd.DataFrame]]:
+        """Each I/O path's lowest module with records (streams included): whose times are
+        the path's."""
+        lowest: dict[str, tuple[_Module, pd.DataFrame]] = {}
+        for m in sorted(MODULES, key=lambda m: m.depth):
+            frame = self.frame(m.name, kind="all")
+            if frame is not None and m.stack not in lowest:
+                lowest[m.stack] = (m, frame)
+        return lowest
 
 
 def _sum(frame: pd.DataFrame | None, *columns: str) -> float:
@@ -108,6 +184,13 @@ def _sum(frame: pd.DataFrame | None, *columns: str) -> float:
     if frame is None:
         return 0.0
     return float(sum(frame[c].clip(lower=0).sum() for c in columns if c in frame))
+
+
+def _column(frame: pd.DataFrame, column: str) -> pd.Series:
+    """The column, negatives (-1: not kept) as 0; zeros where the log's version lacks it."""
+    if column not in frame:
+        return pd.Series(0.0, index=frame.index)
+    return frame[column].clip(lower=0).astype(float)
 
 
 def _counters(frame: pd.DataFrame | None, *columns: str) -> dict[str, float]:
@@ -141,13 +224,14 @@ def diagnose_darshan(log: Mapping[str, Any]) -> list[Finding]:
         names=log.get("names", {}),
         frames=log.get("frames", {}),
         stripes=log.get("stripes", {}),
+        osts=log.get("osts", {}),
         dxt=log.get("dxt", {}),
         partial=[m for m, flag in log.get("modules", {}).items() if flag],
     )
     findings: list[Finding] = []
     for check in _CHECKS:
         try:
-            findings.extend(_finite(f) for f in check(ctx))
+            findings.extend(_doubted(ctx, _finite(f)) for f in check(ctx))
         except (KeyError, ValueError, TypeError, IndexError, ArithmeticError) as exc:
             # RATIONALE: a damaged log's counters can be anything (read_darshan's reason);
             # one check that cannot read them costs that check, said, not the advice.
@@ -167,6 +251,28 @@ def diagnose_darshan(log: Mapping[str, Any]) -> list[Finding]:
     return ordered(findings)
 
 
+def _doubted(ctx: _Log, finding: Finding) -> Finding:
+    """A finding whose time at stake passes the run's own: the calls it sums overlapped
+    (threads, asynchronous I/O) or the clocks are off, so its time is an upper bound, said
+    as one, held to the run time, and never critical (the log cannot show that much)."""
+    limit = ctx.run_time
+    seconds = finding.seconds
+    if limit is None or seconds is None or seconds <= limit + T.OVERLAP_SLACK_SECONDS:
+        return finding
+    if finding.code == "job.io_time":
+        return replace(finding, seconds=limit)  # job.time_doubtful says why
+    # The quietest of: what it was, what the run time at stake gives, and a warning.
+    level = LEVELS[max(LEVELS.index(finding.level), LEVELS.index(ctx.level(limit)), 1)]
+    return replace(
+        finding,
+        level=level,
+        seconds=limit,
+        words=f"{finding.words}; {_secs(seconds)} is more than the whole {_secs(limit)} run, "
+        "so these calls overlapped (threads, asynchronous I/O) or the clocks are off: an "
+        "upper bound, not time lost",
+    )
+
+
 # --------------------------------------------------------------------------- job
 
 
@@ -183,22 +289,28 @@ def _job(ctx: _Log) -> Iterable[Finding]:
             "raise DARSHAN_MODMEM (or DARSHAN_MOD_MEM) for the next run",
             None,
         )
-    spent = 0.0
-    found = False
-    counters: dict[str, float] = {}
-    for module, p in (("POSIX", "POSIX"), ("STDIO", "STDIO"), ("DFS", "DFS"), ("DAOS", "DAOS")):
-        frame = ctx.frame(module, kind="all")
-        if frame is None:
-            continue
-        found = True
-        for kind in ("READ", "WRITE", "META"):
-            column = f"{p}_F_{kind}_TIME"
-            counters[column] = _sum(frame, column)
-            spent += counters[column]
-    if not found or not ctx.run_time:
+    paths = ctx.stack_times()
+    if not paths or not ctx.run_time:
         return
-    per_rank = spent / ctx.nprocs
+    counters: dict[str, float] = {}
+    for m, frame in paths.values():
+        for kind in ("READ", "WRITE", "META"):
+            counters[m.time(kind)] = _sum(frame, m.time(kind))
+    per_rank = sum(counters.values()) / ctx.nprocs
     counters["run_time"] = ctx.run_time
+    if per_rank > ctx.run_time + T.OVERLAP_SLACK_SECONDS:
+        yield Finding(
+            "job.time_doubtful",
+            "warning",
+            "job",
+            "job",
+            f"the I/O counters add to {_secs(per_rank)} for the mean rank, more than the whole "
+            f"{_secs(ctx.run_time)} run: its calls overlapped (threads, asynchronous I/O) or "
+            "the clocks are off, so every time below is an upper bound",
+            dict(counters),
+            "",
+            None,
+        )
     yield Finding(
         "job.io_time",
         "info",
@@ -221,16 +333,15 @@ def _interfaces(ctx: _Log) -> Iterable[Finding]:
     mpiio = ctx.frames.get("MPI-IO")
     stdio_bytes = _sum(stdio, "STDIO_BYTES_READ", "STDIO_BYTES_WRITTEN")
     posix_bytes = _sum(posix, "POSIX_BYTES_READ", "POSIX_BYTES_WRITTEN")
-    mpiio_bytes = _sum(mpiio, "MPIIO_BYTES_READ", "MPIIO_BYTES_WRITTEN")
-    # POSIX sees the bytes MPI-IO moved too: the POSIX-only bytes are the difference.
-    total = stdio_bytes + max(posix_bytes - mpiio_bytes, 0.0) + mpiio_bytes
+    paths = ctx.stack_bytes()
+    total = sum(paths.values())
     if stdio is not None and total and stdio_bytes / total > T.STDIO_SHARE:
         seconds = _sum(stdio, "STDIO_F_READ_TIME", "STDIO_F_WRITE_TIME") / ctx.nprocs
         top = stdio.assign(b=stdio["STDIO_BYTES_READ"] + stdio["STDIO_BYTES_WRITTEN"])
         subject = ctx.name(top.sort_values("b", ascending=False)["id"].iloc[0])
         yield Finding(
             "interface.stdio",
-            ctx.level(seconds, floor="warning"),
+            ctx.level(seconds),
             "STDIO",
             subject,
             f"{_size(stdio_bytes)} ({_pct(stdio_bytes, total)} of all bytes) went through "
@@ -239,6 +350,7 @@ def _interfaces(ctx: _Log) -> Iterable[Finding]:
                 "STDIO_BYTES_READ": _sum(stdio, "STDIO_BYTES_READ"),
                 "STDIO_BYTES_WRITTEN": _sum(stdio, "STDIO_BYTES_WRITTEN"),
                 "total_bytes": total,
+                **{f"{path} bytes": float(n) for path, n in paths.items() if path != "stdio"},
             },
             "move bulk data to MPI-IO or a library over it (HDF5, PnetCDF); keep STDIO for "
             "logs and small text",
@@ -259,7 +371,7 @@ def _interfaces(ctx: _Log) -> Iterable[Finding]:
         )
 
 
-# --------------------------------------------------------------------------- POSIX data
+# --------------------------------------------------------------------------- requests
 
 
 def _op_time(frame: pd.DataFrame, p: str, upper: str, nprocs: int) -> float:
@@ -267,75 +379,107 @@ def _op_time(frame: pd.DataFrame, p: str, upper: str, nprocs: int) -> float:
 
 
 def _small(ctx: _Log) -> Iterable[Finding]:
-    """Small calls from the size histograms of each layer that keeps one."""
-    layers = (
-        ("POSIX", "POSIX", "POSIX_SIZE_{op}_{b}", "POSIX_{ops}"),
-        ("MPI-IO", "MPIIO", "MPIIO_SIZE_{op}_AGG_{b}", None),
-        ("H5D", "H5D", "H5D_SIZE_{op}_AGG_{b}", "H5D_{ops}"),
-        ("PNETCDF_VAR", "PNETCDF_VAR", "PNETCDF_VAR_SIZE_{op}_AGG_{b}", None),
-        ("DFS", "DFS", "DFS_SIZE_{op}_{b}", None),
-        ("DAOS", "DAOS", "DAOS_SIZE_{op}_{b}", None),
-    )
-    for module, p, pattern, calls_pattern in layers:
-        frame = ctx.frame(module)
-        if frame is None:
+    """Small calls from the size histogram of each module that keeps one."""
+    for m in MODULES:
+        frame = ctx.frame(m.name)
+        if frame is None or m.sizes is None:
             continue
-        shown = "MPI-IO" if module == "MPI-IO" else _LAYER_NAMES.get(module, module)
         for op, upper, ops, _past in _OPS:
-            bins = [pattern.format(op=upper, b=b) for b in _BINS]
-            every = [c for c in frame.columns if c.startswith(pattern.format(op=upper, b=""))]
+            bins = [m.sizes.format(op=upper, b=b) for b in _BINS]
+            every = [c for c in frame.columns if c.startswith(m.sizes.format(op=upper, b=""))]
             small = _sum(frame, *bins)
-            calls = _sum(frame, calls_pattern.format(ops=ops)) if calls_pattern else 0.0
+            calls = _sum(frame, m.calls.format(ops=ops)) if m.calls else 0.0
             calls = max(calls, _sum(frame, *every))
             if not calls or small / calls <= T.SMALL_REQUEST_SHARE:
                 continue
             if small <= T.SMALL_REQUEST_CALLS:
                 continue
             share = small / calls
-            seconds = _op_time(frame, p, upper, ctx.nprocs) * share
+            seconds = _op_time(frame, m.prefix, upper, ctx.nprocs) * share
             per_file = frame.assign(s=frame[[b for b in bins if b in frame]].sum(axis=1))
             worst = per_file.groupby("id")["s"].sum().sort_values(ascending=False)
             subject = ctx.name(worst.index[0])
             yield Finding(
                 f"requests.small_{op}",
                 ctx.level(seconds),
-                shown,
+                m.shown,
                 subject,
-                f"{small:,.0f} of {calls:,.0f} {shown} {op} calls ({_pct(small, calls)}) moved "
-                f"under {_size(T.SMALL_REQUEST_BYTES)} each, from the size histogram; most in "
-                f"{subject}",
+                f"{small:,.0f} of {calls:,.0f} {m.shown} {op} calls ({_pct(small, calls)}) "
+                f"moved under {_size(T.SMALL_REQUEST_BYTES)} each, from the size histogram; "
+                f"most in {subject}",
                 {**_counters(frame, *bins), f"{op} calls": calls},
                 f"{op} fewer, larger blocks: buffer in memory, or let collective MPI-IO "
                 "aggregate them (collective buffering, data sieving)",
                 seconds,
             )
-            if module != "POSIX":
+            if m.shared_small and m.calls:
+                yield from _small_shared(ctx, m, frame, op, upper, m.calls.format(ops=ops), bins)
+
+
+def _small_shared(
+    ctx: _Log, m: _Module, frame: pd.DataFrame, op: str, upper: str, calls: str, bins: list[str]
+) -> Iterable[Finding]:
+    """Small calls on the files all ranks share (records of rank -1)."""
+    shared = frame[frame["rank"] == -1]
+    shared_small = _sum(shared, *bins)
+    shared_calls = _sum(shared, calls)
+    if (
+        not shared_calls
+        or shared_small / shared_calls <= T.SMALL_REQUEST_SHARE
+        or shared_small <= T.SMALL_REQUEST_CALLS
+    ):
+        return
+    sec = _op_time(shared, m.prefix, upper, ctx.nprocs) * shared_small / shared_calls
+    worst = shared.assign(s=shared[bins].sum(axis=1)).sort_values("s", ascending=False)
+    name = ctx.name(worst["id"].iloc[0])
+    yield Finding(
+        f"requests.small_shared_{op}",
+        ctx.level(sec),
+        m.shown,
+        name,
+        f"{shared_small:,.0f} of {shared_calls:,.0f} {m.shown} {op} calls on files all "
+        f"ranks share moved under {_size(T.SMALL_REQUEST_BYTES)}; most in {name}",
+        {**_counters(shared, *bins), calls: shared_calls},
+        "small calls of many ranks on one file contend for its locks: make them "
+        "collective (MPI_File_write_all) so aggregators issue large ones",
+        sec,
+    )
+
+
+def _independent(ctx: _Log) -> Iterable[Finding]:
+    """Independent calls where collective ones would let the library merge them, for each
+    module that counts both."""
+    for m in MODULES:
+        frame = ctx.frame(m.name)
+        if frame is None or m.independent is None or ctx.nprocs < m.collective_ranks:
+            continue
+        for op, upper, ops, _past in _OPS:
+            column = m.independent.format(ops=ops)
+            if column not in frame:
                 continue
-            shared = frame[frame["rank"] == -1]
-            shared_small = _sum(shared, *bins)
-            shared_calls = _sum(shared, f"POSIX_{ops}")
-            if (
-                shared_calls
-                and shared_small / shared_calls > T.SMALL_REQUEST_SHARE
-                and shared_small > T.SMALL_REQUEST_CALLS
-            ):
-                sec = _op_time(shared, p, upper, ctx.nprocs) * shared_small / shared_calls
-                worst_shared = shared.assign(s=shared[bins].sum(axis=1)).sort_values(
-                    "s", ascending=False
-                )
-                name = ctx.name(worst_shared["id"].iloc[0])
-                yield Finding(
-                    f"requests.small_shared_{op}",
-                    ctx.level(sec),
-                    "POSIX",
-                    name,
-                    f"{shared_small:,.0f} of {shared_calls:,.0f} POSIX {op} calls on files all "
-                    f"ranks share moved under {_size(T.SMALL_REQUEST_BYTES)}; most in {name}",
-                    {**_counters(shared, *bins), f"POSIX_{ops}": shared_calls},
-                    "small calls of many ranks on one file contend for its locks: make them "
-                    "collective (MPI_File_write_all) so aggregators issue large ones",
-                    sec,
-                )
+            collective = [c.format(ops=ops) for c in m.collective]
+            nonblocking = [c.format(ops=ops) for c in m.nonblocking]
+            indep = _sum(frame, column)
+            coll = _sum(frame, *collective)
+            calls = indep + coll + _sum(frame, *nonblocking)
+            if not calls or indep <= T.INDEPENDENT_CALLS or indep / calls <= T.INDEPENDENT_SHARE:
+                continue
+            seconds = _op_time(frame, m.prefix, upper, ctx.nprocs) * indep / calls
+            subject = ctx.name(frame.groupby("id")[column].sum().sort_values().index[-1])
+            yield Finding(
+                f"{m.collective_code}.independent_{op}",
+                ctx.level(seconds),
+                m.shown,
+                subject,
+                f"{indep:,.0f} of {calls:,.0f} {m.shown} {op} calls ({_pct(indep, calls)}) were "
+                f"independent, {coll:,.0f} collective; most on {subject}",
+                {column: indep, **_counters(frame, *collective, *nonblocking)},
+                m.collective_action.format(op=op, verb="put" if op == "write" else "get"),
+                seconds,
+            )
+
+
+# --------------------------------------------------------------------------- POSIX data
 
 
 def _misaligned(ctx: _Log) -> Iterable[Finding]:
@@ -443,7 +587,7 @@ def _traffic(ctx: _Log) -> Iterable[Finding]:
             seconds = _op_time(frame, "POSIX", upper, ctx.nprocs) * extra / moved
             yield Finding(
                 f"traffic.redundant_{op}",
-                ctx.level(seconds, floor="warning"),
+                ctx.level(seconds),
                 "POSIX",
                 subject,
                 f"{len(redundant)} file(s) had {_size(extra)} {past.lower()} "
@@ -494,7 +638,7 @@ def _metadata(ctx: _Log) -> Iterable[Finding]:
     system_meta = _sum(system, "POSIX_F_META_TIME")
     yield Finding(
         "metadata.time",
-        ctx.level(per_rank, floor="warning"),
+        ctx.level(per_rank),
         "POSIX",
         subject,
         f"the mean rank spent {_secs(per_rank)} in metadata calls (open, stat, seek, sync) "
@@ -550,72 +694,131 @@ def _imbalance(ctx: _Log) -> Iterable[Finding]:
     frame = ctx.frame("POSIX", kind="all")
     if frame is None:
         return
-    yield from _shared_imbalance(ctx, frame, "POSIX")
+    yield from _shared_imbalance(ctx, frame)
     yield from _rank_imbalance(ctx, frame)
 
 
-def _shared_imbalance(ctx: _Log, frame: pd.DataFrame, module: str) -> Iterable[Finding]:
+def _aggregated(ctx: _Log, shared: pd.DataFrame) -> pd.Series:
+    """Per shared POSIX record: whether collective buffering explains an uneven spread of
+    its bytes over the ranks. The file's MPI-IO record has collective calls and its ranks
+    moved bytes within T.STRAGGLER_BYTES_SHARE of each other through MPI-IO: what reached
+    POSIX unevenly went through the aggregators, which write for all ranks by design."""
+    mpiio = ctx.frames.get("MPI-IO")
+    if mpiio is None or mpiio.empty:
+        return pd.Series(False, index=shared.index)
+    mine = mpiio[mpiio["rank"] == -1].groupby("id").sum(numeric_only=True)
+    coll = sum(_column(mine, f"MPIIO_{k}_{ops}") for k in ("COLL", "SPLIT") for ops in
+               ("READS", "WRITES"))  # fmt: skip
+    slow = _column(mine, "MPIIO_SLOWEST_RANK_BYTES")
+    fast = _column(mine, "MPIIO_FASTEST_RANK_BYTES")
+    even = (coll > 0) & (slow > 0) & ((slow - fast).abs() <= T.STRAGGLER_BYTES_SHARE * slow)
+    return shared["id"].map(even).fillna(False).astype(bool)
+
+
+def _shared_imbalance(ctx: _Log, frame: pd.DataFrame) -> Iterable[Finding]:
     """Stragglers on files all ranks opened: slowest and fastest rank counters."""
-    p = module
     shared = frame[frame["rank"] == -1]
     if shared.empty or ctx.nprocs < 2:
         return
-    times = shared[[f"{p}_F_READ_TIME", f"{p}_F_WRITE_TIME", f"{p}_F_META_TIME"]].clip(lower=0)
-    total = times.sum(axis=1)
-    spread = (shared[f"{p}_F_SLOWEST_RANK_TIME"] - shared[f"{p}_F_FASTEST_RANK_TIME"]).abs()
+    times = shared[["POSIX_F_READ_TIME", "POSIX_F_WRITE_TIME", "POSIX_F_META_TIME"]]
+    total = times.clip(lower=0).sum(axis=1)
+    slowest = shared["POSIX_F_SLOWEST_RANK_TIME"]
+    spread = (slowest - shared["POSIX_F_FASTEST_RANK_TIME"]).abs()
     mean = total / ctx.nprocs
-    variance = shared.get(f"{p}_F_VARIANCE_RANK_TIME", pd.Series(0.0, index=shared.index))
-    cv = np.sqrt(variance.clip(lower=0)) / mean.where(mean > 0)
-    hit = (total > 0) & ((spread / total > T.STRAGGLER_TIME_SHARE) | (cv > T.VARIANCE_CV))
-    if hit.any():
-        rows = shared[hit]
-        lead = (shared[f"{p}_F_SLOWEST_RANK_TIME"] - mean).clip(lower=0)[hit]
-        worst = lead.sort_values().index[-1]
+    variance = _column(shared, "POSIX_F_VARIANCE_RANK_TIME")
+    cv = np.sqrt(variance) / mean.where(mean > 0)
+    aggregated = _aggregated(ctx, shared)
+    moved = _sum_rows(shared, "POSIX_BYTES_READ", "POSIX_BYTES_WRITTEN")
+    gap = (shared["POSIX_SLOWEST_RANK_BYTES"] - shared["POSIX_FASTEST_RANK_BYTES"]).abs()
+    uneven = (moved > 0) & (gap / moved.where(moved > 0) > T.STRAGGLER_BYTES_SHARE)
+    late = (total > 0) & ((spread / total > T.STRAGGLER_TIME_SHARE) | (cv > T.VARIANCE_CV))
+    lead = (slowest - mean).clip(lower=0)
+    # Under collective buffering the slowest rank is held against the aggregators, not
+    # every rank: about moved / its bytes of them shared the file's time (the ranks that
+    # are not aggregators spent some too, so their mean is if anything overstated).
+    aggregators = (moved / shared["POSIX_SLOWEST_RANK_BYTES"].where(lambda b: b > 0)).round()
+    among = total / aggregators.clip(lower=1).fillna(ctx.nprocs)
+    late_aggregator = slowest - among > T.STRAGGLER_TIME_SHARE * slowest
+    lead = lead.where(~aggregated, (slowest - among).clip(lower=0))
+    late = late & (~aggregated | late_aggregator)
+    hit = late
+    if late.any():
+        worst = lead[hit].sort_values().index[-1]
         row = shared.loc[worst]
         subject = ctx.name(shared.at[worst, "id"])
-        seconds = float(lead.sum())
+        seconds = float(lead[hit].sum())
         yield Finding(
             "imbalance.stragglers",
             ctx.level(seconds),
-            module,
+            "POSIX",
             subject,
-            f"on {len(rows)} shared file(s) the slowest rank took longer than the rest: on "
-            f"{subject} rank {int(row[f'{p}_SLOWEST_RANK'])} spent "
-            f"{_secs(row[f'{p}_F_SLOWEST_RANK_TIME'])}, rank {int(row[f'{p}_FASTEST_RANK'])} "
-            f"{_secs(row[f'{p}_F_FASTEST_RANK_TIME'])}, the mean rank {_secs(mean[worst])}",
+            f"on {int(hit.sum())} shared file(s) the slowest rank took longer than the rest: "
+            f"on {subject} rank {int(row['POSIX_SLOWEST_RANK'])} spent "
+            f"{_secs(row['POSIX_F_SLOWEST_RANK_TIME'])}, rank {int(row['POSIX_FASTEST_RANK'])} "
+            f"{_secs(row['POSIX_F_FASTEST_RANK_TIME'])}, "
+            + (
+                f"the mean of its about {aggregators[worst]:.0f} collective-buffering "
+                f"aggregators {_secs(among[worst])}"
+                if aggregated[worst]
+                else f"the mean rank {_secs(mean[worst])}"
+            ),
             {
-                f"{p}_F_SLOWEST_RANK_TIME": float(row[f"{p}_F_SLOWEST_RANK_TIME"]),
-                f"{p}_F_FASTEST_RANK_TIME": float(row[f"{p}_F_FASTEST_RANK_TIME"]),
-                f"{p}_F_VARIANCE_RANK_TIME": float(variance[worst]),
-                f"{p}_SLOWEST_RANK": float(row[f"{p}_SLOWEST_RANK"]),
-                f"{p}_FASTEST_RANK": float(row[f"{p}_FASTEST_RANK"]),
+                "POSIX_F_SLOWEST_RANK_TIME": float(row["POSIX_F_SLOWEST_RANK_TIME"]),
+                "POSIX_F_FASTEST_RANK_TIME": float(row["POSIX_F_FASTEST_RANK_TIME"]),
+                "POSIX_F_VARIANCE_RANK_TIME": float(variance[worst]),
+                "POSIX_SLOWEST_RANK": float(row["POSIX_SLOWEST_RANK"]),
+                "POSIX_FASTEST_RANK": float(row["POSIX_FASTEST_RANK"]),
             },
             "find why that rank is slow: more data than the others (see imbalance.bytes), "
             "a slow node or target, or I/O done by one rank while the rest wait",
             seconds,
         )
-    moved = _sum_rows(shared, f"{p}_BYTES_READ", f"{p}_BYTES_WRITTEN")
-    gap = (shared[f"{p}_SLOWEST_RANK_BYTES"] - shared[f"{p}_FASTEST_RANK_BYTES"]).abs()
-    hit = (moved > 0) & (gap / moved.where(moved > 0) > T.STRAGGLER_BYTES_SHARE)
+    hit = uneven & ~aggregated
     if hit.any():
         worst = (gap / moved.where(moved > 0))[hit].sort_values().index[-1]
         row = shared.loc[worst]
         subject = ctx.name(shared.at[worst, "id"])
+        seconds = float(lead[worst])
         yield Finding(
             "imbalance.bytes",
-            "warning",
-            module,
+            ctx.level(seconds),
+            "POSIX",
             subject,
             f"on {int(hit.sum())} shared file(s) ranks moved unequal bytes: on {subject} the "
-            f"slowest rank moved {_size(row[f'{p}_SLOWEST_RANK_BYTES'])}, the fastest "
-            f"{_size(row[f'{p}_FASTEST_RANK_BYTES'])}, of {_size(moved[worst])} in all",
+            f"slowest rank moved {_size(row['POSIX_SLOWEST_RANK_BYTES'])}, the fastest "
+            f"{_size(row['POSIX_FASTEST_RANK_BYTES'])}, of {_size(moved[worst])} in all",
             {
-                f"{p}_SLOWEST_RANK_BYTES": float(row[f"{p}_SLOWEST_RANK_BYTES"]),
-                f"{p}_FASTEST_RANK_BYTES": float(row[f"{p}_FASTEST_RANK_BYTES"]),
-                f"{p}_F_VARIANCE_RANK_BYTES": float(row.get(f"{p}_F_VARIANCE_RANK_BYTES", 0.0)),
-                f"{p}_BYTES_READ+{p}_BYTES_WRITTEN": float(moved[worst]),
+                "POSIX_SLOWEST_RANK_BYTES": float(row["POSIX_SLOWEST_RANK_BYTES"]),
+                "POSIX_FASTEST_RANK_BYTES": float(row["POSIX_FASTEST_RANK_BYTES"]),
+                "POSIX_F_VARIANCE_RANK_BYTES": float(row.get("POSIX_F_VARIANCE_RANK_BYTES", 0.0)),
+                "POSIX_BYTES_READ+POSIX_BYTES_WRITTEN": float(moved[worst]),
             },
             "spread the data evenly over the ranks (or over more aggregators)",
+            seconds,
+        )
+    hit = (uneven & aggregated) & ~late
+    if hit.any():
+        worst = lead[hit].sort_values().index[-1]
+        row = shared.loc[worst]
+        subject = ctx.name(shared.at[worst, "id"])
+        rank = int(row["POSIX_SLOWEST_RANK"])
+        yield Finding(
+            "mpiio.aggregation",
+            "info",
+            "MPI-IO",
+            subject,
+            f"on {subject} the ranks moved even bytes through collective MPI-IO, while at "
+            f"POSIX rank {rank} moved {_size(row['POSIX_SLOWEST_RANK_BYTES'])} of "
+            f"{_size(moved[worst])} in {_secs(row['POSIX_F_SLOWEST_RANK_TIME'])}: collective "
+            "buffering's aggregators write for all ranks by design, so this is not a "
+            "straggler",
+            {
+                "POSIX_SLOWEST_RANK_BYTES": float(row["POSIX_SLOWEST_RANK_BYTES"]),
+                "POSIX_F_SLOWEST_RANK_TIME": float(row["POSIX_F_SLOWEST_RANK_TIME"]),
+                "POSIX_BYTES_READ+POSIX_BYTES_WRITTEN": float(moved[worst]),
+            },
+            "to spread the aggregators' work, give collective buffering more of them: a wider "
+            "Lustre stripe (ROMIO takes one aggregator per stripe there) or the cb_nodes hint",
             None,
         )
 
@@ -641,7 +844,7 @@ def _rank_imbalance(ctx: _Log, frame: pd.DataFrame) -> Iterable[Finding]:
             subject = ctx.name(worst)
             yield Finding(
                 "imbalance.rank_bytes",
-                "warning",
+                "info",
                 "POSIX",
                 subject,
                 f"on {len(hit)} file(s) opened by some ranks, their {op} bytes differ: on "
@@ -662,25 +865,39 @@ def _rank_imbalance(ctx: _Log, frame: pd.DataFrame) -> Iterable[Finding]:
     if ranks.ngroups < ctx.nprocs:
         per_rank = per_rank.reindex(range(ctx.nprocs), fill_value=0.0)
     slowest, mean = float(per_rank.max()), float(per_rank.mean())
-    if slowest > 0 and (slowest - mean) / slowest > T.RANK_TIME_SHARE:
-        rank = int(str(per_rank.idxmax()))
-        seconds = slowest - mean
-        yield Finding(
-            "imbalance.rank_time",
-            ctx.level(seconds),
-            "POSIX",
-            f"rank {rank}",
-            f"rank {rank} spent {_secs(slowest)} in I/O on its own files, the mean rank "
-            f"{_secs(mean)} and the fastest {_secs(float(per_rank.min()))} (over "
-            f"{len(per_rank)} ranks)",
-            {
-                "slowest rank POSIX_F_*_TIME": slowest,
-                "mean rank POSIX_F_*_TIME": mean,
-                "fastest rank POSIX_F_*_TIME": float(per_rank.min()),
-            },
-            "balance the I/O across ranks, or overlap it with computation",
-            seconds,
+    if slowest <= 0 or (slowest - mean) / slowest <= T.RANK_TIME_SHARE:
+        return
+    rank = int(str(per_rank.idxmax()))
+    seconds = slowest - mean
+    words = (
+        f"rank {rank} spent {_secs(slowest)} in I/O on its own files, the mean rank "
+        f"{_secs(mean)} and the fastest {_secs(float(per_rank.min()))} (over "
+        f"{len(per_rank)} ranks)"
+    )
+    action = "balance the I/O across ranks, or overlap it with computation"
+    mine = {t for i in own[own["rank"] == rank]["id"] for t in ctx.osts.get(int(i), ())}
+    slow = [t for t in _slow_targets(ctx) if t.target in mine]
+    if slow:
+        where = ", ".join(f"OST {t.target}" for t in slow)
+        words += f"; its files lie on {where}, a slow storage target (lustre.slow_target)"
+        action = (
+            f"not the ranks' shares: {where} is slow, and the ranks whose files lie on it wait; "
+            "see lustre.slow_target"
         )
+    yield Finding(
+        "imbalance.rank_time",
+        ctx.level(seconds),
+        "POSIX",
+        f"rank {rank}",
+        words,
+        {
+            "slowest rank POSIX_F_*_TIME": slowest,
+            "mean rank POSIX_F_*_TIME": mean,
+            "fastest rank POSIX_F_*_TIME": float(per_rank.min()),
+        },
+        action,
+        seconds,
+    )
 
 
 # --------------------------------------------------------------------------- layout
@@ -707,9 +924,12 @@ def _layout(ctx: _Log) -> Iterable[Finding]:
     }
     if fpp_bytes > shared_bytes:
         loud = ctx.nprocs >= T.FILE_PER_PROCESS_RANKS
+        # At stake: the opens and creates of those files (their metadata time).
+        singles = own[own["id"].isin(single.index)]
+        seconds = _sum(singles, "POSIX_F_META_TIME") / ctx.nprocs if loud else None
         yield Finding(
             "files.per_process",
-            "warning" if loud else "info",
+            ctx.level(seconds),
             "POSIX",
             "job",
             f"{len(single)} files were each opened by one rank ({_size(fpp_bytes)}), against "
@@ -722,7 +942,7 @@ def _layout(ctx: _Log) -> Iterable[Finding]:
                 if loud
                 else ""
             ),
-            None,
+            seconds,
         )
     elif shared_bytes:
         yield Finding(
@@ -738,28 +958,126 @@ def _layout(ctx: _Log) -> Iterable[Finding]:
         )
 
 
+# --------------------------------------------------------------------------- Lustre
+
+
+@dataclass(frozen=True)
+class _SlowTarget:
+    target: int
+    files: int
+    rate: float
+    """Median seconds per byte of the files on it alone."""
+    others: float
+    """The same over the files on other targets."""
+    targets: int
+    """Targets with files of their own."""
+    excess: float
+    """The slowest of its files' seconds past what the others' rate gives for its bytes."""
+    worst: int
+    """That file's record id."""
+
+
+def _slow_targets(ctx: _Log) -> list[_SlowTarget]:
+    """Lustre storage targets (OSTs) whose files were slow, slowest first.
+
+    Read from the records of one rank's file (rank >= 0, so a file's time is one rank's)
+    that lie on a single target, as a file per process does: its seconds per byte against
+    the files on the other targets. A file striped over many targets mixes them and is
+    left out."""
+    frame = ctx.frame("POSIX", kind="all")
+    if frame is None or not ctx.osts:
+        return []
+    own = frame[frame["rank"] >= 0]
+    files = pd.DataFrame(
+        {
+            "id": own["id"],
+            "t": _sum_rows(own, "POSIX_F_READ_TIME", "POSIX_F_WRITE_TIME", "POSIX_F_META_TIME"),
+            "b": _sum_rows(own, "POSIX_BYTES_READ", "POSIX_BYTES_WRITTEN"),
+        }
+    )
+    files["target"] = [
+        ctx.osts[int(i)][0] if len(ctx.osts.get(int(i), ())) == 1 else -1 for i in files["id"]
+    ]
+    # Files under a request's size are timed by their opens and call costs, not by the
+    # target's bandwidth.
+    files = files[(files["target"] >= 0) & (files["b"] >= T.SMALL_REQUEST_BYTES)]
+    files = files[files["t"] > 0]
+    if files.empty:
+        return []
+    rate = files["t"] / files["b"]
+    per_target = rate.groupby(files["target"]).median()
+    found = []
+    for target, mine in files.groupby("target"):
+        # Held against the median of the other targets' medians: one crowded target
+        # among the others does not lower the bar.
+        rest = per_target.drop(target)
+        if len(rest) < T.SLOW_TARGET_FILES or len(mine) < T.SLOW_TARGET_FILES:
+            continue
+        others, here = float(rest.median()), float(per_target[target])
+        if here < T.SLOW_TARGET_RATIO * others:
+            continue
+        excess = (mine["t"] - mine["b"] * others).to_numpy()
+        worst = int(np.argmax(excess))
+        found.append(_SlowTarget(int(str(target)), len(mine), here, others,
+                                 len(per_target), float(excess[worst]),
+                                 int(mine["id"].iloc[worst])))  # fmt: skip
+    return sorted(found, key=lambda s: -s.excess)
+
+
 def _lustre(ctx: _Log) -> Iterable[Finding]:
+    for slow in _slow_targets(ctx):
+        gib = 2**30
+        yield Finding(
+            "lustre.slow_target",
+            ctx.level(slow.excess),
+            "LUSTRE",
+            f"OST {slow.target}",
+            f"the {slow.files} file(s) on storage target OST {slow.target} took "
+            f"{slow.rate * gib:.3g} s per GiB (median), {slow.rate / slow.others:.0f}x the "
+            f"{slow.others * gib:.3g} s per GiB of the median of the other "
+            f"{slow.targets - 1} targets; the slowest, {ctx.name(slow.worst)}, lost "
+            f"{_secs(slow.excess)} to it",
+            {
+                "OST": float(slow.target),
+                "files on it": float(slow.files),
+                "s per GiB on it": slow.rate * gib,
+                "s per GiB on the others": slow.others * gib,
+                "targets": float(slow.targets),
+            },
+            f"report OST {slow.target} to the centre's storage staff; until it is fixed, "
+            "create the files away from it (lfs setstripe -i with another start target, or "
+            "a pool without it): balancing the ranks would not help",
+            slow.excess,
+        )
     frame = ctx.frame("POSIX")
     if frame is None or not ctx.stripes or ctx.nprocs < 2:
         return
     shared = frame[(frame["rank"] == -1) & frame["id"].isin(list(ctx.stripes))]
     moved_all = _sum_rows(shared, "POSIX_BYTES_READ", "POSIX_BYTES_WRITTEN")
-    for ident, moved in zip(shared["id"].tolist(), moved_all.tolist(), strict=True):
+    slowest = _column(shared, "POSIX_F_SLOWEST_RANK_TIME")
+    for ident, moved, seconds in zip(
+        shared["id"].tolist(), moved_all.tolist(), slowest.tolist(), strict=True
+    ):
         count, size = ctx.stripes[int(ident)]
         if count != 1 or moved <= 0:
             continue
         subject = ctx.name(ident)
         yield Finding(
             "lustre.one_stripe",
-            "warning",
+            ctx.level(seconds),
             "LUSTRE",
             subject,
             f"{subject}, shared by {ctx.nprocs} ranks, moved {_size(moved)} on one Lustre "
-            f"stripe of {_size(size)}: one storage target serves every rank",
-            {"LUSTRE_COMP_STRIPE_COUNT": float(count), "LUSTRE_COMP_STRIPE_SIZE": float(size)},
+            f"stripe of {_size(size)}: one storage target serves every rank (the slowest "
+            f"rank spent {_secs(seconds)} on it)",
+            {
+                "LUSTRE_COMP_STRIPE_COUNT": float(count),
+                "LUSTRE_COMP_STRIPE_SIZE": float(size),
+                "POSIX_F_SLOWEST_RANK_TIME": seconds,
+            },
             "stripe the file over more targets (lfs setstripe -c, or the striping_factor "
             "hint at create), at least one per aggregator",
-            None,
+            seconds,
         )
     hosts = {h for d in ctx.dxt.values() for h in d.get("hosts", {}).values()}
     for ident in shared["id"].tolist():
@@ -779,40 +1097,13 @@ def _lustre(ctx: _Log) -> Iterable[Finding]:
             )
 
 
-# --------------------------------------------------------------------------- MPI-IO
+# --------------------------------------------------------------------------- MPI-IO and layers
 
 
-def _mpiio(ctx: _Log) -> Iterable[Finding]:
+def _blocking(ctx: _Log) -> Iterable[Finding]:
     frame = ctx.frame("MPI-IO")
     if frame is None:
         return
-    for op, upper, ops, _past in _OPS:
-        indep = _sum(frame, f"MPIIO_INDEP_{ops}")
-        coll = _sum(frame, f"MPIIO_COLL_{ops}", f"MPIIO_SPLIT_{ops}")
-        nb = _sum(frame, f"MPIIO_NB_{ops}")
-        calls = indep + coll + nb
-        if not calls or indep <= T.INDEPENDENT_CALLS or indep / calls <= T.INDEPENDENT_SHARE:
-            continue
-        seconds = _op_time(frame, "MPIIO", upper, ctx.nprocs) * indep / calls
-        worst = frame.groupby("id")[f"MPIIO_INDEP_{ops}"].sum().sort_values().index[-1]
-        subject = ctx.name(worst)
-        yield Finding(
-            f"mpiio.independent_{op}",
-            ctx.level(seconds, floor="warning"),
-            "MPI-IO",
-            subject,
-            f"{indep:,.0f} of {calls:,.0f} MPI-IO {op} calls ({_pct(indep, calls)}) were "
-            f"independent, {coll:,.0f} collective; most on {subject}",
-            {
-                f"MPIIO_INDEP_{ops}": indep,
-                f"MPIIO_COLL_{ops}": _sum(frame, f"MPIIO_COLL_{ops}"),
-                f"MPIIO_SPLIT_{ops}": _sum(frame, f"MPIIO_SPLIT_{ops}"),
-                f"MPIIO_NB_{ops}": nb,
-            },
-            f"use collective calls (MPI_File_{op}_all / _at_all) so MPI-IO can merge the "
-            "ranks' requests through aggregators (then the cb_* hints apply)",
-            seconds,
-        )
     calls = _sum(frame, "MPIIO_INDEP_READS", "MPIIO_INDEP_WRITES", "MPIIO_COLL_READS",
                  "MPIIO_COLL_WRITES", "MPIIO_SPLIT_READS", "MPIIO_SPLIT_WRITES")  # fmt: skip
     nb = _sum(frame, "MPIIO_NB_READS", "MPIIO_NB_WRITES")
@@ -830,33 +1121,26 @@ def _mpiio(ctx: _Log) -> Iterable[Finding]:
         )
 
 
-# --------------------------------------------------------------------------- layers
-
-
-def _layers(ctx: _Log) -> Iterable[Finding]:
-    yield from _hdf5(ctx)
-    yield from _pnetcdf(ctx)
-    for module in ("DFS", "DAOS"):
-        frame = ctx.frame(module)
-        if frame is None:
+def _usage(ctx: _Log) -> Iterable[Finding]:
+    """I/O through modules POSIX and MPI-IO do not see (DAOS), each said with its bytes."""
+    for m in MODULES:
+        frame = ctx.frame(m.name)
+        if frame is None or m.usage is None:
             continue
-        read = _sum(frame, f"{module}_BYTES_READ")
-        written = _sum(frame, f"{module}_BYTES_WRITTEN")
-        seconds = _sum(frame, f"{module}_F_READ_TIME", f"{module}_F_WRITE_TIME",
-                       f"{module}_F_META_TIME") / ctx.nprocs  # fmt: skip
-        shown = "DAOS (DFS)" if module == "DFS" else "DAOS objects"
+        read, written = _sum(frame, m.moved("READ")), _sum(frame, m.moved("WRITTEN"))
+        seconds = _sum(frame, *(m.time(k) for k in ("READ", "WRITE", "META"))) / ctx.nprocs
         yield Finding(
-            f"{module.lower()}.usage",
+            f"{m.name.lower()}.usage",
             "info",
-            module,
+            m.name,
             "job",
-            f"{_size(written)} written and {_size(read)} read through {shown} in "
+            f"{_size(written)} written and {_size(read)} read through {m.usage} in "
             f"{frame['id'].nunique()} file(s)/object(s), {_secs(seconds)} of the mean rank: "
             "POSIX and MPI-IO do not see this I/O",
             {
-                f"{module}_BYTES_WRITTEN": written,
-                f"{module}_BYTES_READ": read,
-                f"{module}_F_*_TIME": seconds * ctx.nprocs,
+                m.moved("WRITTEN"): written,
+                m.moved("READ"): read,
+                f"{m.prefix}_F_*_TIME": seconds * ctx.nprocs,
             },
             "",
             seconds,
@@ -899,7 +1183,7 @@ def _hdf5(ctx: _Log) -> Iterable[Finding]:
             name = ctx.name(independent["id"].iloc[0])
             yield Finding(
                 "hdf5.independent",
-                ctx.level(seconds, floor="warning"),
+                ctx.level(seconds),
                 "HDF5",
                 name,
                 f"{independent['id'].nunique()} of {moved['id'].nunique()} HDF5 dataset(s) "
@@ -915,7 +1199,7 @@ def _hdf5(ctx: _Log) -> Iterable[Finding]:
         if per_rank >= T.METADATA_SECONDS:
             yield Finding(
                 "hdf5.metadata",
-                ctx.level(per_rank, floor="warning"),
+                ctx.level(per_rank),
                 "HDF5",
                 subject,
                 f"HDF5 metadata took {_secs(per_rank)} of the mean rank against "
@@ -951,28 +1235,6 @@ def _pnetcdf(ctx: _Log) -> Iterable[Finding]:
         "",
         None,
     )
-    if variables is None:
-        return
-    for op, upper, ops, _past in _OPS:
-        indep = _sum(variables, f"PNETCDF_VAR_INDEP_{ops}")
-        coll = _sum(variables, f"PNETCDF_VAR_COLL_{ops}")
-        if indep + coll == 0 or indep <= T.INDEPENDENT_CALLS:
-            continue
-        if indep / (indep + coll) <= T.INDEPENDENT_SHARE or ctx.nprocs < 2:
-            continue
-        seconds = _op_time(variables, "PNETCDF_VAR", upper, ctx.nprocs) * indep / (indep + coll)
-        yield Finding(
-            f"pnetcdf.independent_{op}",
-            ctx.level(seconds, floor="warning"),
-            "PnetCDF",
-            subject,
-            f"{indep:,.0f} of {indep + coll:,.0f} PnetCDF {op} calls were independent "
-            "(ncmpi_*_vara, not the _all forms)",
-            {f"PNETCDF_VAR_INDEP_{ops}": indep, f"PNETCDF_VAR_COLL_{ops}": coll},
-            f"use the collective forms (ncmpi_{'put' if op == 'write' else 'get'}_vara_all) "
-            "or the nonblocking ones with ncmpi_wait_all, which merge requests",
-            seconds,
-        )
 
 
 # --------------------------------------------------------------------------- DXT
@@ -1071,8 +1333,11 @@ _CHECKS: tuple[Callable[[_Log], Iterable[Finding]], ...] = (
     _imbalance,
     _layout,
     _lustre,
-    _mpiio,
-    _layers,
+    _independent,
+    _blocking,
+    _usage,
+    _hdf5,
+    _pnetcdf,
     _dxt,
 )
 

@@ -2,10 +2,14 @@
 
 from dataclasses import dataclass
 
-__all__ = ["LEVELS", "Finding", "ordered"]
+__all__ = ["FIRST", "LEVELS", "Finding", "ordered"]
 
 LEVELS = ("critical", "warning", "info")
 """The levels, loudest first."""
+
+FIRST = ("job.partial", "job.time_doubtful")
+"""Findings about the log itself, in this order: each qualifies every finding after it
+("may undercount", "an upper bound"), so they lead whatever their level."""
 
 
 @dataclass(frozen=True)
@@ -32,10 +36,12 @@ class Finding:
 
 
 def ordered(findings: list[Finding]) -> list[Finding]:
-    """Most important first: by level, then by time at stake (unknown last), then code."""
+    """Statements about the log first (FIRST), then the most important: by level, then by
+    time at stake (unknown last), then code."""
     return sorted(
         findings,
         key=lambda f: (
+            FIRST.index(f.code) if f.code in FIRST else len(FIRST),
             LEVELS.index(f.level) if f.level in LEVELS else len(LEVELS),
             -(f.seconds or 0.0) if f.seconds is not None else 1.0,
             f.code,

@@ -2,7 +2,8 @@
 
 A check fires on a share (of calls, bytes or time) past its threshold; how loud it is
 (critical, warning, info) follows from the time at stake against the job's run time, so
-that a pattern costing a millisecond is said but does not outrank one costing an hour.
+that a pattern costing a millisecond is said but does not outrank one costing an hour, and
+under WARNING_FLOOR_SECONDS nothing is louder than information.
 
 RATIONALE for matching Drishti's values where it has one: a centre that moves from Drishti
 to iotuner must not lose a finding; where iotuner's value differs the comment says why.
@@ -53,7 +54,9 @@ file's summed I/O time is a straggler (Drishti's imbalance_stragglers)."""
 
 STRAGGLER_BYTES_SHARE = 0.15
 """The same for the bytes the slowest and fastest rank moved (Drishti applies the same
-value to bytes)."""
+value to bytes). A file whose ranks are within it at the MPI-IO layer, with collective
+calls, while one rank moved most bytes at POSIX, is collective buffering at work: its
+aggregators write for all ranks by design, so that is not a straggler."""
 
 RANK_BYTES_SHARE = 0.3
 """Ranks of one file (or of the job, over their own files) whose largest and smallest byte
@@ -108,6 +111,31 @@ SECONDS_CRITICAL = 600.0
 
 SECONDS_WARNING = 1.0
 """...and a second a warning."""
+
+WARNING_FLOOR_SECONDS = 1.0
+"""Under this many seconds at stake a finding is information, whatever its share of the
+run: a change of code or of hints costs more than it could save, and a test job of a
+second would otherwise fill the list with "warnings" of milliseconds (on the public logs,
+most warnings had under a second at stake). A finding whose time the log does not give is
+information too; only statements about the log itself (FIRST in _finding) warn without
+one."""
+
+OVERLAP_SLACK_SECONDS = 1.0
+"""I/O time past the run time by more than this is doubtful: one rank cannot spend longer
+in I/O calls than the run lasted unless its calls overlapped (threads, asynchronous I/O)
+or the clocks are off. The slack: older logs keep the start and end in whole seconds."""
+
+SLOW_TARGET_RATIO = 3.0
+"""A Lustre storage target (OST) whose files took this many times the seconds per byte of
+the other targets' files is slow. The spread between healthy targets on the public logs
+stays under 2x (sample-goodost: 1.7x between the slowest and fastest target's mean); a
+failing or overloaded target is tens of times slower (sample-badost: OST 14, 47x)."""
+
+SLOW_TARGET_FILES = 2
+"""...when at least this many files lie on it alone, and on at least this many other
+targets: one slow file can be that file's own doing, and against a single other target
+either could be the odd one. Files under SMALL_REQUEST_BYTES are left out: their time is
+their opens' and calls', not the target's bandwidth."""
 
 DXT_SPREAD_SHARE = 0.15
 """DXT: the busiest rank's time in traced calls past the mean rank's by this share of the

@@ -909,9 +909,29 @@ def _fs_of(mounts: Iterable[tuple[str, str]], names: Iterable[str]) -> tuple[str
 def darshan_system(job: DarshanJob, file_names: Iterable[str]) -> System:
     """The system of a log: host unknown (Darshan keeps no host name), MPI library
     unknown (nor its MPI), the file system from the log's mount table for the files,
-    driver unknown (the MPI-IO driver is not recorded)."""
-    fs_type, mount = _fs_of(job.mounts, file_names)
+    driver unknown (the MPI-IO driver is not recorded).
+
+    A file the log's LUSTRE module recorded is on Lustre whatever the mount table says:
+    Darshan records the path the program opened, and where that path runs through a
+    symbolic link (/projects -> /lus/theta-fs0/projects) the longest mount holding it is
+    the root's (overlay, tmpfs), not the Lustre mount the data lies on."""
+    names = list(file_names)
+    fs_type, mount = _fs_of(job.mounts, names)
+    if fs_type != "lustre" and _on_lustre(job, names):
+        lustre = sorted({m for m, t in job.mounts if t == "lustre"})
+        fs_type, mount = "lustre", lustre[0] if len(lustre) == 1 else "unknown"
     return System("unknown", "unknown", fs_type, "unknown", mount)
+
+
+def _on_lustre(job: DarshanJob, names: list[str]) -> bool:
+    """Whether the log's LUSTRE module holds a record of the first of `names`."""
+    if job.log is None or not names:
+        return False
+    stripes = job.log.get("stripes") or {}
+    return any(
+        name == names[0] and int(ident) in stripes
+        for ident, name in (job.log.get("names") or {}).items()
+    )
 
 
 def ingest_darshan(

@@ -93,7 +93,9 @@ def read_log(path: str) -> dict[str, Any]:
     log, one pandas DataFrame of its records (rank, id, then the integer and float
     counters), and the same for each of LAYER_MODULES the log has records of; stripes:
     record id -> (stripe count, stripe size) of the first Lustre layout component (empty
-    without a LUSTRE module); dxt: for each of DXT_MODULES in the log, _dxt's summary.
+    without a LUSTRE module); osts: record id -> the Lustre storage targets (OST ids) of
+    all its layout components, sorted (empty without a LUSTRE module); dxt: for each of
+    DXT_MODULES in the log, _dxt's summary.
     job["run_time"] is the job's run time in seconds (from its start and end when the
     log's metadata lacks it).
     """
@@ -118,7 +120,7 @@ def read_log(path: str) -> dict[str, Any]:
                 # out (the I/O modules above still say whether the log is sound).
                 with contextlib.suppress(CorruptLog):
                     frames[module] = _frame(report, module)
-        stripes = _stripes(report) if "LUSTRE" in report.modules else {}
+        stripes, osts = _lustre(report) if "LUSTRE" in report.modules else ({}, {})
         dxt = {m: _dxt(report, m) for m in DXT_MODULES if m in report.modules}
         job = dict(report.metadata["job"])
         if not job.get("run_time") and "end_time_sec" in job and "start_time_sec" in job:
@@ -131,6 +133,7 @@ def read_log(path: str) -> dict[str, Any]:
             "mounts": [(str(m), str(t)) for m, t in getattr(report, "mounts", [])],
             "frames": frames,
             "stripes": stripes,
+            "osts": osts,
             "dxt": dxt,
         }
 
@@ -152,19 +155,26 @@ def _frame(report: Any, module: str) -> Any:
     return pd.concat([counters, floats], axis=1)
 
 
-def _stripes(report: Any) -> dict[int, tuple[int, int]]:
-    """Record id -> (stripe count, stripe size) of its first Lustre layout component."""
+def _lustre(report: Any) -> tuple[dict[int, tuple[int, int]], dict[int, tuple[int, ...]]]:
+    """Record id -> (stripe count, stripe size) of its first Lustre layout component, and
+    record id -> the storage targets (OST ids) of all its components."""
     report.mod_read_all_lustre_records()
     records = report.records["LUSTRE"]
     if len(records) == 0:
         raise CorruptLog("the LUSTRE region holds no record PyDarshan could read")
     frame = records.to_df()["components"]
     found: dict[int, tuple[int, int]] = {}
+    targets: dict[int, set[int]] = {}
     for row in frame.itertuples(index=False):
         count, size = int(row.LUSTRE_COMP_STRIPE_COUNT), int(row.LUSTRE_COMP_STRIPE_SIZE)
         if int(row.id) not in found and count >= 1 and size >= 1:
             found[int(row.id)] = (count, size)
-    return found
+        # Darshan writes -1 for a target it could not read.
+        ids = getattr(row, "LUSTRE_OST_IDS", None)
+        targets.setdefault(int(row.id), set()).update(
+            int(t) for t in (ids if ids is not None else ()) if int(t) >= 0
+        )
+    return found, {i: tuple(sorted(t)) for i, t in targets.items() if t}
 
 
 def _dxt(report: Any, module: str) -> dict[str, Any]:
