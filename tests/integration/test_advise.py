@@ -201,7 +201,7 @@ def test_the_exports_advise_prints_apply_when_run(learned: Path, mpi: Mpi, tmp_p
     if not group["hints"]:
         # The shared sweep is two repeats on a shared machine: on a loaded one no
         # configuration's worst repeat may beat the default's best, and advise rightly
-        # keeps the defaults. Then there is nothing to apply, which the end checks.
+        # keeps the defaults: there is then nothing whose export could be run.
         pytest.skip(f"the small sweep's model advised no change: {group['reason']}")
     exports = {e["mechanism"]: e for e in advised["exports"]}
     for mechanism, export in exports.items():
