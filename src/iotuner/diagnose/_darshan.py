@@ -769,8 +769,9 @@ def _shared_imbalance(ctx: _Log, frame: pd.DataFrame) -> Iterable[Finding]:
                 "POSIX_SLOWEST_RANK": float(row["POSIX_SLOWEST_RANK"]),
                 "POSIX_FASTEST_RANK": float(row["POSIX_FASTEST_RANK"]),
             },
-            "find why that rank is slow: more data than the others (see imbalance.bytes), "
-            "a slow node or target, or I/O done by one rank while the rest wait",
+            "find why that rank is slow: more data than the others (the unequal-bytes "
+            "finding, when there is one), a slow node or target, or I/O done by one rank "
+            "while the rest wait",
             seconds,
         )
     hit = uneven & ~aggregated
