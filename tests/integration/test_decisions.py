@@ -402,3 +402,30 @@ def test_show_and_the_report_print_one_earned_gain(mpi: Mpi, tmp_path: Path) -> 
     for html in pages:
         assert f'<td class="n">{figure}</td><td>calibrated</td>' in html
         assert '<td class="n">unknown</td>' in html
+
+
+def test_an_access_entry_holding_the_open_entry_s_values_passes_nothing_to_mpi(
+    mpi: Mpi, tmp_path: Path
+) -> None:
+    """Issue 33: an access entry whose keys already hold their values (the usual table: the
+    open entry sets them) calls no MPI_File_set_info; its hints record says which entry
+    applied (`table`) and that nothing was passed (`requested` empty). A value that
+    differs is still passed, and the bytes are the plain run's either way."""
+    same = {"romio_cb_write": "disable", "cb_buffer_size": "1048576"}
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"at": "open", "hints": same},
+        {"group": size_group(SMALL), "hints": same},
+        {"group": size_group(LARGE), "hints": {**same, "romio_cb_write": "enable"}},
+    )
+    steps = [f"coll={SMALL}x4", f"coll={LARGE}x4"]
+    log = one_log(
+        mpi.run(2, "steps", str(tmp_path / "tuned"), *steps, mode="tune,trace", table=table)
+    )
+    access = [h for h in log.hints if h["at"] == "access"]
+    assert [h["table"] for h in access] == [same, {**same, "romio_cb_write": "enable"}], access
+    assert access[0]["requested"] == {}, access[0]
+    assert access[1]["requested"] == {"romio_cb_write": "enable", "cb_buffer_size": "1048576"}
+    assert access[1]["effective"]["romio_cb_write"] == "enable"
+    mpi.run(2, "steps", str(tmp_path / "plain"), *steps, mode="off")
+    assert (tmp_path / "tuned").read_bytes() == (tmp_path / "plain").read_bytes()
