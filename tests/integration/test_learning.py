@@ -77,8 +77,8 @@ def test_bench_rejects_bad_options(tmp_path: Path) -> None:
 
 def test_train_tune_analyze(small_sweep: Path, tmp_path: Path) -> None:
     db = str(small_sweep / "kb.sqlite")
-    trained = iotuner("train", "--db", db, "--quick", "--target", "bw_median", "-o",
-                      str(tmp_path / "model")).stdout  # fmt: skip
+    trained = iotuner("train", "--db", db, "--quick", "--target", "bw_median", "--verbose",
+                      "-o", str(tmp_path / "model")).stdout  # fmt: skip
     assert "random_forest" in trained and "chosen" in trained
     assert "choose" in trained  # the parameter-setting tree's rules
     assert "harm." in trained or "harmonic" in trained

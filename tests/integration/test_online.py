@@ -173,6 +173,19 @@ def test_a_failure_to_learn_is_a_warning_and_keeps_the_programs_status(folder: P
     assert completed.stderr.count("learning from this run failed") == 1
 
 
+def test_a_learning_run_on_a_busy_machine_says_so_once(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32, item 7: what `run --learn` learns from is a measurement, which a load
+    above the cores makes noise; it says so in one line, and learns as before. A run that
+    learns nothing says nothing of the load."""
+    monkeypatch.setenv("IOTUNER_TEST_LOADAVG", "64")  # the kernel's figure moves too slowly
+    learned = _learn(folder)
+    assert learned.stderr.count("iotuner: warning: the machine is busy (load average 64.0") == 1
+    assert "run" in [e["event"] for e in read_history(folder / "table.jsonl")]  # it learned
+    assert "the machine is busy" not in _run(folder).stderr
+
+
 def test_the_site_wide_setting_learns_and_never_stops_a_run(
     folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -48,7 +48,7 @@ def assert_no_dump(stderr: str) -> None:
 
 @pytest.mark.parametrize("columns", [60, 80, 200])
 def test_train_at_any_width(kb: Path, columns: int) -> None:
-    done = run("train", "--db", str(kb / "kb.sqlite"), "--quick", "-o",
+    done = run("train", "--db", str(kb / "kb.sqlite"), "--quick", "--verbose", "-o",
                str(kb / f"model-{columns}"), columns=columns)  # fmt: skip
     assert_terminal_text(done.stdout, columns)
     assert_no_dump(done.stderr)
