@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from iotuner.formats import op_fields
 from iotuner.table import read_table
 from iotuner.tracelog import read_tracelog
@@ -112,6 +114,7 @@ def test_table_derive_then_tune(mpi: Mpi, tmp_path: Path) -> None:
     assert opened["effective"]["ind_wr_buffer_size"] == "1048576"
 
 
+@pytest.mark.slow  # the whole demo, 2-3 min; CI's
 def test_demo_runs_the_whole_loop(tmp_path: Path) -> None:
     out = tmp_path / "d"
     # The whole loop: 1 to 3 minutes alone on 2 cores, more beside other jobs.
@@ -125,7 +128,7 @@ def test_demo_runs_the_whole_loop(tmp_path: Path) -> None:
     )  # fmt: skip
     shown = done.stdout
     assert done.stderr.count("iotuner: warning: the machine is busy") == 1, done.stderr
-    for step in ("bench", "train:", "demo: every configuration", "demo: default, tuned"):
+    for step in ("round", "train:", "demo: every configuration", "demo: default, tuned"):
         assert re.search(rf"(?m)^{step}.* \d+/\d+ ", done.stderr), (step, done.stderr[-3000:])
     # 18 runs of a kernel, each a second or more: a line while it ran, and the last state.
     assert len(re.findall(r"(?m)^demo: every configuration", done.stderr)) >= 2

@@ -20,7 +20,8 @@ from .conftest import (
     write_table,
 )
 
-NPROCS = [1, 2, 4]
+NPROCS = [1, 2, pytest.param(4, marks=pytest.mark.slow)]
+"""4 ranks on 2 cores (several seconds a case) are CI's: its slow stage and -m never_harm."""
 MODES = ["off", "trace", "tune", "tune,trace"]
 
 
