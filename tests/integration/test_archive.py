@@ -237,6 +237,7 @@ class _Links(HTMLParser):
         self.scripts += tag == "script"
 
 
+@pytest.mark.slow  # CI's
 def test_html_pages_rank_and_describe_each_program(tmp_path: Path) -> None:
     make_archive(tmp_path / "archive")
     pages = tmp_path / "pages"
@@ -262,6 +263,7 @@ def test_html_pages_rank_and_describe_each_program(tmp_path: Path) -> None:
     assert "sample-badost.darshan" in ior and "ior_hdf5_example.darshan" in ior
 
 
+@pytest.mark.slow  # CI's
 def test_the_report_gives_each_program_one_page_with_its_archive_part_and_its_runs(
     tmp_path: Path,
 ) -> None:

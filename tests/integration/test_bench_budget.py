@@ -14,6 +14,8 @@ import re
 import time
 from pathlib import Path
 
+import pytest
+
 from iotuner.bench import duration_text
 
 from .test_cli import iotuner
@@ -40,6 +42,7 @@ def _one_measurement(folder: Path) -> tuple[float, float]:
     return command, float(json.loads(line)["provenance"]["wall_seconds"])
 
 
+@pytest.mark.slow  # three sweeps; CI's
 def test_a_budget_stops_the_sweep_and_the_same_command_goes_on(tmp_path: Path) -> None:
     command, each = _one_measurement(tmp_path / "timing")
     budget = float(round(command + MORE * each))

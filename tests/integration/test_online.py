@@ -118,6 +118,7 @@ def test_the_online_loop_leaves_a_slow_entry_for_the_best(folder: Path) -> None:
     assert history[-1]["event"] == "keep"
 
 
+@pytest.mark.slow  # CI's
 def test_a_change_that_made_runs_slower_is_rolled_back(folder: Path) -> None:
     _set_program(folder, {"romio_ds_write": "enable"})
     for _ in range(3):
@@ -144,6 +145,7 @@ def test_a_change_that_made_runs_slower_is_rolled_back(folder: Path) -> None:
     assert _program_hints(folder) == {"romio_ds_write": "enable"}
 
 
+@pytest.mark.slow  # CI's
 def test_an_entry_the_space_cannot_read_is_repaired_once(folder: Path) -> None:
     """An entry holding a value the vocabulary allows but the space does not list (here
     sieving `disable` under a space of `automatic` and `enable`): the first learning run
@@ -276,6 +278,7 @@ def test_learning_changes_only_the_entries_of_the_file_it_measured(folder: Path)
     assert _program_hints(folder) == change["new"] != SLOW
 
 
+@pytest.mark.slow  # CI's
 def test_a_missing_empty_or_refused_table_never_stops_the_program(folder: Path) -> None:
     """Issue 31: `iotuner run --learn` exited 2 on an empty table file and never started
     the program. Missing or empty: one warning, the program runs untuned, and learning

@@ -103,7 +103,6 @@ def report(tmp_path_factory: pytest.TempPathFactory, mpiexec: str) -> Path:
     return output
 
 
-@pytest.mark.slow  # every image of a full report; CI's
 def test_every_embedded_image_is_a_valid_png(report: Path) -> None:
     html = report.read_text()
     sources = re.findall(r'<img src="([^"]*)"', html)

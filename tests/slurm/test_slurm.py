@@ -84,6 +84,7 @@ def jobs_of(tmp_path: Path, cluster: Cluster) -> list[dict[str, str]]:
     return jobs
 
 
+@pytest.mark.slow  # CI's
 def test_sbatch_trials_of_the_kernel_within_a_core_hour_budget(
     slurm: Cluster, tmp_path: Path
 ) -> None:

@@ -104,6 +104,7 @@ def test_search_with_no_server_says_it_could_not_connect(tmp_path: Path) -> None
     assert "Connection refused" in err
 
 
+@pytest.mark.slow  # a PostgreSQL server's start; CI's
 def test_a_real_server_shows_the_url_masked(
     postgres_server: PostgresServer, tmp_path: Path
 ) -> None:
