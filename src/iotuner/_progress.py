@@ -113,10 +113,11 @@ class _Progress(Progress):
 
     def _write_lines(self) -> None:
         while not self._ended.wait(self._interval):
-            with self._lock:
+            with self._lock:  # the line is made under the lock, printed outside it
                 running = [task for task in self.tasks if task.visible and not task.finished]
-                if running:
-                    self.console.print(self.make_tasks_table(running))
+                line = self.make_tasks_table(running) if running else None
+            if line is not None:
+                self.console.print(line)
 
 
 def _stdout_is_a_terminal() -> bool:

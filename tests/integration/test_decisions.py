@@ -346,6 +346,7 @@ def test_show_says_which_hints_in_force_cannot_act_on_the_accesses(
     assert "romio_cb_write" not in access.why
 
 
+@pytest.mark.slow  # CI's
 def test_show_and_the_report_print_one_earned_gain(mpi: Mpi, tmp_path: Path) -> None:
     """The same table and tuned run: `show` and the report's index and program page give
     the same gain string, and only an earned one: the calibrated figure of the entry that

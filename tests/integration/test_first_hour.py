@@ -18,7 +18,9 @@ SWEEP = ("--space", "demo-small", "--nprocs", "2", "--patterns", "collective", "
 
 def test_bench_in_a_pipe_says_its_progress_and_that_the_machine_is_busy(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
-    env = {**os.environ, "IOTUNER_PROGRESS_SECONDS": "0.3", "IOTUNER_TEST_LOADAVG": "64"}
+    # A line every 20 ms: the MPI job alone (the launch, MPI_Init, synced writes) takes
+    # longer on any machine, and the test must not rest on how much longer.
+    env = {**os.environ, "IOTUNER_PROGRESS_SECONDS": "0.02", "IOTUNER_TEST_LOADAVG": "64"}
     done = subprocess.run(
         [IOTUNER, "bench", *SWEEP, "--dir", str(tmp_path / "data"), "--results",
          str(tmp_path / "r.bench.jsonl")],
@@ -29,7 +31,7 @@ def test_bench_in_a_pipe_says_its_progress_and_that_the_machine_is_busy(tmp_path
     warning = next(line for line in done.stderr.splitlines() if "machine is busy" in line)
     assert "load average 64.0" in warning and "noise" in warning
     # The bar's state as lines on stderr while it ran, and the last one at its end: the
-    # counts rise (a line every 0.3 s of a job of seconds).
+    # counts rise.
     counts = [int(n) for n in re.findall(r"━* *(\d+)/\d+ \d+:\d\d:\d\d", done.stderr)]
     assert len(counts) >= 2 and counts == sorted(counts), done.stderr
     assert "━" not in done.stdout  # the plan and results alone on stdout

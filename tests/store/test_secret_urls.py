@@ -86,6 +86,7 @@ def test_report_storage_never_prints_the_password(url: str, tmp_path: Path) -> N
     assert not (tmp_path / "r.html").exists()
 
 
+@pytest.mark.slow  # CI's (report's twin below stays)
 @pytest.mark.parametrize("url", BAD_URLS)
 def test_search_storage_never_prints_the_password(url: str, tmp_path: Path) -> None:
     table = _grid(tmp_path)
