@@ -20,6 +20,8 @@ README = ROOT / "README.md"
 SKIP = "<!-- not run by tests/test_readme.py:"
 TIMEOUT = 900
 """Seconds for every block together (about 3 minutes on the 2-core development machine)."""
+REPR = re.compile(r"\b[A-Za-z_]\w*\(\w+=|=None\b|\bNone\b|<[\w.]+ object at 0x")
+"""A dataclass's repr (Workload(nprocs=2, ...)), a Python None, an object's default repr."""
 
 
 def command_blocks(text: str) -> tuple[list[str], list[str]]:
@@ -69,6 +71,10 @@ def test_the_readme_blocks_run_as_written(tmp_path: Path) -> None:
     assert "default (default)" not in said
     assert "keeps the default, nothing to carry" not in said
     assert "entries that keep the defaults" in said
+    # No Python repr reaches the reader (issue 32, item 7): search's note printed
+    # "Workload(nprocs=2, ...)" and show "stride_min=None".
+    repr_found = REPR.search(said)
+    assert repr_found is None, f"a Python repr in the output: {repr_found.group()!r}"
     walk = tmp_path / "iotuner-try"
     assert (walk / "report.html").is_file() and (walk / "report.iokernel.html").is_file()
     assert 'href="report.iokernel.html"' in (walk / "report.html").read_text()

@@ -18,6 +18,8 @@ import random
 import shutil
 import statistics
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +27,8 @@ from rich.console import Console
 from rich.table import Table
 
 from iotuner._fileio import make_private_dirs
+from iotuner._load import warn_if_busy
+from iotuner._progress import progress_bar, steps_bar
 from iotuner._tables import breakable, print_table, whole
 from iotuner.bench import (
     BenchPlan,
@@ -38,7 +42,7 @@ from iotuner.errors import ConfigError
 from iotuner.ingest import ingest_bench, ingest_trace
 from iotuner.learn import training_data
 from iotuner.measurement import Workload
-from iotuner.models import load_model, render_train_report, train_command
+from iotuner.models import load_model, render_train_summary, train_command
 from iotuner.runner import RunResult, run
 from iotuner.space import Configuration, Space, config_key, load_space
 from iotuner.store import Store, open_store
@@ -121,6 +125,7 @@ def run_demo(settings: DemoSettings, console: Console) -> dict[str, Series]:
             f"--nprocs and --repeats must be at least 1, got {settings.nprocs} "
             f"and {settings.repeats}"
         )
+    warn_if_busy()  # before the sweep: its figures are noise on a busy machine
     workdir = settings.workdir.absolute()
     shutil.rmtree(workdir, ignore_errors=True)
     data_dir = workdir / "data"
@@ -169,11 +174,14 @@ def run_demo(settings: DemoSettings, console: Console) -> dict[str, Series]:
     # The median of the repeats, not the thesis' minimum: on this kind of machine (one
     # local disk, page cache, fsync) a single slow sync can cut one repeat tenfold, and a
     # model of those outliers tunes nothing.
-    report = train_command(data.frame, space, workdir / "model", target="bw_median", quick=True)
-    render_train_report(report, console)
+    with steps_bar(Console(stderr=True), "train") as steps:
+        report = train_command(
+            data.frame, space, workdir / "model", target="bw_median", quick=True, progress=steps
+        )
+    render_train_summary(report, console)
 
     step("3. tune: predict every configuration for every case")
-    result = tune(load_model(workdir / "model"), space, data.frame)
+    result = tune(load_model(workdir / "model"), space, data.frame, progress=Console(stderr=True))
     table = workdir / "tuned-table.jsonl"
     write_table(table, result.entries, fs_type=data.system.fs_type)
     changed = sum(not c.kept_default for c in result.choices)
@@ -237,15 +245,26 @@ def _try_them_all(
     order = [(config, repeat) for config in configs for repeat in range(repeats)]
     random.Random(0).shuffle(order)
     found: dict[str, tuple[Configuration, list[float]]] = {}
-    for config, repeat in order:
-        command = kernel_command(
-            workload, data_dir / f"oracle_{repeat}.dat", *_hint_args(space.hints(config))
-        )
-        result = run(command, mode="off", capture=True, timeout=300)
-        if result.returncode != 0:
-            raise ConfigError(f"the kernel failed ({result.returncode}):\n{result.stderr}")
-        found.setdefault(config_key(config), (config, []))[1].append(_bandwidth(result))
+    with _counting("demo: every configuration", len(order)) as advance:
+        for config, repeat in order:
+            command = kernel_command(
+                workload, data_dir / f"oracle_{repeat}.dat", *_hint_args(space.hints(config))
+            )
+            result = run(command, mode="off", capture=True, timeout=300)
+            if result.returncode != 0:
+                raise ConfigError(f"the kernel failed ({result.returncode}):\n{result.stderr}")
+            found.setdefault(config_key(config), (config, []))[1].append(_bandwidth(result))
+            advance()
     return found
+
+
+@contextmanager
+def _counting(what: str, total: int) -> Iterator[Callable[[], None]]:
+    """A bar of `total` runs on stderr (in a log, a line a minute: _progress); the
+    callable counts one done."""
+    with progress_bar(Console(stderr=True)) as bar:
+        task = bar.add_task(what, total=total)
+        yield lambda: bar.advance(task)
 
 
 def _compare(
@@ -267,35 +286,37 @@ def _compare(
         "tuned": Series("tuned", {}),
         "best": Series("best (tried all)", best_hints),
     }
-    for repeat in range(repeats):
-        for name, mode, extra in (
-            ("default", "trace", []),
-            ("tuned", "tune,trace", []),
-            (
-                "best",
-                "trace",
-                [arg for k, v in best_hints.items() for arg in ("--hint", f"{k}={v}")],
-            ),
-        ):
-            target = data_dir / f"unseen_{name}_{repeat:03d}.dat"
-            command = kernel_command(workload, target, *extra)
-            result = run(
-                command,
-                mode=mode,
-                table=table if mode.startswith("tune") else None,
-                log_dir=log_dir,
-                capture=True,
-                timeout=300,
-            )
-            if result.returncode != 0:
-                raise ConfigError(f"the kernel failed ({result.returncode}):\n{result.stderr}")
-            series[name].bandwidths.append(_bandwidth(result))
-            series[name].logs.extend(result.logs)
-            if name == "tuned" and result.logs:
-                series[name].hints = _applied(read_tracelog(result.logs[0]))
-            if name == "default":
-                for log in result.logs:
-                    ingest_trace(store, log)
+    with _counting("demo: default, tuned and best, alternately", 3 * repeats) as advance:
+        for repeat in range(repeats):
+            for name, mode, extra in (
+                ("default", "trace", []),
+                ("tuned", "tune,trace", []),
+                (
+                    "best",
+                    "trace",
+                    [arg for k, v in best_hints.items() for arg in ("--hint", f"{k}={v}")],
+                ),
+            ):
+                target = data_dir / f"unseen_{name}_{repeat:03d}.dat"
+                command = kernel_command(workload, target, *extra)
+                result = run(
+                    command,
+                    mode=mode,
+                    table=table if mode.startswith("tune") else None,
+                    log_dir=log_dir,
+                    capture=True,
+                    timeout=300,
+                )
+                if result.returncode != 0:
+                    raise ConfigError(f"the kernel failed ({result.returncode}):\n{result.stderr}")
+                series[name].bandwidths.append(_bandwidth(result))
+                series[name].logs.extend(result.logs)
+                if name == "tuned" and result.logs:
+                    series[name].hints = _applied(read_tracelog(result.logs[0]))
+                if name == "default":
+                    for log in result.logs:
+                        ingest_trace(store, log)
+                advance()
     return series
 
 

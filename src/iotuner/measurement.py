@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from iotuner._safejson import loads_json
+from iotuner._units import format_size
 from iotuner.formats import size_group
 
 __all__ = [
@@ -107,6 +108,10 @@ def _describe(column: str, doc: str, **default: Any) -> Any:
     return field(metadata={"column": column, "doc": doc}, **default)
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 @dataclass(frozen=True)
 class Workload:
     """What was measured, apart from the settings: the one list of workload fields.
@@ -188,6 +193,32 @@ class Workload:
                 f"ranks_per_node must be at most nprocs ({self.nprocs}) and, times nodes "
                 f"({self.nodes}), at least nprocs; got {per_node}"
             )
+
+    def __str__(self) -> str:
+        """The workload in words, as messages show it (the repr keeps the fields)."""
+        shape = (
+            f"strided ({format_size(self.block)} blocks covering {self.fill:.0%} of the file)"
+            if self.layout == "strided"
+            else self.layout
+        )
+        known = {
+            "ranks per node": self.ranks_per_node,
+            "files at once": self.files,
+            "interleaved": None
+            if self.interleaved is None
+            else "yes"
+            if self.interleaved
+            else "no",
+            "stripe count": self.stripe_count,
+            "stripe size": None if self.stripe_size is None else format_size(self.stripe_size),
+            "program": self.program,
+        }
+        return (
+            f"{_count(self.nprocs, 'rank')} on {_count(self.nodes, 'node')}, {self.pattern} "
+            f"{self.op}s, {shape}, {format_size(self.bytes_per_rank)} per rank per call, "
+            f"{_count(self.calls_per_open, 'call')} per open"
+            + "".join(f", {name} {value}" for name, value in known.items() if value is not None)
+        )
 
     @property
     def group(self) -> int:

@@ -42,7 +42,11 @@ def _print_file(file: FileSummary, console: Console) -> None:
     if not file.reduced:
         console.print("[yellow]⚠ not closed before MPI_Finalize: rank 0's figures only[/]")
     for pattern in file.patterns:
-        fields = " ".join(f"{key}={_json_word(value)}" for key, value in pattern.items())
+        # A key without a value (null: e.g. no stride when no rank made two accesses) is
+        # left out: "stride_min=None" is Python's word, not the log's.
+        fields = " ".join(
+            f"{key}={_json_word(value)}" for key, value in pattern.items() if value is not None
+        )
         console.print(f"pattern: {markup_safe(fields)}")
     if file.operations:
         table = Table("operation", "calls (all ranks)", "bytes", "time (s)", "MiB/s")

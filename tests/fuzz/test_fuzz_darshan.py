@@ -91,6 +91,7 @@ def _check_job(job: DarshanJob) -> None:
         assert group.op in ("write", "read")
 
 
+@pytest.mark.slow  # CI's (its fuzz stage runs tests/fuzz)
 @given(data=damaged_logs())
 def test_read_darshan_gives_a_job_or_ingest_error(
     data: bytes,
@@ -114,6 +115,7 @@ def test_read_darshan_gives_a_job_or_ingest_error(
     assert time.monotonic() - started < BOUND
 
 
+@pytest.mark.slow  # CI's (its fuzz stage runs tests/fuzz)
 @given(data=damaged_logs())
 def test_ingest_darshan_stores_or_raises_ingest_error(
     data: bytes,

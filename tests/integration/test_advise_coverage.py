@@ -27,6 +27,10 @@ from .test_advise import advise_here, darshan_examples, learned  # noqa: F401 (f
 from .test_cli import IOTUNER, iotuner
 from .test_darshan_runtime import libdarshan  # noqa: F401 (fixture)
 
+pytestmark = pytest.mark.slow
+"""Two and a half minutes (a model trained for the module, Darshan's runtime, the printed
+commands run): CI's. test_advise.py keeps advise's own path in the README's run."""
+
 
 def example(name: str) -> Path:
     return next(p for p in darshan_examples() if p.name == name)

@@ -143,6 +143,7 @@ def test_table_output_ranks_and_names_the_bad_logs(tmp_path: Path) -> None:
     assert "unknown" in out  # to save, without a model
 
 
+@pytest.mark.slow  # about a minute; CI's
 def test_sigkill_then_resume_advises_every_log_exactly_once(tmp_path: Path) -> None:
     make_archive(tmp_path / "archive", copies=40)
     every = logs_in(tmp_path / "archive")
@@ -189,6 +190,7 @@ def dask_cluster() -> Any:
         yield cluster
 
 
+@pytest.mark.slow  # a Dask cluster's start; CI's
 def test_dask_cluster_gives_the_rows_of_a_local_run(tmp_path: Path, dask_cluster: Any) -> None:
     make_archive(tmp_path / "archive")
     local, remote = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
@@ -235,6 +237,7 @@ class _Links(HTMLParser):
         self.scripts += tag == "script"
 
 
+@pytest.mark.slow  # CI's
 def test_html_pages_rank_and_describe_each_program(tmp_path: Path) -> None:
     make_archive(tmp_path / "archive")
     pages = tmp_path / "pages"
@@ -264,6 +267,7 @@ def test_html_pages_rank_and_describe_each_program(tmp_path: Path) -> None:
     assert "sample-badost.darshan" in ior and "ior_hdf5_example.darshan" in ior
 
 
+@pytest.mark.slow  # CI's
 def test_the_report_gives_each_program_one_page_with_its_archive_part_and_its_runs(
     tmp_path: Path,
 ) -> None:

@@ -5,6 +5,8 @@ first and the table has an entry for it."""
 import json
 from pathlib import Path
 
+import pytest
+
 from iotuner.formats import size_group
 from iotuner.table import read_table
 
@@ -25,6 +27,7 @@ PROGRAM = ("--layout", "strided", "--block", "16k", "--fill", "0.25", "--size", 
 """The README's example program: collective strided writes of 2 MiB per rank per call."""
 
 
+@pytest.mark.slow  # a sweep and a training (the README's walk-through does the same)
 def test_the_traced_case_is_measured_first_and_gets_an_entry(mpi: Mpi, tmp_path: Path) -> None:
     logs, data = tmp_path / "logs", tmp_path / "data"
     data.mkdir()

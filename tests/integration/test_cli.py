@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from iotuner.formats import op_fields
 from iotuner.table import read_table
 from iotuner.tracelog import read_tracelog
@@ -20,9 +22,13 @@ IOTUNER = str(Path(sys.executable).parent / "iotuner")
 
 
 def iotuner(
-    *args: str, cwd: Path | None = None, timeout: float = TIMEOUT, columns: int | None = None
+    *args: str,
+    cwd: Path | None = None,
+    timeout: float = TIMEOUT,
+    columns: int | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": str(columns)} if columns else None
+    env = {**os.environ, **(env or {}), **({"COLUMNS": str(columns)} if columns else {})}
     completed = subprocess.run(
         [IOTUNER, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env,
         check=False,
@@ -108,13 +114,25 @@ def test_table_derive_then_tune(mpi: Mpi, tmp_path: Path) -> None:
     assert opened["effective"]["ind_wr_buffer_size"] == "1048576"
 
 
+@pytest.mark.slow  # the whole demo, 2-3 min; CI's
 def test_demo_runs_the_whole_loop(tmp_path: Path) -> None:
     out = tmp_path / "d"
     # The whole loop: 1 to 3 minutes alone on 2 cores, more beside other jobs.
-    shown = iotuner(
+    # On a busy machine (a load above the cores) it says so once; in a pipe, the progress
+    # of each long step is a line every IOTUNER_PROGRESS_SECONDS (issue 32, item 7).
+    busy = {"IOTUNER_TEST_LOADAVG": "64", "IOTUNER_PROGRESS_SECONDS": "0.2"}
+    done = iotuner(
         "demo", "--repeats", "1", "--sweep-repeats", "1", "--dir", str(out), timeout=900,
         columns=200,  # wide enough that no table cell wraps the words looked for below
-    ).stdout  # fmt: skip
+        env=busy,
+    )  # fmt: skip
+    shown = done.stdout
+    assert done.stderr.count("iotuner: warning: the machine is busy") == 1, done.stderr
+    for step in ("round", "train:", "demo: every configuration", "demo: default, tuned"):
+        assert re.search(rf"(?m)^{step}.* \d+/\d+ ", done.stderr), (step, done.stderr[-3000:])
+    # 18 runs of the kernel, each an MPI job: together far more than 0.2 s, a line while they ran,
+    # and the last state.
+    assert len(re.findall(r"(?m)^demo: every configuration", done.stderr)) >= 2
     for step in ("1. bench", "2. train", "3. tune", "4. a workload the sweep never saw"):
         assert step in shown
     assert "default" in shown and "tuned" in shown and "best (tried all)" in shown

@@ -61,6 +61,7 @@ def _run(library: Path | None, kernel: Path, workdir: Path, env: dict[str, str],
     return completed.stderr
 
 
+@pytest.mark.slow  # a build with Debian's MPICH; CI's
 def test_the_long_version_string_stays_in_its_field(
     debian_build: tuple[Path, Path], tmp_path: Path
 ) -> None:

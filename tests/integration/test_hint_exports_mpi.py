@@ -128,6 +128,7 @@ def test_a_romio_hints_export_changes_what_mpich_does(tmp_path: Path) -> None:
     assert sum(1 for w in written if w > 0) == 1, written
 
 
+@pytest.mark.slow  # Open MPI's jobs; CI's
 @pytest.mark.parametrize(
     ("hints", "parameter"),
     [

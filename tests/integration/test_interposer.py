@@ -20,7 +20,9 @@ from .conftest import (
     write_table,
 )
 
-NPROCS = [1, 2, 4]
+NPROCS = [pytest.param(1, marks=pytest.mark.slow), 2, pytest.param(4, marks=pytest.mark.slow)]
+"""2 ranks in the README's run; 1 and 4 (4 on 2 cores: several seconds a case) are CI's:
+its slow stage and -m never_harm on every stack."""
 MODES = ["off", "trace", "tune", "tune,trace"]
 
 

@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import pytest
+
 from iotuner.runner import build_config, find_program
 from iotuner.store import open_store
 
@@ -89,6 +91,7 @@ def _stored(kb: Path) -> list[tuple[str, float, str]]:
     return sorted(zip(frame["uid"], frame["bandwidth"], frame["config"], strict=True))
 
 
+@pytest.mark.slow  # half a minute; CI's
 def test_a_killed_bench_resumed_stores_every_measurement_of_its_results_once(
     tmp_path: Path,
 ) -> None:
@@ -151,6 +154,7 @@ def _search_command(tmp_path: Path) -> list[str]:
             "killed", "--log-dir", "logs", "--db", "kb.sqlite", "--", *kernel]  # fmt: skip
 
 
+@pytest.mark.slow  # half a minute; CI's
 def test_a_killed_search_resumed_stores_every_trial_of_its_study(tmp_path: Path) -> None:
     import optuna
 

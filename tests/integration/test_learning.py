@@ -49,6 +49,7 @@ def test_bench_measures_every_configuration_and_cleans_up(small_sweep: Path) -> 
     store.close()
 
 
+@pytest.mark.slow  # a second sweep; CI's
 def test_bench_resumes_without_measuring_again(small_sweep: Path, tmp_path: Path) -> None:
     results = tmp_path / "partial.bench.jsonl"
     kept = (small_sweep / "results.bench.jsonl").read_text().splitlines()[:30]
@@ -75,10 +76,11 @@ def test_bench_rejects_bad_options(tmp_path: Path) -> None:
         assert message in completed.stderr
 
 
+@pytest.mark.slow  # a training; CI's (the README's walk-through trains and tunes too)
 def test_train_tune_analyze(small_sweep: Path, tmp_path: Path) -> None:
     db = str(small_sweep / "kb.sqlite")
-    trained = iotuner("train", "--db", db, "--quick", "--target", "bw_median", "-o",
-                      str(tmp_path / "model")).stdout  # fmt: skip
+    trained = iotuner("train", "--db", db, "--quick", "--target", "bw_median", "--verbose",
+                      "-o", str(tmp_path / "model")).stdout  # fmt: skip
     assert "random_forest" in trained and "chosen" in trained
     assert "choose" in trained  # the parameter-setting tree's rules
     assert "harm." in trained or "harmonic" in trained

@@ -76,10 +76,10 @@ HOLES = {"collective": None, "collective-strided": (4096, 8192), "independent-st
     [
         (1, "collective"),
         (2, "collective"),
-        (4, "collective"),
+        pytest.param(4, "collective", marks=pytest.mark.slow),  # 4 ranks on 2 cores: CI's
         (2, "collective-strided"),
         (2, "independent-strided"),
-        (4, "independent-strided"),
+        pytest.param(4, "independent-strided", marks=pytest.mark.slow),
     ],
 )
 @pytest.mark.parametrize("change", sorted(SIZE_CHANGES))
@@ -176,7 +176,9 @@ FAULT_POINTS = 14
 
 
 @pytest.mark.never_harm
-@pytest.mark.parametrize(("nprocs", "rank"), [(2, 1), (2, 0), (4, 3)])
+@pytest.mark.parametrize(
+    ("nprocs", "rank"), [(2, 1), (2, 0), pytest.param(4, 3, marks=pytest.mark.slow)]
+)
 def test_allocation_failing_on_one_rank_neither_hangs_nor_harms(
     mpi: Mpi, tmp_path: Path, nprocs: int, rank: int
 ) -> None:

@@ -22,6 +22,7 @@ scenario that kills the job hides the ones after it; the failure names the scena
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,6 +71,15 @@ def mpich_major() -> int:
 
 # (nprocs, handler): every handler at 1 and 2 ranks, a few at 4 (2 cores).
 CASES = [(n, h) for n in (1, 2) for h in HANDLERS] + [(4, "return"), (4, "user")]
+
+
+def cases(pairs: list[tuple[int, str]]) -> list[Any]:
+    """The (nprocs, handler) parameters; 4 ranks on 2 cores (8-12 s a case) are CI's (its
+    slow stage, and -m never_harm on every stack)."""
+    return [
+        pytest.param(n, h, id=f"n{n}-{h}", marks=[pytest.mark.slow] if n > 2 else [])
+        for n, h in pairs
+    ]
 
 
 def parse(stdout: str) -> dict[str, str]:
@@ -227,7 +237,7 @@ def test_errcases_provokes_every_scenario(
 
 @pytest.mark.never_harm
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize(("nprocs", "handler"), CASES, ids=[f"n{n}-{h}" for n, h in CASES])
+@pytest.mark.parametrize(("nprocs", "handler"), cases(CASES))
 def test_errors_answer_as_without_iotuner(
     mpi: Mpi, tmp_path: Path, reference: Reference, nprocs: int, handler: str, mode: str
 ) -> None:
@@ -262,9 +272,7 @@ def fault_open_answer(mpiexec: str, tmp_path_factory: pytest.TempPathFactory) ->
 
 @pytest.mark.never_harm
 @pytest.mark.parametrize("mode", ["tune", "tune,trace"])
-@pytest.mark.parametrize(
-    ("nprocs", "handler"), RETRY_CASES, ids=[f"n{n}-{h}" for n, h in RETRY_CASES]
-)
+@pytest.mark.parametrize(("nprocs", "handler"), cases(RETRY_CASES))
 def test_open_rejected_by_table_hints_answers_as_without_iotuner(
     mpi: Mpi,
     tmp_path: Path,

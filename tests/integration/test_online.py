@@ -121,6 +121,7 @@ def test_the_online_loop_leaves_a_slow_entry_for_the_best(folder: Path) -> None:
     assert history[-1]["event"] == "keep"
 
 
+@pytest.mark.slow  # CI's
 def test_a_change_that_made_runs_slower_is_rolled_back(folder: Path) -> None:
     _set_program(folder, {"romio_ds_write": "enable"})
     for _ in range(3):
@@ -147,6 +148,7 @@ def test_a_change_that_made_runs_slower_is_rolled_back(folder: Path) -> None:
     assert _program_hints(folder) == {"romio_ds_write": "enable"}
 
 
+@pytest.mark.slow  # CI's
 def test_an_entry_the_space_cannot_read_is_repaired_once(folder: Path) -> None:
     """An entry holding a value the vocabulary allows but the space does not list (here
     sieving `disable` under a space of `automatic` and `enable`): the first learning run
@@ -174,6 +176,19 @@ def test_a_failure_to_learn_is_a_warning_and_keeps_the_programs_status(folder: P
     )  # fmt: skip
     assert completed.returncode == 0, completed.stderr
     assert completed.stderr.count("learning from this run failed") == 1
+
+
+def test_a_learning_run_on_a_busy_machine_says_so_once(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32, item 7: what `run --learn` learns from is a measurement, which a load
+    above the cores makes noise; it says so in one line, and learns as before. A run that
+    learns nothing says nothing of the load."""
+    monkeypatch.setenv("IOTUNER_TEST_LOADAVG", "64")  # the kernel's figure moves too slowly
+    learned = _learn(folder)
+    assert learned.stderr.count("iotuner: warning: the machine is busy (load average 64.0") == 1
+    assert "run" in [e["event"] for e in read_history(folder / "table.jsonl")]  # it learned
+    assert "the machine is busy" not in _run(folder).stderr
 
 
 def test_the_site_wide_setting_learns_and_never_stops_a_run(
@@ -266,6 +281,7 @@ def test_learning_changes_only_the_entries_of_the_file_it_measured(folder: Path)
     assert _program_hints(folder) == change["new"] != SLOW
 
 
+@pytest.mark.slow  # CI's
 def test_a_missing_empty_or_refused_table_never_stops_the_program(folder: Path) -> None:
     """Issue 31: `iotuner run --learn` exited 2 on an empty table file and never started
     the program. Missing or empty: one warning, the program runs untuned, and learning

@@ -75,6 +75,7 @@ def test_quick_run_runs_both_programs(built: Path, tmp_path: Path) -> None:
     assert all(v["runs"][0]["own_mib_s"] > 0 for v in ior["variants"])
 
 
+@pytest.mark.slow  # CI's
 def test_learning_runs_after_the_repeats(built: Path, tmp_path: Path) -> None:
     """--learn-runs: each cell's program runs again as `run --learn` runs it, learning into
     its own copy of the knowledge base (here an empty one: too little for a model, so each

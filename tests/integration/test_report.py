@@ -52,6 +52,11 @@ def write_offline_table(db: Path, path: Path) -> Path:
     return path
 
 
+pytestmark = pytest.mark.slow
+"""A real run, its report and a browser: CI's. The README's walk-through (tests/test_readme.py)
+writes a report and checks its pages in the README's run."""
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory, mpiexec: str) -> Path:
     """The report of a real small run (the module text), written by `iotuner report`."""

@@ -46,9 +46,10 @@ def assert_no_dump(stderr: str) -> None:
     assert "Traceback" not in stderr, stderr
 
 
+@pytest.mark.slow  # three trainings; CI's
 @pytest.mark.parametrize("columns", [60, 80, 200])
 def test_train_at_any_width(kb: Path, columns: int) -> None:
-    done = run("train", "--db", str(kb / "kb.sqlite"), "--quick", "-o",
+    done = run("train", "--db", str(kb / "kb.sqlite"), "--quick", "--verbose", "-o",
                str(kb / f"model-{columns}"), columns=columns)  # fmt: skip
     assert_terminal_text(done.stdout, columns)
     assert_no_dump(done.stderr)
@@ -60,6 +61,7 @@ def test_train_at_any_width(kb: Path, columns: int) -> None:
     assert "Choices over 0 workloads" not in done.stdout
 
 
+@pytest.mark.slow  # a training and an evaluation; CI's
 def test_evaluate_tune_analyze_show_fit_80_columns(kb: Path) -> None:
     db = str(kb / "kb.sqlite")
     model = kb / "model-eval"
@@ -82,6 +84,7 @@ def test_evaluate_tune_analyze_show_fit_80_columns(kb: Path) -> None:
     assert_terminal_text(status.split("\n", 1)[1], 80)  # the first line: the path as it is
 
 
+@pytest.mark.slow  # CI's
 def test_json_commands_keep_stdout_pure(kb: Path) -> None:
     db = str(kb / "kb.sqlite")
     model = kb / "model-json"

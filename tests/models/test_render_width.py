@@ -41,6 +41,7 @@ def train_report(
     return train_command(summary, space, tmp_path_factory.mktemp("model"), seeds=2, quick=True)
 
 
+@pytest.mark.slow  # a training for the module; CI's
 @pytest.mark.parametrize("width", WIDTHS)
 def test_train_tables_fit(train_report: TrainReport, width: int) -> None:
     text = rendered(width, render_train_report, train_report)
@@ -52,6 +53,7 @@ def test_train_tables_fit(train_report: TrainReport, width: int) -> None:
         assert f"{mean:.2f}" in text
 
 
+@pytest.mark.slow  # CI's
 def test_train_tables_narrow_leave_out_times_with_a_note(train_report: TrainReport) -> None:
     wide = rendered(200, render_train_report, train_report)
     assert "build s" in wide and "left out" not in wide

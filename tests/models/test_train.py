@@ -214,6 +214,7 @@ def test_a_non_forest_needs_residuals_for_quantiles(summary: pd.DataFrame, space
     assert np.allclose(q[:, 2], point * math.exp(0.2))
 
 
+@pytest.mark.slow  # CI's
 def test_train_command_saves_the_chosen_model(
     summary: pd.DataFrame, space: Space, tmp_path: Path
 ) -> None:

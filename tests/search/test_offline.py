@@ -288,6 +288,7 @@ def test_a_table_of_measured_outputs_only_is_an_error_listing_its_columns(tmp_pa
         OfflineTable(path)
 
 
+@pytest.mark.slow  # CI's
 def test_the_ga_ends_after_its_generations(hill_table: Path, tmp_path: Path) -> None:
     """A converged GA proposes children it already measured; they are answered from the
     cache, but each is a study trial. The GA ends after budget / population generations

@@ -84,6 +84,7 @@ def jobs_of(tmp_path: Path, cluster: Cluster) -> list[dict[str, str]]:
     return jobs
 
 
+@pytest.mark.slow  # CI's
 def test_sbatch_trials_of_the_kernel_within_a_core_hour_budget(
     slurm: Cluster, tmp_path: Path
 ) -> None:
@@ -177,6 +178,7 @@ def test_a_failed_job_is_a_failed_trial_with_its_reason(
     assert "cannot open the input" in (outcome.reason or "")
 
 
+@pytest.mark.slow  # Slurm's minute of time limit; CI's
 def test_a_job_past_slurms_time_limit_is_a_failed_trial(
     slurm: Cluster, space: Space, tmp_path: Path
 ) -> None:
@@ -197,6 +199,7 @@ def test_a_job_past_slurms_time_limit_is_a_failed_trial(
     assert job["JobState"] == "TIMEOUT"
 
 
+@pytest.mark.slow  # half a minute; CI's
 def test_a_killed_driver_collects_its_job_when_started_again(
     slurm: Cluster, tmp_path: Path
 ) -> None:
@@ -247,6 +250,7 @@ def test_a_killed_driver_collects_its_job_when_started_again(
     assert len(set(configs)) == 3  # none run twice
 
 
+@pytest.mark.slow  # CI's
 def test_an_interrupted_driver_cancels_its_job_and_the_next_runs_the_trial_again(
     slurm: Cluster, tmp_path: Path
 ) -> None:
@@ -298,6 +302,7 @@ def test_an_interrupted_driver_cancels_its_job_and_the_next_runs_the_trial_again
     assert sorted(j["JobState"] for j in jobs) == ["CANCELLED", "COMPLETED", "COMPLETED"]
 
 
+@pytest.mark.slow  # CI's
 def test_the_user_s_mpiexec_need_not_be_on_path(slurm: Cluster, tmp_path: Path) -> None:
     # `-- mpiexec -n 2 ./app` as the README writes it: Slurm's launcher drops the mpiexec
     # and runs the program with srun, so a PATH with Slurm's commands and no mpiexec (a

@@ -86,6 +86,7 @@ def test_report_storage_never_prints_the_password(url: str, tmp_path: Path) -> N
     assert not (tmp_path / "r.html").exists()
 
 
+@pytest.mark.slow  # CI's (report's twin below stays)
 @pytest.mark.parametrize("url", BAD_URLS)
 def test_search_storage_never_prints_the_password(url: str, tmp_path: Path) -> None:
     table = _grid(tmp_path)
@@ -104,6 +105,7 @@ def test_search_with_no_server_says_it_could_not_connect(tmp_path: Path) -> None
     assert "Connection refused" in err
 
 
+@pytest.mark.slow  # a PostgreSQL server's start; CI's
 def test_a_real_server_shows_the_url_masked(
     postgres_server: PostgresServer, tmp_path: Path
 ) -> None:

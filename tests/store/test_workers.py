@@ -100,6 +100,7 @@ def _check_study_and_knowledge_base(url: str) -> list[optuna.trial.FrozenTrial]:
     return trials
 
 
+@pytest.mark.slow  # CI's
 def test_two_workers_share_one_study(tmp_path: Path, database: str) -> None:
     # The same seed: both workers' samplers propose the same configurations in the same
     # order, so every proposal clashes with the other worker's and must be settled.
@@ -109,6 +110,7 @@ def test_two_workers_share_one_study(tmp_path: Path, database: str) -> None:
     _check_study_and_knowledge_base(database)
 
 
+@pytest.mark.slow  # half a minute; CI's
 def test_a_killed_workers_trial_is_run_by_the_other(tmp_path: Path, database: str) -> None:
     a = _worker(tmp_path, database, "a")
     b = _worker(tmp_path, database, "b")

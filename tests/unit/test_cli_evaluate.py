@@ -95,6 +95,7 @@ def test_evaluate_refuses_an_unknown_model(
     assert "--models must be a comma-separated list of random_forest" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # CI's
 def test_train_json_then_predict(
     knowledge: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -162,6 +163,7 @@ def test_train_json_then_predict(
     assert "romio_cb_write" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # CI's
 def test_predict_finds_the_space_of_a_model_trained_on_a_space_file(
     knowledge: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from iotuner.measurement import CONFIG_PREFIX, Workload
 from iotuner.models import fit_model
@@ -56,6 +57,7 @@ def _frame() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@pytest.mark.slow  # CI's
 def test_tune_optimises_a_billion_configurations_within_bounded_evaluations(
     tmp_path: Path,
 ) -> None:

@@ -152,9 +152,9 @@ def add_train(subparsers: Subparsers) -> None:
             "evaluate's figures) beside two baselines (the forest and the best configuration "
             "on average), save the one with the best zero-trial pick that picks at least as "
             "well as both (the better baseline when none does), preferring the stable one, "
-            "and print "
-            "Kunkel et al.'s decision trees and how their choice compares with the default "
-            "and the best."
+            "and print a summary: each model's pick and MAPE, the choice and why. With "
+            "--verbose: every figure, and Kunkel et al.'s decision trees and how their choice "
+            "compares with the default and the best."
         ),
     )
     _add_learning_source(parser)
@@ -173,7 +173,15 @@ def add_train(subparsers: Subparsers) -> None:
     )
     parser.add_argument("--seeds", type=int, default=10, help="70/30 splits (default 10)")
     parser.add_argument("--quick", action="store_true", help="a small zoo, for demos")
-    parser.add_argument("--no-rules", action="store_true", help="skip the decision-tree rules")
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="every figure: each scheme's metrics, the held-out workloads' figures and "
+        "Kunkel et al.'s decision-tree rules (without it: a summary)",
+    )
+    parser.add_argument(
+        "--no-rules", action="store_true", help="with --verbose: skip the decision-tree rules"
+    )
     parser.add_argument(
         "--json",
         action="store_true",
@@ -187,7 +195,13 @@ def _train(args: argparse.Namespace) -> int:
 
     from iotuner._progress import steps_bar
     from iotuner.cli._evaluate import print_evaluation
-    from iotuner.models import kunkel_report, render_kunkel, render_train_report, train_command
+    from iotuner.models import (
+        kunkel_report,
+        render_kunkel,
+        render_train_report,
+        render_train_summary,
+        train_command,
+    )
 
     # With --json, stdout holds the JSON object alone; what train says goes to stderr.
     console = Console(stderr=args.json)
@@ -206,6 +220,9 @@ def _train(args: argparse.Namespace) -> int:
         )
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, allow_nan=False))
+        return 0
+    if not args.verbose:
+        render_train_summary(report, console)
         return 0
     render_train_report(report, console)
     if report.evaluation is not None:
@@ -260,8 +277,9 @@ def _tune(args: argparse.Namespace) -> int:
 
     # With --json, stdout holds the JSON object alone; what tune says goes to stderr.
     with _contextlib.redirect_stdout(_sys.stderr if args.json else _sys.stdout):
-        data = _training_data(args)
+        # The model first: a missing one is said at once, not after reading the knowledge base.
         model = load_model(args.model)
+        data = _training_data(args)
         _same_system(args.model, model.metadata, data.system)
         method, why = tune_method(data.space)
         say(f"tune: {method}: {why}")

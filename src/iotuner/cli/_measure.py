@@ -190,6 +190,7 @@ def add_bench(subparsers: Subparsers) -> None:
 def _bench(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from iotuner._load import warn_if_busy
     from iotuner.bench import (
         STOP_BUDGET,
         BenchPlan,
@@ -280,6 +281,7 @@ def _bench(args: argparse.Namespace) -> int:
                 f"it did not hold (measured by a run that was killed before storing them)"
             )
         after = lambda records: ingest_bench_records(store, results, records)  # noqa: E731
+    warn_if_busy()
     outcome = run_sweep(plan, args.dir, results, console, after, budget=budget, since=started)
     console.print(
         f"stopped after {outcome.rounds} round(s) and {duration_text(outcome.seconds)}: "

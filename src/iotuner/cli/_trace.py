@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from iotuner._fileio import atomic_write_text
+from iotuner._load import warn_if_busy
 from iotuner._printable import printable
 from iotuner._secrets import mask_secrets
 from iotuner._units import format_size
@@ -106,6 +107,8 @@ def _run(args: argparse.Namespace) -> int:
     if learn:
         mode, learn = _learning_mode(args.table)
         tag = _record_start(args) if learn else None
+        if learn:
+            warn_if_busy()  # what it learns from this run is a measurement
     result = run(
         command_after_dashes(args),
         mode=mode,

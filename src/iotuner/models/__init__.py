@@ -11,8 +11,8 @@
 * Kunkel et al.: performance_tree, parameter_setting_tree, tree_rules, judge_choices,
   kunkel_report.
 * SCTuner: analyze.
-* Rendering on a terminal: render_train_report, render_comparison, render_kunkel,
-  render_analyze (the reports are plain records).
+* Rendering on a terminal: render_train_summary, render_train_report, render_comparison,
+  render_kunkel, render_analyze (the reports are plain records).
 
 The names are imported when first used (__getattr__): most of them need scikit-learn
 and SciPy, a second or more to import, and a learn step after every run (iotuner.online)
@@ -59,6 +59,7 @@ if TYPE_CHECKING:
         render_comparison,
         render_kunkel,
         render_train_report,
+        render_train_summary,
     )
     from iotuner.models._saved import MODEL_FORMAT, TrainedModel, load_model, save_model
     from iotuner.models._synthetic import synthetic_summary_frame
@@ -129,6 +130,7 @@ _WHERE = {
     "render_comparison": "_render",
     "render_kunkel": "_render",
     "render_train_report": "_render",
+    "render_train_summary": "_render",
     "save_model": "_saved",
     "select_model": "_train",
     "std_from_interval": "_online",
@@ -196,6 +198,7 @@ __all__ = [
     "render_comparison",
     "render_kunkel",
     "render_train_report",
+    "render_train_summary",
     "save_model",
     "select_model",
     "std_from_interval",

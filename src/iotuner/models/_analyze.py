@@ -116,7 +116,9 @@ class AnalyzeReport:
     configurations x patterns)."""
     withheld: str = ""
     """Why `good` and `bad` are empty although there are clusters (too many imputed
-    cells: MAX_IMPUTED_FRACTION); "" when they are given."""
+    cells: MAX_IMPUTED_FRACTION), in whole sentences that follow "nothing is called
+    consistently good or bad:" (the terminal and the report say that part); "" when they
+    are given."""
     lone: int = 0
     """Patterns left out because a single configuration was measured in them (step 0)."""
 
@@ -211,12 +213,12 @@ def analyze(
     if imputed > MAX_IMPUTED_FRACTION:
         good, bad = [], []
         withheld = (
-            f"nothing is called consistently good or bad: {imputed:.0%} of the cells are "
-            f"imputed ({filled} of {matrix.size}: {len(configs)} configurations x "
-            f"{matrix.shape[1]} patterns), more than the {MAX_IMPUTED_FRACTION:.0%} the "
-            "analysis allows; each configuration's vector is then mostly its own mean. "
-            "Measure the configurations on the same patterns (iotuner bench) or analyze "
-            "a part of the knowledge base where they were"
+            f"{imputed:.0%} of the cells are imputed ({filled} of {matrix.size}: "
+            f"{len(configs)} configurations x {matrix.shape[1]} patterns), more than the "
+            f"{MAX_IMPUTED_FRACTION:.0%} the analysis allows; each configuration's vector is "
+            "then mostly its own mean. Measure the configurations on the same patterns "
+            "(iotuner bench), or analyze a part of the knowledge base in which they were "
+            "measured on the same patterns (--kind bench, --space or --system)."
         )
     return AnalyzeReport(
         stat=stat,

@@ -383,7 +383,7 @@ def evaluate_models(
         max_folds=max_folds,
         seed=seed,
         belief=(
-            "WorkloadBelief (iotuner.models._online): updated after each trial"
+            "the model's order, updated after each trial by what the trial measured"
             if belief
             else "the plain model order (no update after trials)"
         ),

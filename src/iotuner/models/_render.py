@@ -15,16 +15,31 @@ from iotuner.models._kunkel import KunkelReport, TreeRules
 from iotuner.models._metrics import Metrics
 from iotuner.models._train import Comparison, TrainReport
 
-__all__ = ["render_analyze", "render_comparison", "render_kunkel", "render_train_report"]
+__all__ = [
+    "DIVERGED_MAPE",
+    "diverged",
+    "render_analyze",
+    "render_comparison",
+    "render_kunkel",
+    "render_train_report",
+    "render_train_summary",
+]
+
+DIVERGED_MAPE = 1e5
+"""A mean absolute percentage error (%) above this, or an infinite one, is a fit that
+diverged: predictions a thousand times the measured bandwidth on average are no figure
+of how good the model is (an MLP's reached 6e22 %), and are shown as "diverged"."""
+
+
+def diverged(metrics: Metrics) -> bool:
+    """Whether the fit the metrics describe diverged (DIVERGED_MAPE)."""
+    return math.isinf(metrics.mape) or metrics.mape > DIVERGED_MAPE
 
 
 def render_comparison(comparison: Comparison, console: Console, chosen: str | None = None) -> None:
-    """One table per scheme: each model's metrics as mean ± std; the chosen one starred."""
-    console.print(
-        f"[bold]target[/] {comparison.target} (modelled as log), {comparison.rows} rows"
-        + (f", {comparison.dropped} dropped (no positive bandwidth)" if comparison.dropped else "")
-        + (", quick zoo" if comparison.quick else "")
-    )
+    """One table per scheme: each model's metrics as mean ± std (a fit that diverged says
+    so instead); the chosen one starred."""
+    _target_line(comparison, console)
     schemes = [("split", f"70/30 split, {comparison.seeds} seed(s)")]
     if comparison.group_by is not None:
         schemes.append(("group", comparison.group_note))
@@ -37,12 +52,7 @@ def render_comparison(comparison: Comparison, console: Console, chosen: str | No
             std = score.split_std if scheme == "split" else score.group_std
             if mean is None or std is None:
                 continue
-            name = markup_safe(score.model)
-            if score.baseline:
-                name += " [dim](baseline)[/]"
-            if score.model == chosen:
-                name = f"[bold green]★ {name}[/]"
-            rows.append((name, _figures(mean, std)))
+            rows.append((_model_name(score.model, score.baseline, chosen), _figures(mean, std)))
         # Widest first: one line per figure; the spread under the mean; without the
         # times, which say nothing of how good a model is (--json keeps them).
         layouts = []
@@ -59,12 +69,76 @@ def render_comparison(comparison: Comparison, console: Console, chosen: str | No
         print_table(console, layouts)
 
 
+def render_train_summary(report: TrainReport, console: Console) -> None:
+    """What `train` says unless --verbose, in a few dozen lines: each model's zero-trial
+    pick on the held-out workloads and its MAPE under each scheme (or that its fit
+    diverged) in one table, the choice and why, the calibration and where the model went."""
+    comparison, selection = report.comparison, report.selection
+    _target_line(comparison, console)
+    if comparison.group_by is None:
+        console.print(f"[yellow]{escape(comparison.group_note)}[/]")
+    group = comparison.group_by is not None
+    table = Table(
+        "model",
+        "pick\nmean",
+        "pick\nworst",
+        "MAPE %\n70/30",
+        *((f"MAPE %\nby {comparison.group_by}",) if group else ()),
+        title=(
+            f"pick: zero-trial, on {selection.workloads} held-out workloads (1 = their best); "
+            f"MAPE: {comparison.seeds} 70/30 split(s)"
+            + (f", each {comparison.group_by} held out" if group else "")
+        ),
+        title_justify="left",
+    )
+    for score in comparison.scores:
+        pick = selection.picks.get(score.model)
+        schemes = [score.split_mean, *((score.group_mean,) if group else ())]
+        table.add_row(
+            _model_name(score.model, score.baseline, report.chosen),
+            whole("-" if pick is None else f"{pick.mean:.3f}"),
+            whole("-" if pick is None else f"{pick.worst:.3f}"),
+            *(whole(_mape(metrics)) for metrics in schemes),
+        )
+    print_table(console, [(table, None)])
+    _choice_lines(report, console, why=False)
+    console.print(
+        "[dim]iotuner train --verbose: why by the rule, every figure, Kunkel et al.'s rules[/]"
+    )
+
+
+def _target_line(comparison: Comparison, console: Console) -> None:
+    console.print(
+        f"[bold]target[/] {comparison.target} (modelled as log), {comparison.rows} rows"
+        + (f", {comparison.dropped} dropped (no positive bandwidth)" if comparison.dropped else "")
+        + (", quick zoo" if comparison.quick else "")
+    )
+
+
+def _model_name(model: str, baseline: bool, chosen: str | None) -> str:
+    name = markup_safe(model) + (" [dim](baseline)[/]" if baseline else "")
+    return f"[bold green]★ {name}[/]" if model == chosen else name
+
+
+def _mape(metrics: Metrics | None) -> str:
+    if metrics is None or math.isnan(metrics.mape):
+        return "-"
+    return "diverged" if diverged(metrics) else f"{metrics.mape:.1f}"
+
+
 def render_train_report(report: TrainReport, console: Console) -> None:
     """The comparison tables, the choice and its reason, what the choice compared (the
     baselines' mean pick beside the chosen model's), and where the model was saved."""
     render_comparison(report.comparison, console, chosen=report.chosen)
-    console.print(f"[bold]chosen[/] {escape(report.reason)}")
+    _choice_lines(report, console, why=True)
+
+
+def _choice_lines(report: TrainReport, console: Console, why: bool) -> None:
+    """The choice and (with `why`) the rule's reason, what it compared, the calibration
+    and where the model was saved."""
     selection = report.selection
+    if why:
+        console.print(f"[bold]chosen[/] {escape(report.reason)}")
     console.print(f"[bold]compared[/] {escape(selection.compared_text())}")
     if selection.candidates_lost:
         console.print(
@@ -192,7 +266,9 @@ def render_analyze(report: AnalyzeReport, console: Console, limit: int = 20) -> 
         layouts.append((table, note))
     print_table(console, layouts)
     if report.withheld:
-        console.print(f"[yellow]⚠ {escape(report.withheld)}[/]")
+        console.print(
+            f"[yellow]⚠ nothing is called consistently good or bad: {escape(report.withheld)}[/]"
+        )
     else:
         good = markup_safe("; ".join(map(breakable, report.good)))
         console.print(f"[bold green]consistently good[/]: {good}")
@@ -224,7 +300,10 @@ _HEADERS = ("R", "MAPE %", "RMSPE %", "MAE MiB/s", "RMSE MiB/s", "build s", "tes
 
 
 def _figures(mean: Metrics, std: Metrics) -> list[tuple[str, str]]:
-    """Each metric's mean and standard deviation as texts, in the order of _HEADERS."""
+    """Each metric's mean and standard deviation as texts, in the order of _HEADERS; a fit
+    that diverged is "diverged" under MAPE, and no figure elsewhere."""
+    if diverged(mean):
+        return [("-", "-"), ("diverged", ""), *[("-", "-")] * (len(_HEADERS) - 2)]
     m, s = mean.as_dict(), std.as_dict()
     formats = {
         "r": ".3f",
@@ -242,8 +321,8 @@ def _figures(mean: Metrics, std: Metrics) -> list[tuple[str, str]]:
 
 
 def _pm(mean: str, std: str, stacked: bool) -> Text:
-    if mean == "-":
-        return whole("-")
+    if mean == "-" or not std:
+        return whole(mean)
     return whole(f"{mean}\n± {std}" if stacked else f"{mean} ± {std}")
 
 

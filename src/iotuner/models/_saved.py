@@ -309,6 +309,8 @@ def read_metadata(path: Path) -> tuple[Path, dict[str, Any]]:
     (and imports no scikit-learn: iotuner.online keeps predictions of a saved model)."""
     path = Path(path)
     metadata_path = path / METADATA_FILE if path.is_dir() else path
+    if not path.exists():
+        raise ModelError(f"no model at {path}: train one with `iotuner train -o {path}`")
     try:
         metadata = loads_json(metadata_path.read_text(encoding="utf-8"))
     except OSError as exc:
