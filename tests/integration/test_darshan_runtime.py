@@ -52,6 +52,10 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
+# Darshan's runtime is built once (about 20 s on 2 cores): CI runs these (its slow stage).
+pytestmark = pytest.mark.slow
+
+
 @pytest.fixture(scope="session")
 def libdarshan() -> Path:
     """libdarshan.so built from third_party/darshan with our MPI compiler (once: build.sh

@@ -106,6 +106,7 @@ def test_iotuner_finds_what_drishti_finds_on_the_shipped_logs(log: Path, tmp_pat
     compare(log, tmp_path)
 
 
+@pytest.mark.slow  # builds Darshan's runtime (test_darshan_runtime)
 def test_iotuner_finds_what_drishti_finds_on_a_log_of_our_runtime(
     libdarshan: Path,  # noqa: F811
     mpi: Mpi,

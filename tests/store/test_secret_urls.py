@@ -79,7 +79,10 @@ def test_db_never_prints_the_password(url: str, tmp_path: Path) -> None:
     assert "***" in err
 
 
-@pytest.mark.parametrize("url", BAD_URLS)
+# Each case starts the report's Optuna import (2.5 s): two in the README's run, all in CI.
+@pytest.mark.parametrize(
+    "url", [*BAD_URLS[:2], *(pytest.param(url, marks=pytest.mark.slow) for url in BAD_URLS[2:])]
+)
 def test_report_storage_never_prints_the_password(url: str, tmp_path: Path) -> None:
     err = _refused(_iotuner("report", "--storage", url, "-o", "r.html", cwd=tmp_path))
     assert "cannot open the Optuna storage" in err
