@@ -178,6 +178,7 @@ def test_advise_rejects_what_is_not_a_log(tmp_path: Path) -> None:
         assert "Traceback" not in completed.stderr
 
 
+@pytest.mark.slow  # CI's: runs each export with MPICH and Open MPI
 def test_the_exports_advise_prints_apply_when_run(learned: Path, mpi: Mpi, tmp_path: Path) -> None:
     """`advise --table T` writes the ROMIO hints file and the MCA file beside T and prints
     commands that name them, never T (ROMIO reads a JSON table as no hints; `. T` fails).

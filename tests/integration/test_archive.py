@@ -56,6 +56,7 @@ def rows_of(results: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in results.read_text().splitlines()]
 
 
+@pytest.mark.slow  # CI's
 def test_parallel_run_gives_one_row_per_log_and_error_rows(tmp_path: Path) -> None:
     bad = make_archive(tmp_path / "archive")
     results = tmp_path / "rows.jsonl"
@@ -134,6 +135,7 @@ def test_ranking_orders_programs_by_io_core_hours(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow  # CI's
 def test_table_output_ranks_and_names_the_bad_logs(tmp_path: Path) -> None:
     bad = make_archive(tmp_path / "archive")
     out = iotuner("advise", str(tmp_path / "archive"), "--jobs", "2", columns=200).stdout

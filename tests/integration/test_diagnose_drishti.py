@@ -25,6 +25,8 @@ from iotuner.ingest import read_darshan
 from .conftest import Mpi
 from .test_darshan_runtime import libdarshan  # noqa: F401  (the fixture)
 
+pytestmark = pytest.mark.slow  # CI's slow stage (.ci/run)
+
 PACKAGE = Path(darshan.__file__).resolve().parent
 SHIPPED = sorted(
     {
@@ -106,7 +108,6 @@ def test_iotuner_finds_what_drishti_finds_on_the_shipped_logs(log: Path, tmp_pat
     compare(log, tmp_path)
 
 
-@pytest.mark.slow  # builds Darshan's runtime (test_darshan_runtime)
 def test_iotuner_finds_what_drishti_finds_on_a_log_of_our_runtime(
     libdarshan: Path,  # noqa: F811
     mpi: Mpi,

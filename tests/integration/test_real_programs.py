@@ -18,6 +18,8 @@ from iotuner.store import open_store
 
 from .conftest import write_table
 
+pytestmark = pytest.mark.slow  # CI's slow stage (.ci/run)
+
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench" / "real_programs.py"
 BUDGET = 55

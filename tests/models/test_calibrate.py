@@ -47,6 +47,7 @@ def test_corrected_levels_widen_with_few_groups() -> None:
         corrected_levels((1.5,), 10)
 
 
+@pytest.mark.slow  # CI's
 def test_held_out_coverage_is_near_the_level_where_the_trees_spread_is_not(
     noisy: pd.DataFrame, space: Space
 ) -> None:
@@ -134,6 +135,7 @@ def test_one_workload_cannot_be_calibrated(space: Space) -> None:
     assert calibrate(frame, space, _forest()) is None
 
 
+@pytest.mark.slow  # CI's
 def test_default_rows_count_the_default_configuration(noisy: pd.DataFrame, space: Space) -> None:
     calibration = calibrate(noisy, space, _forest())
     assert calibration is not None

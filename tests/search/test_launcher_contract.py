@@ -56,7 +56,12 @@ with open(sys.argv[1], "a") as out:
 """
 
 
-@pytest.fixture(params=sorted(LAUNCHERS))
+# The Slurm launcher's cases start the tests' own cluster: CI's slow stage runs them.
+@pytest.fixture(
+    params=[
+        pytest.param(n, marks=pytest.mark.slow) if n == "slurm" else n for n in sorted(LAUNCHERS)
+    ]
+)
 def launcher(request: pytest.FixtureRequest) -> Launcher:
     return LAUNCHERS[request.param]()
 

@@ -193,7 +193,9 @@ class _StoppedAtTheFifth(OfflineObjective):
         return super().evaluate(config, label, trace=trace)
 
 
-@pytest.mark.parametrize("name", STRATEGIES)
+@pytest.mark.parametrize(
+    "name", [STRATEGIES[0], *(pytest.param(n, marks=pytest.mark.slow) for n in STRATEGIES[1:])]
+)
 def test_an_interrupted_study_goes_on(name: str, failing_table: Path, tmp_path: Path) -> None:
     table = OfflineTable(failing_table)
     storage = storage_url(str(tmp_path / f"{name}.db"))

@@ -11,6 +11,8 @@ from iotuner.cli import main
 from iotuner.search import RunObjective, SearchError, SearchSettings, run_search
 from iotuner.space import parse_space
 
+pytestmark = pytest.mark.slow  # CI's slow stage (.ci/run)
+
 SPACE = """
 name = "cb-write"
 description = "collective buffering for writes: 3 configurations"

@@ -21,6 +21,8 @@ from iotuner.search import RunObjective, SlurmLauncher
 from iotuner.space import Space, parse_space
 from tests.slurm.cluster import Cluster
 
+pytestmark = pytest.mark.slow  # CI's slow stage (.ci/run)
+
 SPACE = """
 name = "cb-write"
 description = "collective buffering for writes: 3 configurations"
