@@ -196,10 +196,14 @@ static int lower_allowed(const struct iot_file *f, const char *key, const char *
  * has now: what the key was before iotuner first changed it, so that a later decision can
  * put it back. A key MPI does not report gets no baseline (it is then left alone later).
  * Keys that already have one keep it: only the first reading comes before iotuner's changes.
+ * With held not NULL, also tells whether every key already holds its value in keys (as MPI
+ * reports it), from the same reading: one MPI_File_get_info per decision, not two.
  * Reads the file's info only when there are keys. Returns 0, or -1 when the info
  * could not be read or memory ran out (f->baseline may then hold some of the keys).
  */
-static int note_baseline(struct iot_file *f, const struct iot_kv *keys) {
+static int note_baseline(struct iot_file *f, const struct iot_kv *keys, int *held) {
+    if (held)
+        *held = 0;
     if (keys->n == 0)
         return 0;
     struct iot_kv current = {0};
@@ -207,6 +211,13 @@ static int note_baseline(struct iot_file *f, const struct iot_kv *keys) {
     for (int i = 0; ok && i < current.n; i++)
         if (!iot__kv_get(&f->baseline, current.keys[i]))
             ok = iot__kv_set(&f->baseline, current.keys[i], current.vals[i]) == 0;
+    int same = ok;
+    for (int i = 0; same && i < keys->n; i++) {
+        const char *in_force = iot__kv_get(&current, keys->keys[i]);
+        same = in_force && strcmp(in_force, keys->vals[i]) == 0;
+    }
+    if (held)
+        *held = same;
     iot__kv_clear(&current);
     return ok ? 0 : -1;
 }
@@ -215,18 +226,6 @@ static int note_baseline(struct iot_file *f, const struct iot_kv *keys) {
 static void stop_tuning(struct iot_file *f, const char *why) {
     f->tuned = 0;
     iot__warn(f->rank == 0, "%s for %s; the file runs on untuned", why, f->name);
-}
-
-/* Whether every key of want already holds its value in the file's info (as MPI reports it). */
-static int held_already(MPI_File fh, const struct iot_kv *want) {
-    struct iot_kv now = {0};
-    int same = file_values(fh, (const char *const *)want->keys, want->n, &now) == 0;
-    for (int i = 0; same && i < want->n; i++) {
-        const char *in_force = iot__kv_get(&now, want->keys[i]);
-        same = in_force && strcmp(in_force, want->vals[i]) == 0;
-    }
-    iot__kv_clear(&now);
-    return same;
 }
 
 /*
@@ -263,15 +262,16 @@ static void decide_apply(struct iot_file *f, const struct iot_entry *e, const ch
         if (!iot__kv_get(&want, f->applied.keys[i]) && old)
             ok = iot__kv_set(&want, f->applied.keys[i], old) == 0;
     }
+    int held_already = 0;
     if (ok)
-        ok = note_baseline(f, &want) == 0;
+        ok = note_baseline(f, &want, &held_already) == 0;
     MPI_Info info = MPI_INFO_NULL;
     if (ok && want.n > 0) {
         ok = PMPI_Info_create(&info) == MPI_SUCCESS;
         for (int i = 0; ok && i < want.n; i++)
             ok = PMPI_Info_set(info, want.keys[i], want.vals[i]) == MPI_SUCCESS;
     }
-    int mine[2] = {ok != 0, ok && want.n > 0 && held_already(f->fh, &want)}, all[2] = {0, 0};
+    int mine[2] = {ok != 0, ok && want.n > 0 && held_already}, all[2] = {0, 0};
     if (PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, f->comm) != MPI_SUCCESS || !all[0]) {
         stop_tuning(f, "a rank ran out of memory preparing hints");
     } else if (all[1]) {
@@ -415,7 +415,7 @@ static MPI_Info merge(struct iot_file *f, MPI_Info app_info, int deciding,
             ok = iot__kv_set(&overrides, key, old) == 0;
     }
     if (ok && deciding)
-        ok = note_baseline(f, &view_now) == 0;
+        ok = note_baseline(f, &view_now, NULL) == 0;
     MPI_Info info = app_info;
     if (ok && overrides.n > 0) {
         ok = (app_info == MPI_INFO_NULL ? PMPI_Info_create(&info)
