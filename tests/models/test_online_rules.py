@@ -512,3 +512,31 @@ def test_the_sweep_s_kernel_never_counts_as_the_program_s_own_runs() -> None:
     workload = Workload.from_row(program_row.iloc[0])
     event = choose_next(frame, space, workload, {}, {}, [], None)
     assert event.get("model") != MEASURED, event
+
+
+RW_SPACE = """
+name = "rw"
+[hints.romio_ds_write]
+values = ["automatic", "disable", "enable"]
+default = "automatic"
+[hints.romio_ds_read]
+values = ["automatic", "disable", "enable"]
+default = "automatic"
+"""
+
+
+def test_a_rolled_back_try_is_known_whatever_idle_keys_its_entry_held() -> None:
+    """Seen in bench/real_programs.py: a read run's entry keeps the file's write keys, so
+    the try rolled back on IOR's 4 KiB collective reads named them, and the candidate that
+    sets only its read keys did not look like it: it was tried again the run after."""
+    space = parse_space(RW_SPACE, "test space")
+    frame = synthetic_summary_frame(
+        space, op="read", effects={"romio_ds_read": {"disable": 3.0}}, noise=0.02, seed=2
+    )
+    workload = _large_independent_writes(frame)  # 4 MiB independent accesses (reads here)
+    entry = {"romio_ds_write": "disable"}  # the file's write key: idle for reads
+    tried = {**entry, "romio_ds_read": "disable"}
+    first = choose_next(frame, space, workload, entry, entry, [], None)
+    assert first["event"] == "change" and first["new"].get("romio_ds_read") == "disable", first
+    again = choose_next(frame, space, workload, entry, entry, [tried], None)
+    assert again.get("new", {}).get("romio_ds_read") != "disable", again

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from iotuner.measurement import Workload
-from iotuner.online.evidence import measured_runs, model_evidence
+from iotuner.online.evidence import acting_key, measured_runs, model_evidence
 from iotuner.online.risk import (
     best_measured,
     closest_words,
@@ -168,8 +168,7 @@ def _situation(
         readable = {
             k for k in names & set(hints) if space.parameter(k).value_of(hints[k]) is not None
         }
-        ours = {k: hints[k] for k in readable}
-        return config_key(space.validate(ours))
+        return acting_key(space, {k: hints[k] for k in readable}, workload)
 
     rows = int(frame["n"].sum()) if "n" in frame else len(frame)
     median, low, high, runs = measured_runs(frame, space, workload, keys)

@@ -18,6 +18,7 @@ __all__ = [
     "PREDICTIONS_KEPT",
     "ModelEvidence",
     "SavedModel",
+    "acting_key",
     "measured_runs",
     "model_evidence",
     "quick_calibration",
@@ -62,7 +63,7 @@ def measured_runs(
         config = {p.name: r.get(f"cfg:{p.name}", "default") for p in space.parameters}
         config = {k: v for k, v in config.items() if v != "default"}
         try:
-            key = config_key(space.validate(config))
+            key = acting_key(space, config, workload)
         except SpaceError:
             continue  # a value outside the space
         # Runs without an entry and with the default named are one configuration: the
@@ -75,6 +76,21 @@ def measured_runs(
                 (r["bw_q1"], r["bw_q3"]) if r["n"] >= 2 else (r["bw_median"], r["bw_median"])
             )
     return median, low, high, runs
+
+
+def acting_key(space: Space, config: dict[str, Any], workload: Workload) -> str:
+    """The key of `config` with every key that cannot act on `workload` at its default
+    (iotuner.acting): what the run measured. SpaceError for a value outside the space.
+
+    RATIONALE: a read run's entry keeps the file's write keys (table_writing.entry_for), so
+    its runs were stored under a configuration that names them. Keyed whole, a try rolled
+    back on IOR's interleaved 4 KiB collective reads was not recognised in the candidate
+    that sets only its read keys, and was tried again the run after its rollback
+    (bench/real_programs.py, both file systems); its runs never counted as the
+    candidate's either."""
+    from iotuner.acting import acting_config
+
+    return config_key(acting_config(space, space.validate(config), workload))
 
 
 def quick_calibration(frame: Any, space: Space, name: str, cache: Path | None = None) -> Any:
