@@ -81,21 +81,26 @@ def test_quick_run_runs_both_programs(built: Path, tmp_path: Path) -> None:
 def test_learning_runs_after_the_repeats(built: Path, tmp_path: Path) -> None:
     """--learn-runs: each cell's program runs again as `run --learn` runs it, learning into
     its own copy of the knowledge base (here an empty one: too little for a model, so each
-    refit keeps the entry and says why); every run is printed beside default and best."""
+    refit keeps the entry and says why); every run is printed beside default and best, and
+    the table run 3 had runs again --repeats times."""
     table = write_table(tmp_path / "table.jsonl", {"at": "open", "nprocs": 2, "hints": {}})
     open_store(tmp_path / "kb.sqlite").close()
     raw = tmp_path / "raw.json"
     done = subprocess.run(
         [sys.executable, str(BENCH), "--table", str(table), "--quick", "--dir", str(tmp_path),
          "--build-dir", str(built), "--json", str(raw), "--only", "ior/interleaved-4k-coll/write",
-         "--db", str(tmp_path / "kb.sqlite"), "--learn-runs", "2"],
+         "--db", str(tmp_path / "kb.sqlite"), "--learn-runs", "3"],
         capture_output=True, text=True, timeout=BUDGET, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "learning runs slower than every default run: " in done.stdout
-    assert "run 1    run 2" in done.stdout
+    assert "run 1    run 2    run 3" in done.stdout
     (cell,) = json.loads(raw.read_text())["cells"]
-    assert [r["run"] for r in cell["learning"]] == [1, 2]
+    assert [r["run"] for r in cell["learning"]] == [1, 2, 3]
+    # The table run 3 had, run again (--quick: one repeat) beside a default run.
+    assert len(cell["judged"]) == 1 and len(cell["judged_beside"]) == 1
+    assert cell["judged_over_best"] > 0
+    assert "the table learning run 3 had, run 1 more times" in done.stdout
     assert all(r["bytes"] > 0 and r["seconds"] > 0 for r in cell["learning"])
     assert all(r["learned"] for r in cell["learning"])  # each refit said what it did
     assert not any("failed" in line for r in cell["learning"] for line in r["learned"])
