@@ -365,14 +365,11 @@ def run_once(
         # CLI's own start-up. Putting the timer between `iotuner run` and mpiexec instead
         # would hand the interposer to the launcher through LD_PRELOAD and charge its
         # loading of MPI (0.15-0.25 s) to the program.
-        mode, table = (
-            ("tune", args.table)
-            if variant.name == "tuned"
-            else (
-                "tune,trace",
-                work / JUDGED_TABLE if variant.name == "judged" else work / "learn.jsonl",
-            )
-        )
+        mode, table = {
+            "tuned": ("tune", args.table),
+            "learn": ("tune,trace", work / "learn.jsonl"),
+            "judged": ("tune,trace", work / JUDGED_TABLE),
+        }[variant.name]
         env = interposer_env(mode, table, work / "logs", "table", "rp", base=env)
         program, env = preload_ranks_only(program, env, None)
         command = [*timed, "--", *program]
@@ -671,12 +668,13 @@ def learn_cell(
     if args.learn_runs >= JUDGED_RUN:
         # The table run JUDGED_RUN had, run --repeats times more, alternated with the
         # default: where learning stood then, without one run's noise.
-        judged, beside_judged = Variant("judged"), Variant("default")
+        judged = Variant("judged")
         for _ in range(args.repeats):
-            for v, runs in ((default, beside_judged), (judged, judged)):
-                runs.runs.append(run_once(v, cell.pattern, cell.op, binary, target, work, args,
-                                          tool))  # fmt: skip
-        cell.judged, cell.judged_beside = judged.runs, beside_judged.runs
+            cell.judged_beside.append(run_once(default, cell.pattern, cell.op, binary, target,
+                                               work, args, tool))  # fmt: skip
+            judged.runs.append(run_once(judged, cell.pattern, cell.op, binary, target, work,
+                                        args, tool))  # fmt: skip
+        cell.judged = judged.runs
 
 
 def trace_cells(
