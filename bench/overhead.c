@@ -1,7 +1,7 @@
 /*
- * overhead PATH [--ops N] [--size BYTES] [--collective] [--read]: the cost of one tiny MPI-IO
- * call, so that runs with and without the interposer (bench/overhead.py) show what it adds per
- * call, and of the whole I/O phase, open to the end of close (bench/trace_cost.py).
+ * overhead PATH [--ops N] [--size BYTES] [--collective] [--read] [--phases K]: the cost of one tiny
+ * MPI-IO call, so that runs with and without the interposer (bench/overhead.py) show what it adds
+ * per call, and of the whole I/O phase, open to the end of close (bench/trace_cost.py).
  *
  * All ranks open PATH together; rank r then makes N calls of --size bytes (default 8) at
  * increasing offsets in its own region, [r*N*size, (r+1)*N*size): sequential and disjoint,
@@ -16,7 +16,12 @@
  *   overhead: ops=<N per rank> seconds=<slowest rank's loop> ns_per_op=<seconds*1e9/N>
  *             cpu_seconds=<largest CPU time of a rank in the loop> cpu_ns_per_op=<>
  *             phase_seconds=<slowest rank's open to end of close>
- * (on one line). CPU time leaves out the time a rank waited for a core, which on a shared
+ * (on one line). With --phases K the whole phase (open, calls, sync, close) runs K times in
+ * the one process and phase_seconds is the median of the K phases (the slowest rank's
+ * each), phase_min and phase_max their range: a cost of a few tenths of a millisecond per
+ * phase shows through the noise of process launches this way (seconds and cpu_seconds are
+ * then the last phase's loop).
+ * CPU time leaves out the time a rank waited for a core, which on a shared
  * machine blurs the wall clock.
  * A benchmark reports figures; it never judges them.
  */
@@ -44,10 +49,73 @@ static void report(int rank, const char *routine, int rc) {
     fprintf(stderr, "overhead: rank %d: %s failed: %s\n", rank, routine, text);
 }
 
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * One I/O phase: open, the calls, sync (writes), close. times gets this rank's loop
+ * seconds, loop CPU seconds and phase seconds (barrier before the open to the end of the
+ * close). Returns 0, or 1 after reporting what failed.
+ */
+static int one_phase(const char *path, int rank, long long ops, long long size, int collective,
+                     int reading, char *buf, double times[3]) {
+    MPI_File fh;
+    int status = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double p0 = MPI_Wtime();
+    int amode = reading ? MPI_MODE_RDONLY : MPI_MODE_CREATE | MPI_MODE_WRONLY;
+    int rc = MPI_File_open(MPI_COMM_WORLD, path, amode, MPI_INFO_NULL, &fh);
+    if (rc != MPI_SUCCESS) {
+        /* a collective open fails on every rank alike */
+        if (rank == 0)
+            report(rank, "MPI_File_open", rc);
+        return 1;
+    }
+
+    MPI_Offset base = (MPI_Offset)rank * ops * size;
+    const char *routine = reading ? (collective ? "MPI_File_read_at_all" : "MPI_File_read_at")
+                                  : (collective ? "MPI_File_write_at_all" : "MPI_File_write_at");
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime(), c0 = cpu_seconds();
+    /* Stop at the first failure; a collective failure is seen by every rank, so the ranks
+     * leave the loop together (an independent one needs no partner). */
+    for (long long i = 0; i < ops && rc == MPI_SUCCESS; i++) {
+        MPI_Offset off = base + (MPI_Offset)i * size;
+        if (reading)
+            rc = collective
+                     ? MPI_File_read_at_all(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE)
+                     : MPI_File_read_at(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE);
+        else
+            rc = collective
+                     ? MPI_File_write_at_all(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE)
+                     : MPI_File_write_at(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE);
+    }
+    times[0] = MPI_Wtime() - t0;
+    times[1] = cpu_seconds() - c0;
+    if (rc != MPI_SUCCESS) {
+        report(rank, routine, rc);
+        status = 1;
+    }
+    /* Collective: every rank syncs, even one whose loop failed. */
+    if (!reading && (rc = MPI_File_sync(fh)) != MPI_SUCCESS) {
+        report(rank, "MPI_File_sync", rc);
+        status = 1;
+    }
+    rc = MPI_File_close(&fh);
+    if (rc != MPI_SUCCESS) {
+        report(rank, "MPI_File_close", rc);
+        status = 1;
+    }
+    times[2] = MPI_Wtime() - p0;
+    return status;
+}
+
 int main(int argc, char **argv) {
     int rank, nprocs;
     const char *path = NULL;
-    long long ops = 1000000, size = 8;
+    long long ops = 1000000, size = 8, phases = 1;
     int collective = 0, reading = 0, bad = 0;
 
     MPI_Init(&argc, &argv);
@@ -59,8 +127,9 @@ int main(int argc, char **argv) {
             collective = 1;
         } else if (strcmp(argv[i], "--read") == 0) {
             reading = 1;
-        } else if (strcmp(argv[i], "--ops") == 0 || strcmp(argv[i], "--size") == 0) {
-            long long *target = argv[i][2] == 'o' ? &ops : &size;
+        } else if (strcmp(argv[i], "--ops") == 0 || strcmp(argv[i], "--size") == 0 ||
+                   strcmp(argv[i], "--phases") == 0) {
+            long long *target = argv[i][2] == 'o' ? &ops : argv[i][2] == 's' ? &size : &phases;
             if (i + 1 >= argc || parse_count(argv[i + 1], target) != 0) {
                 if (rank == 0)
                     fprintf(stderr, "overhead: %s needs a positive integer, got '%s'\n", argv[i],
@@ -78,8 +147,8 @@ int main(int argc, char **argv) {
     }
     if (!bad && path == NULL) {
         if (rank == 0)
-            fprintf(stderr,
-                    "usage: overhead PATH [--ops N] [--size BYTES] [--collective] [--read]\n");
+            fprintf(stderr, "usage: overhead PATH [--ops N] [--size BYTES] [--collective] [--read] "
+                            "[--phases K]\n");
         bad = 1;
     }
     if (!bad && size > (1 << 30)) {
@@ -104,63 +173,32 @@ int main(int argc, char **argv) {
     }
     memset(buf, 'a' + rank % 26, (size_t)size);
 
-    MPI_File fh;
-    MPI_Barrier(MPI_COMM_WORLD);
-    double p0 = MPI_Wtime();
-    int amode = reading ? MPI_MODE_RDONLY : MPI_MODE_CREATE | MPI_MODE_WRONLY;
-    int rc = MPI_File_open(MPI_COMM_WORLD, path, amode, MPI_INFO_NULL, &fh);
-    if (rc != MPI_SUCCESS) {
-        /* a collective open fails on every rank alike */
-        if (rank == 0)
-            report(rank, "MPI_File_open", rc);
-        free(buf);
-        MPI_Finalize();
-        return 1;
+    double *phase_times = malloc((size_t)phases * sizeof *phase_times);
+    double mine[3] = {0, 0, 0}, slowest[3] = {0, 0, 0}, first = 0;
+    for (long long k = 0; k < phases && status == 0; k++) {
+        status = one_phase(path, rank, ops, size, collective, reading, buf, mine);
+        MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Reduce(mine, slowest, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        if (phase_times)
+            phase_times[k] = slowest[2];
+        if (k == 0)
+            first = slowest[2];
     }
-
-    MPI_Offset base = (MPI_Offset)rank * ops * size;
-    const char *routine = reading ? (collective ? "MPI_File_read_at_all" : "MPI_File_read_at")
-                                  : (collective ? "MPI_File_write_at_all" : "MPI_File_write_at");
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime(), c0 = cpu_seconds();
-    /* Stop at the first failure; a collective failure is seen by every rank, so the ranks
-     * leave the loop together (an independent one needs no partner). */
-    for (long long i = 0; i < ops && rc == MPI_SUCCESS; i++) {
-        MPI_Offset off = base + (MPI_Offset)i * size;
-        if (reading)
-            rc = collective
-                     ? MPI_File_read_at_all(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE)
-                     : MPI_File_read_at(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE);
-        else
-            rc = collective
-                     ? MPI_File_write_at_all(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE)
-                     : MPI_File_write_at(fh, off, buf, (int)size, MPI_BYTE, MPI_STATUS_IGNORE);
-    }
-    double seconds = MPI_Wtime() - t0, cpu = cpu_seconds() - c0;
-    if (rc != MPI_SUCCESS) {
-        report(rank, routine, rc);
-        status = 1;
-    }
-    /* Collective: every rank syncs, even one whose loop failed. */
-    if (!reading && (rc = MPI_File_sync(fh)) != MPI_SUCCESS) {
-        report(rank, "MPI_File_sync", rc);
-        status = 1;
-    }
-    rc = MPI_File_close(&fh);
-    if (rc != MPI_SUCCESS) {
-        report(rank, "MPI_File_close", rc);
-        status = 1;
-    }
-    double phase = MPI_Wtime() - p0;
-
-    double mine[3] = {seconds, cpu, phase}, slowest[3];
-    MPI_Reduce(mine, slowest, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (rank == 0 && status == 0)
+    if (rank == 0 && status == 0) {
+        double median = slowest[2], low = slowest[2], high = slowest[2];
+        if (phase_times) {
+            qsort(phase_times, (size_t)phases, sizeof *phase_times, by_value);
+            median = phases % 2 ? phase_times[phases / 2]
+                                : (phase_times[phases / 2 - 1] + phase_times[phases / 2]) / 2;
+            low = phase_times[0];
+            high = phase_times[phases - 1];
+        }
         printf("overhead: ops=%lld seconds=%.6f ns_per_op=%.1f cpu_seconds=%.6f cpu_ns_per_op=%.1f "
-               "phase_seconds=%.6f\n",
+               "phase_seconds=%.6f phases=%lld phase_min=%.6f phase_max=%.6f phase_first=%.6f\n",
                ops, slowest[0], slowest[0] * 1e9 / (double)ops, slowest[1],
-               slowest[1] * 1e9 / (double)ops, slowest[2]);
+               slowest[1] * 1e9 / (double)ops, median, phases, low, high, first);
+    }
+    free(phase_times);
     free(buf);
     MPI_Finalize();
     return status;

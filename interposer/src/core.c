@@ -572,6 +572,36 @@ static int core_load_table(int ok, char *err, size_t errlen) {
 }
 
 /*
+ * An MPI sets up a communicator's fast collectives after its first few (MPICH: after
+ * MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD, 5, taking up to 0.8 ms), and each kind's code,
+ * shared memory and buffers at its first use: here, where the program's I/O is not, go
+ * the kinds, types, operations and sizes that a file's open, decisions and close use.
+ * Each took 10-30 us more in the first I/O phase of a run than in later ones
+ * (bench/trace_cost.py); warm, the first phase costs what later ones do.
+ */
+static void warm_up(MPI_Comm world) {
+    enum { SHAPE = IOT_NOPS * IOT_NGROUPS + 3 }; /* trace.c's file_reduce */
+    int one = 1, sum = 0, three[3] = {0, 0, 0}, three_all[3];
+    unsigned long long two[2] = {0, 0}, two_all[2];
+    double d[64] = {0}, d_all[64];
+    for (int i = 0; i < 6; i++)
+        PMPI_Barrier(world);
+    PMPI_Bcast(&one, 1, MPI_INT, 0, world);
+    PMPI_Reduce(&one, &sum, 1, MPI_INT, MPI_SUM, 0, world);
+    PMPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, world);
+    PMPI_Allreduce(three, three_all, 3, MPI_INT, MPI_MIN, world);
+    PMPI_Allreduce(two, two_all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, world);
+    PMPI_Reduce(d, d_all, 64, MPI_DOUBLE, MPI_SUM, 0, world);
+    PMPI_Reduce(d, d_all, 64, MPI_DOUBLE, MPI_MIN, 0, world);
+    int *shape = iot__calloc(2 * SHAPE, sizeof *shape);
+    int have = shape != NULL, all = 0;
+    PMPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, world);
+    if (all)
+        PMPI_Allreduce(shape, shape + SHAPE, SHAPE, MPI_INT, MPI_MAX, world);
+    free(shape);
+}
+
+/*
  * iot__start runs inside MPI_Init/MPI_Init_thread once the real call
  * succeeded. Collective over MPI_COMM_WORLD when a mode is set; nothing at
  * all when IOTUNER_MODE is off or unset.
@@ -671,16 +701,7 @@ void iot__start(void) {
             PMPI_Comm_free(&s->world);
         trace = 0;
     } else {
-        /* An MPI sets up a communicator's fast collectives after its first few (MPICH:
-         * after MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD, 5, taking up to 0.8 ms), and each
-         * kind's shared memory at its first use: here, where the program's I/O is not,
-         * instead of inside a file's close, for each kind a close and a decision use. */
-        int one = 1, sum = 0;
-        for (int i = 0; i < 6; i++)
-            PMPI_Barrier(s->world);
-        PMPI_Bcast(&one, 1, MPI_INT, 0, s->world);
-        PMPI_Reduce(&one, &sum, 1, MPI_INT, MPI_SUM, 0, s->world);
-        PMPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, s->world);
+        warm_up(s->world);
     }
     s->tune = tune;
     s->trace = trace;

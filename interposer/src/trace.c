@@ -92,9 +92,7 @@ struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, int size, const c
         f->view_contiguous = 1;
         f->split_op = -1;
         f->opened_at = iot__now();
-        if (f->traced)
-            f->agg = iot__calloc(NCELLS, sizeof *f->agg);
-        ok = f->name && (!f->traced || f->agg) && (!f->tuned || iot__note_open_values(f) == 0);
+        ok = f->name && (!f->tuned || iot__note_open_values(f) == 0);
     }
     /* A rank that cannot follow the file would skip the reductions the others make at
      * its decisions and its close: all follow it, or none does. */
@@ -135,7 +133,8 @@ static void file_free(struct iot_file *f) {
     iot__kv_clear(&f->at_open);
     iot__kv_clear(&f->view_set);
     free(f->coll);
-    free(f->agg);
+    for (int op = 0; op < IOT_NOPS; op++)
+        free(f->agg[op]);
     free(f->name);
     free(f->untuned);
     free(f);
@@ -155,14 +154,22 @@ static int error_class(int result) {
     return cls;
 }
 
+/* The summed calls of cell c (routine c / IOT_NGROUPS), or NULL where the routine has none. */
+static const struct iot_agg *agg_cell(const struct iot_file *f, int c) {
+    const struct iot_agg *row = f->agg[c / IOT_NGROUPS];
+    return row && row[c % IOT_NGROUPS].calls > 0 ? &row[c % IOT_NGROUPS] : NULL;
+}
+
 static void agg_add(struct iot_file *f, int op, uint64_t start, uint64_t ticks, uint64_t bytes) {
-    if (!f->agg)
+    if (!f->agg[op] && !(f->agg[op] = iot__calloc(IOT_NGROUPS, sizeof *f->agg[op]))) {
+        f->broken = 1; /* the call goes uncounted; the trace says its figures are incomplete */
         return;
+    }
     if (f->group == 0 || bytes != f->group_bytes) {
         f->group_bytes = bytes;
         f->group = iot__size_group(bytes);
     }
-    iot__agg_count(&f->agg[op * IOT_NGROUPS + f->group - 1], start, bytes, ticks, f->hint_seq);
+    iot__agg_count(&f->agg[op][f->group - 1], start, bytes, ticks, f->hint_seq);
 }
 
 /* Keeps one collective call's record (below the cap). Apart from agg_add, so that the
@@ -530,7 +537,7 @@ static void file_reduce(struct iot_file *f) {
         goto done;
     }
     for (int c = 0; c < NCELLS; c++)
-        shape[c] = f->agg && f->agg[c].calls > 0;
+        shape[c] = agg_cell(f, c) != NULL;
     shape[NCELLS] = local_broken;
     shape[NCELLS + 1] = (int)f->ncoll;
     shape[NCELLS + 2] = -(int)f->ncoll;
@@ -542,13 +549,13 @@ static void file_reduce(struct iot_file *f) {
     for (int c = 0; c < NCELLS; c++)
         ncells += shape_all[c] != 0;
 
-    /* Step 2: three reductions to rank 0: sums, minima and maxima. */
-    /* The last minima: the file's offsets (minima of negated values are maxima, so they
-     * cost no reduction of their own) and whether no view had holes. A rank without two
-     * accesses gives HUGE_VAL, which no minimum keeps. */
+    /* Step 2: two reductions to rank 0: sums, and minima. Minima of negated values are
+     * maxima, so the maxima (after the minima proper) cost no reduction of their own. The
+     * last minima proper: the file's offsets and whether no view had holes. A rank without
+     * two accesses gives HUGE_VAL, which no minimum keeps. */
     size_t nsum = 2 * ncoll + 3 * ncells + 4, nmin = ncoll + ncells + M_N, nmax = ncoll + ncells;
     /* Every element is written below; rank 0 reduces into them in place. */
-    sum = iot__malloc(nsum * sizeof *sum), min = iot__malloc(nmin * sizeof *min);
+    sum = iot__malloc(nsum * sizeof *sum), min = iot__malloc((nmin + nmax) * sizeof *min);
     max = iot__malloc((nmax + 1) * sizeof *max);
     if (!iot__agree(f->comm, sum && min && max)) {
         iot__warn(f->rank == 0,
@@ -568,8 +575,8 @@ static void file_reduce(struct iot_file *f) {
     for (int c = 0; c < NCELLS; c++) {
         if (!shape_all[c])
             continue;
-        const struct iot_agg *a = f->agg ? &f->agg[c] : NULL;
-        int used = a && a->calls > 0;
+        const struct iot_agg *a = agg_cell(f, c);
+        int used = a != NULL;
         sum[2 * ncoll + 3 * k] = used ? (double)a->calls : 0;
         sum[2 * ncoll + 3 * k + 1] = used ? (double)a->bytes : 0;
         sum[2 * ncoll + 3 * k + 2] = used;
@@ -599,10 +606,13 @@ static void file_reduce(struct iot_file *f) {
     offsets[M_EXTENT_MAX] = f->view_extent >= 0 ? -(double)f->view_extent : HUGE_VAL;
     offsets[M_CONTIG] = f->contiguous;
     int root = f->rank == 0;
+    for (size_t i = 0; i < nmax; i++)
+        min[nmin + i] = -max[i];
     PMPI_Reduce(root ? MPI_IN_PLACE : sum, sum, (int)nsum, MPI_DOUBLE, MPI_SUM, 0, f->comm);
-    PMPI_Reduce(root ? MPI_IN_PLACE : min, min, (int)nmin, MPI_DOUBLE, MPI_MIN, 0, f->comm);
-    if (nmax > 0)
-        PMPI_Reduce(root ? MPI_IN_PLACE : max, max, (int)nmax, MPI_DOUBLE, MPI_MAX, 0, f->comm);
+    PMPI_Reduce(root ? MPI_IN_PLACE : min, min, (int)(nmin + nmax), MPI_DOUBLE, MPI_MIN, 0,
+                f->comm);
+    for (size_t i = 0; root && i < nmax; i++)
+        max[i] = -min[nmin + i];
     if (broken_any)
         iot__warn(f->rank == 0,
                   "a rank ran out of memory while tracing %s; its figures are incomplete", f->name);
@@ -617,8 +627,8 @@ static void file_reduce(struct iot_file *f) {
     for (int c = 0; cell_hints && c < NCELLS; c++) {
         if (!shape_all[c])
             continue;
-        int used = f->agg && f->agg[c].calls > 0;
-        cell_hints[k++] = used ? f->agg[c].hint_set : f->hint_seq;
+        const struct iot_agg *a = agg_cell(f, c);
+        cell_hints[k++] = a ? a->hint_set : f->hint_seq;
     }
     struct iot_closed here = {
         .cell_hints = cell_hints,
