@@ -27,8 +27,11 @@ held to.
 Cells (2 ranks): IOR's patterns from bench/real_programs.py (write with its fsync before
 close, and read of a file written once before the cell), and two tiny-call cases of
 bench/overhead.c: 4,096 collective 64 KiB reads per rank from the page cache (a phase under
-100 ms) and 200,000 independent 8-byte writes per rank. pio_noncontig is left out: it times
-only its one collective call, not its open and close.
+100 ms) and 200,000 independent 8-byte writes per rank; and a 1 ms phase of 4 collective
+1 MiB reads per rank, timed as the first phase of a run (what iotuner pays once per run:
+its first collectives, fresh memory) and as the median of 100 phases in one run (what it
+pays every phase, measured without the noise of a process launch). pio_noncontig is left
+out: it times only its one collective call, not its open and close.
 
 Per cell and mode: the median phase in ms, min and max, and the overhead against plain as
 a share of plain's median, with its range taken repeat by repeat. A benchmark: it prints
@@ -124,6 +127,20 @@ def cells(directory: Path, ior: Path, overhead: Path) -> list[Cell]:
             [str(overhead), str(reads), *read_args],
         )
     )
+    # One short phase (4 collective 1 MiB reads per rank from the page cache, about 1 ms),
+    # as the first of a run and as the median of 100 in one run: what iotuner costs once
+    # per run (its first collectives, fresh memory) and what it costs every phase.
+    short = directory / "coll-1m-reads.dat"
+    short_args = [str(overhead), str(short), "--ops", "4", "--size", "1048576", "--collective"]
+    for name, phases in (("first-of-run", "1"), ("median-of-100", "100")):
+        found.append(
+            Cell(
+                f"phase/coll-1m-{name}/read",
+                [*short_args, "--read", "--phases", phases],
+                short,
+                short_args,
+            )
+        )
     writes = directory / "ind-8b-writes.dat"
     found.append(
         Cell(

@@ -22,8 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
-struct iot_state iot__state = {
-    .lock = PTHREAD_MUTEX_INITIALIZER, .world = MPI_COMM_NULL, .closed_tail = &iot__state.closed};
+struct iot_state iot__state = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                               .world = MPI_COMM_NULL,
+                               .closed_tail = &iot__state.closed,
+                               .deferred_tail = &iot__state.deferred};
 struct iot_entries iot__real;
 
 const struct iot_op_info iot__ops[IOT_NOPS] = {

@@ -183,6 +183,8 @@ struct iot_file {
     char *untuned; /* why the table was not applied to this file (its hints record), or NULL */
     int broken;    /* a local allocation failed: this rank's figures are incomplete */
     double opened_at;
+    double closed_at;   /* when the program closed it (its reduction may come later) */
+    uint64_t close_seq; /* the order of its close among the files closed on this rank */
 
     /* hints */
     struct iot_kv app;      /* keys the application set (open, set_info, set_view) */
@@ -261,8 +263,12 @@ struct iot_state {
     struct iot_file *files;
     struct iot_closed *closed;       /* rank 0 of each file's group: closed files whose */
     struct iot_closed **closed_tail; /* rows wait for MPI_Finalize, in order of closing */
-    struct iot_buf out;              /* this rank's finished log lines */
-    struct iot_buf warnings;         /* JSON strings, comma separated, for the end record */
+    uint64_t closes;                 /* files closed so far (their close_seq) */
+    struct iot_file *deferred;       /* closed files of the world's group, not reduced yet, */
+    struct iot_file **deferred_tail; /* in order of closing (the same on every rank) */
+    int ndeferred;
+    struct iot_buf out;      /* this rank's finished log lines */
+    struct iot_buf warnings; /* JSON strings, comma separated, for the end record */
     pthread_mutex_t lock;
 };
 

@@ -353,6 +353,35 @@ def test_many_operations_keep_the_log_bounded(
     assert log.files[0]["complete"] is True
 
 
+def test_files_reduced_at_finalize_keep_their_figures_and_order(mpi: Mpi, tmp_path: Path) -> None:
+    # 70 opens of the world's group: the first 64 closes wait, the 65th reduces them, and
+    # MPI_Finalize the other six (trace.c, DEFER_MAX). Each phase writes 3 calls of 1 KiB.
+    phases = 70
+    log = one_log(
+        mpi.run(
+            2,
+            "overhead",
+            str(tmp_path / "data"),
+            "--ops",
+            "3",
+            "--size",
+            "1024",
+            "--collective",
+            "--phases",
+            str(phases),
+        )
+    )
+    assert len(log.files) == phases
+    assert all(f["bytes_written"] == 2 * 3 * 1024 and f["complete"] for f in log.files)
+    closes = [f["closed_at"] for f in log.files]
+    opens = [f["opened_at"] for f in log.files]
+    assert closes == sorted(closes)
+    assert all(o < c for o, c in zip(opens, closes, strict=True))
+    assert all(c < o for c, o in zip(closes, opens[1:], strict=False))  # one open at a time
+    rows = ops_of(log, "MPI_File_write_at_all")
+    assert sum(r["calls"] for r in rows) == phases * 2 * 3
+
+
 def test_record_cap_bounds_rows(mpi: Mpi, tmp_path: Path) -> None:
     log = one_log(
         mpi.run(
