@@ -225,9 +225,9 @@ def print_cell(name: str, phases: dict[str, list[float]]) -> None:
         rows.append(
             (
                 f"  {mode}",
-                f"{statistics.median(ms):.1f}",
-                f"{min(ms):.1f}",
-                f"{max(ms):.1f}",
+                f"{statistics.median(ms):.3g}",  # 3 figures: 0.374 as 12.3
+                f"{min(ms):.3g}",
+                f"{max(ms):.3g}",
                 *extra,
             )
         )
