@@ -460,7 +460,8 @@ extern struct iot_entries iot__real;
 
 /*
  * iot__decide_open merges the application's info with the table's open-time
- * hints (collective over comm, of which the caller is rank of size). Returns the info to pass to
+ * hints (collective over comm, the open's agreement communicator, iot__agreement_comm, of
+ * which the caller is rank of size). Returns the info to pass to
  * the real open: either app_info itself (nothing to add) or a new info that the caller frees with
  * iot__info_release. Fills table_hints with the keys the table asked for. When the table
  * names the file system it was measured on (its header's fs_type) and the file is on
@@ -546,10 +547,23 @@ int iot__reapplicable(MPI_File fh, const struct iot_kv *table, struct iot_kv *gi
 /* ----------------------------------------------------------------- trace */
 
 /*
- * iot__file_open_state creates the state of a newly opened file. Collective over comm:
- * every rank follows the file, or (when one cannot) none does and NULL comes back.
+ * iot__agreement_comm is the communicator for iotuner's agreements while a file is opened
+ * on comm (of size ranks), before the file has its own: the world's duplicate when comm
+ * has the world's group, else comm. RATIONALE: MPICH sets up a communicator's fast
+ * collectives at its 6th collective (MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD), 30-70 us; a
+ * program's own communicator (IOR's) may not have had that many, and the six agreements
+ * of a tuned open moved the setup into the program's I/O phase (bench/trace_cost.py). The
+ * world's duplicate was warmed at MPI_Init. The agreements keep one order on it on every
+ * rank: a correct program makes its collective calls on overlapping groups in one order
+ * (the world's duplicate is never used under MPI_THREAD_MULTIPLE).
  */
-struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, int size, const char *filename,
+MPI_Comm iot__agreement_comm(MPI_Comm comm, int size);
+/*
+ * iot__file_open_state creates the state of a newly opened file. Collective over comm,
+ * the file's, and agree, its agreement communicator (iot__agreement_comm): every rank
+ * follows the file, or (when one cannot) none does and NULL comes back.
+ */
+struct iot_file *iot__file_open_state(MPI_Comm comm, MPI_Comm agree, int rank, const char *filename,
                                       MPI_File fh, int amode);
 /* iot__file_close_state reduces the file's records and frees its state (collective); the
  * rows of what was reduced are written at MPI_Finalize (iot__log_finish). */

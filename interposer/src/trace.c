@@ -41,13 +41,10 @@ static void file_free(struct iot_file *f);
  * MPI_Finalize comes after every close that reduces. *borrowed says which it is; 0, or -1
  * when no duplicate could be made.
  */
-static int file_comm(MPI_Comm comm, int size, MPI_Comm *out, int *borrowed) {
+static int file_comm(MPI_Comm comm, MPI_Comm agree, MPI_Comm *out, int *borrowed) {
     struct iot_state *s = &iot__state;
-    int same = MPI_UNEQUAL;
-    int can = s->world != MPI_COMM_NULL && !s->world_lent && !s->multiple &&
-              size == s->world_size && PMPI_Comm_compare(comm, MPI_COMM_WORLD, &same) == 0 &&
-              (same == MPI_IDENT || same == MPI_CONGRUENT);
-    *borrowed = iot__agree(comm, can);
+    int can = agree == s->world && !s->world_lent;
+    *borrowed = iot__agree(agree, can);
     if (*borrowed) {
         s->world_lent = 1;
         *out = s->world;
@@ -65,13 +62,23 @@ static void file_comm_release(MPI_Comm *comm, int borrowed) {
     *comm = MPI_COMM_NULL;
 }
 
-struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, int size, const char *filename,
+MPI_Comm iot__agreement_comm(MPI_Comm comm, int size) {
+    struct iot_state *s = &iot__state;
+    int same = MPI_UNEQUAL;
+    if (s->world != MPI_COMM_NULL && !s->multiple && size == s->world_size &&
+        PMPI_Comm_compare(comm, MPI_COMM_WORLD, &same) == MPI_SUCCESS &&
+        (same == MPI_IDENT || same == MPI_CONGRUENT))
+        return s->world;
+    return comm;
+}
+
+struct iot_file *iot__file_open_state(MPI_Comm comm, MPI_Comm agree, int rank, const char *filename,
                                       MPI_File fh, int amode) {
     struct iot_state *s = &iot__state;
     struct iot_file *f = iot__calloc(1, sizeof *f);
     MPI_Comm dup = MPI_COMM_NULL;
     int borrowed = 0;
-    int dup_ok = file_comm(comm, size, &dup, &borrowed) == 0;
+    int dup_ok = file_comm(comm, agree, &dup, &borrowed) == 0;
     int ok = f && dup_ok;
     if (ok) {
         f->fh = fh;
@@ -96,7 +103,7 @@ struct iot_file *iot__file_open_state(MPI_Comm comm, int rank, int size, const c
     }
     /* A rank that cannot follow the file would skip the reductions the others make at
      * its decisions and its close: all follow it, or none does. */
-    if (!iot__agree(comm, ok)) {
+    if (!iot__agree(agree, ok)) {
         iot__warn(rank == 0,
                   "a rank could not follow %s (no memory or no communicator); it runs untuned "
                   "and untraced",

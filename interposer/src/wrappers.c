@@ -210,10 +210,10 @@ static int open_inheriting(MPI_Comm comm, const char *filename, int amode, MPI_I
  * all retry the way the program asked, and the program's handler sees only that outcome
  * (and the program's handle only what that retry wrote).
  */
-static int open_tuned(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_Info use,
-                      MPI_File *fh, int *opened, int *untuned) {
+static int open_tuned(MPI_Comm comm, MPI_Comm agree, const char *filename, int amode, MPI_Info info,
+                      MPI_Info use, MPI_File *fh, int *opened, int *untuned) {
     MPI_Errhandler program = iot__quiet_begin(MPI_FILE_NULL);
-    if (!iot__agree(comm, program != MPI_ERRHANDLER_NULL)) {
+    if (!iot__agree(agree, program != MPI_ERRHANDLER_NULL)) {
         iot__quiet_end(MPI_FILE_NULL, program);
         *untuned = 1;
         return open_inheriting(comm, filename, amode, info, fh, opened);
@@ -222,7 +222,7 @@ static int open_tuned(MPI_Comm comm, const char *filename, int amode, MPI_Info i
     int result;
     *opened = real_open(comm, filename, amode, use, fh, &out, &result);
     int mine[2] = {*opened, !*opened}, all[2] = {0, 0};
-    PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, comm);
+    PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, agree);
     /* Where the file opened, it gets the handler it would have inherited (set, so the file
      * holds a reference of its own). */
     if (*opened)
@@ -255,7 +255,7 @@ static int open_tuned(MPI_Comm comm, const char *filename, int amode, MPI_Info i
  * is kept from the program (its handler is not called) and leaves the file as opened.
  * 0 when MPI took them (given: the keys passed).
  */
-static int reapply_table_hints(MPI_Comm comm, MPI_File fh, const struct iot_kv *table,
+static int reapply_table_hints(MPI_Comm agree, MPI_File fh, const struct iot_kv *table,
                                struct iot_kv *given, struct iot_kv *held) {
     MPI_Info again = MPI_INFO_NULL;
     int ok =
@@ -265,7 +265,7 @@ static int reapply_table_hints(MPI_Comm comm, MPI_File fh, const struct iot_kv *
     MPI_Errhandler program = iot__quiet_begin(fh);
     int quiet = program != MPI_ERRHANDLER_NULL;
     /* Every rank calls set_info or none does: it is collective. */
-    ok = iot__agree(comm, ok && quiet);
+    ok = iot__agree(agree, ok && quiet);
     if (ok)
         ok = PMPI_File_set_info(fh, again) == MPI_SUCCESS;
     if (quiet)
@@ -289,16 +289,17 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     int existed = rank == 0 && stat(filename, &st) == 0;
     struct iot_kv table = {0}, requested = {0}, given = {0}, held = {0};
     char untuned_why[256];
-    MPI_Info use =
-        iot__decide_open(comm, rank, size, filename, info, &table, untuned_why, sizeof untuned_why);
+    MPI_Comm agree = iot__agreement_comm(comm, size);
+    MPI_Info use = iot__decide_open(agree, rank, size, filename, info, &table, untuned_why,
+                                    sizeof untuned_why);
     uint64_t start = iot__ticks();
     int result, untuned = 0;
     if (use == info)
         result = open_inheriting(comm, filename, amode, info, fh, &opened);
     else
-        result = open_tuned(comm, filename, amode, info, use, fh, &opened, &untuned);
+        result = open_tuned(comm, agree, filename, amode, info, use, fh, &opened, &untuned);
     uint64_t ticks = iot__ticks() - start;
-    opened = iot__agree(comm, opened);
+    opened = iot__agree(agree, opened);
     if (untuned > 0 && opened)
         iot__warn(rank == 0, "MPI_File_open of %s failed with the table's hints; opened untuned",
                   filename);
@@ -310,7 +311,7 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     if (untuned)
         iot__kv_clear(&table);
     int reapplied = opened && !untuned && table.n > 0 && iot__state.reapply_at_open &&
-                    reapply_table_hints(comm, *fh, &table, &given, &held) == 0;
+                    reapply_table_hints(agree, *fh, &table, &given, &held) == 0;
     if (iot__kv_from_info(&requested, untuned ? info : use) != 0)
         iot__kv_clear(&requested); /* only the hints record shows it */
     iot__info_release(use, info);
@@ -318,7 +319,7 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
         if (rank == 0)
             iot__trace_local_meta("MPI_File_open", filename, start, ticks, result);
     } else {
-        struct iot_file *f = iot__file_open_state(comm, rank, size, filename, *fh, amode);
+        struct iot_file *f = iot__file_open_state(comm, agree, rank, filename, *fh, amode);
         if (f) {
             if (untuned_why[0]) { /* agreed by every rank in iot__decide_open */
                 f->tuned = 0;
