@@ -1,7 +1,8 @@
 /*
- * overhead PATH [--ops N] [--size BYTES] [--collective] [--read] [--phases K]: the cost of one tiny
- * MPI-IO call, so that runs with and without the interposer (bench/overhead.py) show what it adds
- * per call, and of the whole I/O phase, open to the end of close (bench/trace_cost.py).
+ * overhead PATH [--ops N] [--size BYTES] [--collective] [--read] [--phases K] [--own-files]: the
+ * cost of one tiny MPI-IO call, so that runs with and without the interposer (bench/overhead.py)
+ * show what it adds per call, and of the whole I/O phase, open to the end of close
+ * (bench/trace_cost.py).
  *
  * All ranks open PATH together; rank r then makes N calls of --size bytes (default 8) at
  * increasing offsets in its own region, [r*N*size, (r+1)*N*size): sequential and disjoint,
@@ -21,6 +22,9 @@
  * each), phase_min and phase_max their range: a cost of a few tenths of a millisecond per
  * phase shows through the noise of process launches this way (seconds and cpu_seconds are
  * then the last phase's loop).
+ * With --own-files, after each phase every rank also writes 8 bytes to a file of its own,
+ * PATH.r<rank>, opened on MPI_COMM_SELF (outside the timed phase): files of another group
+ * closed between those of the world's (tests/integration/test_interposer.py).
  * CPU time leaves out the time a rank waited for a core, which on a shared
  * machine blurs the wall clock.
  * A benchmark reports figures; it never judges them.
@@ -47,6 +51,23 @@ static void report(int rank, const char *routine, int rc) {
         if (*p == '\n')
             *p = ' '; /* MPICH's error stack spans lines */
     fprintf(stderr, "overhead: rank %d: %s failed: %s\n", rank, routine, text);
+}
+
+/* --own-files: 8 bytes to PATH.r<rank>, a file of this rank's own; 0, or 1 after reporting. */
+static int own_file(const char *path, int rank) {
+    char name[4096];
+    snprintf(name, sizeof name, "%s.r%d", path, rank);
+    MPI_File fh;
+    int rc =
+        MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+    if (rc == MPI_SUCCESS) {
+        rc = MPI_File_write_at(fh, 0, "own file", 8, MPI_BYTE, MPI_STATUS_IGNORE);
+        int closed = MPI_File_close(&fh);
+        rc = rc == MPI_SUCCESS ? closed : rc;
+    }
+    if (rc != MPI_SUCCESS)
+        report(rank, "an own file's open, write or close", rc);
+    return rc != MPI_SUCCESS;
 }
 
 static int by_value(const void *a, const void *b) {
@@ -116,7 +137,7 @@ int main(int argc, char **argv) {
     int rank, nprocs;
     const char *path = NULL;
     long long ops = 1000000, size = 8, phases = 1;
-    int collective = 0, reading = 0, bad = 0;
+    int collective = 0, reading = 0, own_files = 0, bad = 0;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -125,6 +146,8 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc && !bad; i++) {
         if (strcmp(argv[i], "--collective") == 0) {
             collective = 1;
+        } else if (strcmp(argv[i], "--own-files") == 0) {
+            own_files = 1;
         } else if (strcmp(argv[i], "--read") == 0) {
             reading = 1;
         } else if (strcmp(argv[i], "--ops") == 0 || strcmp(argv[i], "--size") == 0 ||
@@ -148,7 +171,7 @@ int main(int argc, char **argv) {
     if (!bad && path == NULL) {
         if (rank == 0)
             fprintf(stderr, "usage: overhead PATH [--ops N] [--size BYTES] [--collective] [--read] "
-                            "[--phases K]\n");
+                            "[--phases K] [--own-files]\n");
         bad = 1;
     }
     if (!bad && size > (1 << 30)) {
@@ -177,6 +200,8 @@ int main(int argc, char **argv) {
     double mine[3] = {0, 0, 0}, slowest[3] = {0, 0, 0}, first = 0;
     for (long long k = 0; k < phases && status == 0; k++) {
         status = one_phase(path, rank, ops, size, collective, reading, buf, mine);
+        if (own_files && status == 0)
+            status = own_file(path, rank);
         MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         MPI_Reduce(mine, slowest, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
         if (phase_times)

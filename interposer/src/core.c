@@ -586,6 +586,7 @@ static void warm_up(MPI_Comm world) {
     int one = 1, sum = 0, three[3] = {0, 0, 0}, three_all[3];
     unsigned long long two[2] = {0, 0}, two_all[2];
     double d[64] = {0}, d_all[64];
+    static int shape[2][SHAPE]; /* 18 KB: not on the stack of the program's MPI_Init */
     for (int i = 0; i < 6; i++)
         PMPI_Barrier(world);
     PMPI_Bcast(&one, 1, MPI_INT, 0, world);
@@ -595,12 +596,7 @@ static void warm_up(MPI_Comm world) {
     PMPI_Allreduce(two, two_all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, world);
     PMPI_Reduce(d, d_all, 64, MPI_DOUBLE, MPI_SUM, 0, world);
     PMPI_Reduce(d, d_all, 64, MPI_DOUBLE, MPI_MIN, 0, world);
-    int *shape = iot__calloc(2 * SHAPE, sizeof *shape);
-    int have = shape != NULL, all = 0;
-    PMPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, world);
-    if (all)
-        PMPI_Allreduce(shape, shape + SHAPE, SHAPE, MPI_INT, MPI_MAX, world);
-    free(shape);
+    PMPI_Allreduce(shape[0], shape[1], SHAPE, MPI_INT, MPI_MAX, world);
 }
 
 /*

@@ -267,8 +267,9 @@ struct iot_state {
     struct iot_file *deferred;       /* closed files of the world's group, not reduced yet, */
     struct iot_file **deferred_tail; /* in order of closing (the same on every rank) */
     int ndeferred;
-    struct iot_buf out;      /* this rank's finished log lines */
-    struct iot_buf warnings; /* JSON strings, comma separated, for the end record */
+    struct iot_closed **reduce_from; /* closed_tail when the first of them closed, or NULL */
+    struct iot_buf out;              /* this rank's finished log lines */
+    struct iot_buf warnings;         /* JSON strings, comma separated, for the end record */
     pthread_mutex_t lock;
 };
 

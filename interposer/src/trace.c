@@ -671,9 +671,11 @@ static void file_reduce(struct iot_file *f) {
     f->coll = NULL;
     shape_all = NULL;
     sum = min = max = NULL;
-    /* In order of closing: a deferred file's reduction comes after later closes. */
+    /* In order of closing: a deferred file's reduction comes after later closes, so its
+     * rows go among those closed since the first file waiting (reduce_from), not at the end. */
     pthread_mutex_lock(&iot__state.lock);
-    struct iot_closed **at = &iot__state.closed;
+    struct iot_closed **at =
+        iot__state.reduce_from ? iot__state.reduce_from : iot__state.closed_tail;
     while (*at && (*at)->close_seq < kept->close_seq)
         at = &(*at)->next;
     kept->next = *at;
@@ -713,6 +715,7 @@ static void reduce_deferred(void) {
     }
     s->deferred_tail = &s->deferred;
     s->ndeferred = 0;
+    s->reduce_from = NULL;
 }
 
 void iot__file_close_state(struct iot_file *f, uint64_t close_start, uint64_t close_ticks,
@@ -725,14 +728,18 @@ void iot__file_close_state(struct iot_file *f, uint64_t close_start, uint64_t cl
     pthread_mutex_unlock(&s->lock);
     if (f->traced) {
         iot__trace_call(f, IOT_OP_CLOSE, close_start, close_ticks, 0, result);
-        if (f->borrowed && s->ndeferred == DEFER_MAX)
-            reduce_deferred();
         if (f->borrowed) {
+            if (s->ndeferred == DEFER_MAX)
+                reduce_deferred();
+            if (s->ndeferred++ == 0) {
+                pthread_mutex_lock(&s->lock);
+                s->reduce_from = s->closed_tail;
+                pthread_mutex_unlock(&s->lock);
+            }
             s->world_lent = 0; /* the next file may borrow it; this one reduces on it later */
             f->next = NULL;
             *s->deferred_tail = f;
             s->deferred_tail = &f->next;
-            s->ndeferred++;
             return;
         }
         file_reduce(f);

@@ -355,13 +355,15 @@ def test_many_operations_keep_the_log_bounded(
 
 def test_files_reduced_at_finalize_keep_their_figures_and_order(mpi: Mpi, tmp_path: Path) -> None:
     # 70 opens of the world's group: the first 64 closes wait, the 65th reduces them, and
-    # MPI_Finalize the other six (trace.c, DEFER_MAX). Each phase writes 3 calls of 1 KiB.
+    # MPI_Finalize the other six (trace.c, DEFER_MAX). Each phase writes 3 calls of 1 KiB;
+    # after each, every rank writes a file of its own (MPI_COMM_SELF), reduced at its close.
     phases = 70
+    data = tmp_path / "data"
     log = one_log(
         mpi.run(
             2,
             "overhead",
-            str(tmp_path / "data"),
+            str(data),
             "--ops",
             "3",
             "--size",
@@ -369,12 +371,21 @@ def test_files_reduced_at_finalize_keep_their_figures_and_order(mpi: Mpi, tmp_pa
             "--collective",
             "--phases",
             str(phases),
+            "--own-files",
         )
     )
-    assert len(log.files) == phases
-    assert all(f["bytes_written"] == 2 * 3 * 1024 and f["complete"] for f in log.files)
-    closes = [f["closed_at"] for f in log.files]
-    opens = [f["opened_at"] for f in log.files]
+    shared = [f for f in log.files if f["file"] == str(data)]
+    own = {rank: [f for f in log.files if f["file"] == f"{data}.r{rank}"] for rank in (0, 1)}
+    assert len(shared) == phases and all(len(files) == phases for files in own.values())
+    assert all(f["bytes_written"] == 8 and f["nprocs"] == 1 for f in own[0] + own[1])
+    # Rank 0's rows come first in the log, in the order its files closed: the waiting
+    # files' rows among those of its own files closed after them.
+    rank0 = [f["closed_at"] for f in log.files if f["file"] != f"{data}.r1"]
+    assert rank0 == sorted(rank0)
+    assert [f["file"] for f in log.files[:4]] == [str(data), f"{data}.r0"] * 2
+    assert all(f["bytes_written"] == 2 * 3 * 1024 and f["complete"] for f in shared)
+    closes = [f["closed_at"] for f in shared]
+    opens = [f["opened_at"] for f in shared]
     assert closes == sorted(closes)
     assert all(o < c for o, c in zip(opens, closes, strict=True))
     assert all(c < o for c, o in zip(closes, opens[1:], strict=False))  # one open at a time
