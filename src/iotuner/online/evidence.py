@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from iotuner._fileio import atomic_write_text
+from iotuner.acting import acting_config
 from iotuner.measurement import WORKLOAD_COLUMNS, Workload
 from iotuner.space import Space, SpaceError, config_key
 
@@ -88,8 +89,6 @@ def acting_key(space: Space, config: dict[str, Any], workload: Workload) -> str:
     that sets only its read keys, and was tried again the run after its rollback
     (bench/real_programs.py, both file systems); its runs never counted as the
     candidate's either."""
-    from iotuner.acting import acting_config
-
     return config_key(acting_config(space, space.validate(config), workload))
 
 
