@@ -53,7 +53,7 @@ CONFIGS = ("baseline", "off", "trace", "tune", "tune,trace")
 TABLE = '{"format": "iotuner-table", "version": 1}\n{"hints": {"romio_ds_write": "disable"}}\n'
 RESULT = re.compile(
     r"^overhead: ops=(\d+) seconds=([0-9.eE+-]+) ns_per_op=([0-9.eE+-]+)"
-    r" cpu_seconds=([0-9.eE+-]+) cpu_ns_per_op=([0-9.eE+-]+) phase_seconds=([0-9.eE+-]+)$",
+    r" cpu_seconds=([0-9.eE+-]+) cpu_ns_per_op=([0-9.eE+-]+) phase_seconds=([0-9.eE+-]+)",
     re.M,
 )
 
