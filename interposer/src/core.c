@@ -302,7 +302,7 @@ static void core_clock_pair(uint64_t *ticks, double *seconds) {
     *ticks = before + (after - before) / 2;
 }
 
-double iot__tick_seconds(void) {
+static double core_tick_seconds(int wait) {
     struct iot_state *s = &iot__state;
     if (!s->tsc)
         return 1e-9;
@@ -310,8 +310,16 @@ double iot__tick_seconds(void) {
     double seconds;
     do
         core_clock_pair(&ticks, &seconds);
-    while (seconds - s->t0 < 1e-3);
+    while (wait && seconds - s->t0 < 1e-3);
     return ticks > s->tick0 ? (seconds - s->t0) / (double)(ticks - s->tick0) : 0.0;
+}
+
+double iot__tick_seconds(void) {
+    return core_tick_seconds(1);
+}
+
+double iot__tick_seconds_rough(void) {
+    return core_tick_seconds(0);
 }
 
 /* ------------------------------------------------------------ registry */
@@ -622,6 +630,7 @@ void iot__start(void) {
     core_fault_switch();
     s->tsc = core_tsc_usable();
     core_clock_pair(&s->tick0, &s->t0);
+    iot__sample_seed = (uint32_t)(s->tick0 ^ (s->tick0 >> 32)) | 1u; /* xorshift: never 0 */
     int provided = MPI_THREAD_SINGLE;
     PMPI_Query_thread(&provided);
     s->multiple = provided == MPI_THREAD_MULTIPLE;
@@ -635,6 +644,8 @@ void iot__start(void) {
     s->max_records = core_env_size("IOTUNER_TRACE_MAX_RECORDS", 0, 1);
     if (s->max_records > IOT_TRACE_MAX_RECORDS)
         s->max_records = IOT_TRACE_MAX_RECORDS;
+    s->sample_below =
+        1e-6 * (double)core_env_size("IOTUNER_TRACE_SAMPLE_BELOW_US", IOT_TRACE_SAMPLE_BELOW_US, 1);
     s->max_log_bytes = core_env_size("IOTUNER_LOG_MAX_BYTES", IOT_LOG_MAX_BYTES, 0);
     core_program_name(s->program, sizeof s->program);
     gethostname(s->host, sizeof s->host - 1);

@@ -149,25 +149,72 @@ struct iot_coll_rec {
     int result; /* MPI error class of the call */
 };
 
-/* Sums of many calls of one routine and size group on this rank. */
+/*
+ * Sums of many calls of one routine and size group on this rank.
+ * RATIONALE: reading the clock before and after a call costs about 15 ns here (two
+ * rdtsc), 2 % of a 4 KiB read from the page cache. So a cell whose first IOT_SAMPLE_AFTER
+ * calls took under iot__state.sample_below each on average times only some of its later
+ * calls, one in 8 on average at random gaps (a gap that follows no pattern of the
+ * program's), and its time is estimated from them (iot__agg_ticks): a summed row's time
+ * is what the learner reads, and for thousands of such calls the estimate is within the
+ * spread of the calls themselves. Longer calls are timed every one, the clock being under
+ * 0.2 % of them.
+ */
 struct iot_agg {
     uint64_t calls;
     uint64_t bytes;
-    uint64_t ticks;       /* time in the calls, in iot__ticks() */
+    uint64_t ticks;       /* time in the timed calls, in iot__ticks() */
     uint64_t first_start; /* iot__ticks() at the earliest call */
+    uint64_t timed;       /* calls timed (all of them until sampling began) */
+    uint64_t exact_ticks; /* ticks when sampling began (exact_calls calls, all timed) */
+    uint32_t exact_calls; /* 0 while every call is timed */
+    uint32_t countdown;   /* while sampling: calls left until the next timed one (>= 1) */
     int hint_set;         /* the hints record in force at the last call (-1: none) */
 };
 
-/* iot__agg_count adds one call (started at `start`, `bytes` moved, `ticks` long, under
- * hints record `hint_set`) to `a`. */
+enum { IOT_SAMPLE_AFTER = 64, IOT_SAMPLE_GAP_MAX = 15 };
+
+/* iot__agg_sampling decides, after a cell's first IOT_SAMPLE_AFTER calls, whether to
+ * time only some of its later ones (trace.c). */
+void iot__agg_sampling(struct iot_agg *a);
+/* iot__sample_gap draws the calls until a sampling cell's next timed one: 1 to
+ * IOT_SAMPLE_GAP_MAX, evenly (mean 8), from a xorshift generator (not under
+ * MPI_THREAD_MULTIPLE, where no cell samples). */
+extern uint32_t iot__sample_seed;
+static inline uint32_t iot__sample_gap(void) {
+    uint32_t x = iot__sample_seed;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    iot__sample_seed = x;
+    return 1 + x % IOT_SAMPLE_GAP_MAX;
+}
+
+/* iot__agg_count adds one timed call (started at `start`, `bytes` moved, `ticks` long,
+ * under hints record `hint_set`) to `a`. */
 static inline void iot__agg_count(struct iot_agg *a, uint64_t start, uint64_t bytes, uint64_t ticks,
                                   int hint_set) {
     if (a->calls == 0 || start < a->first_start)
         a->first_start = start;
     a->calls++;
+    a->timed++;
     a->bytes += bytes;
     a->ticks += ticks;
     a->hint_set = hint_set;
+    if (a->timed == IOT_SAMPLE_AFTER && a->exact_calls == 0)
+        iot__agg_sampling(a);
+}
+
+/* iot__agg_ticks is the cell's time in its calls: measured, or, where only some calls
+ * after the first exact_calls were timed, those calls' mean time for each untimed one. */
+static inline double iot__agg_ticks(const struct iot_agg *a) {
+    if (a->timed == a->calls || a->timed == 0)
+        return (double)a->ticks;
+    if (a->timed <= a->exact_calls) /* not reached: the first call after them is timed */
+        return (double)a->ticks * (double)a->calls / (double)a->timed;
+    double sampled = (double)(a->ticks - a->exact_ticks);
+    return (double)a->exact_ticks +
+           sampled * (double)(a->calls - a->exact_calls) / (double)(a->timed - a->exact_calls);
 }
 
 struct iot_file {
@@ -256,6 +303,7 @@ struct iot_state {
     char table_path[IOT_ENV_PATH_MAX + 1];
     const char *mode_text;
     size_t max_records;   /* collective rows kept per file */
+    double sample_below;  /* seconds: shorter calls are sampled (struct iot_agg); 0: none */
     size_t max_log_bytes; /* per rank */
     uint64_t dropped_rows;
     int hint_counter; /* source of hints record seq numbers */
@@ -320,6 +368,10 @@ static inline uint64_t iot__ticks(void) {
     return iot__ticks_with(iot__state.tsc);
 }
 double iot__tick_seconds(void);
+/* iot__tick_seconds_rough is iot__tick_seconds over the run so far, however short (0.0
+ * when no tick has passed): for a threshold, where waiting for a millisecond would cost
+ * the program more than the precision is worth. */
+double iot__tick_seconds_rough(void);
 
 /*
  * iot__calls_lock and iot__calls_unlock guard file state that data calls update.
@@ -596,7 +648,14 @@ static inline __attribute__((always_inline)) void iot__trace_data(struct iot_fil
         struct iot_agg *row = f->agg[op];
         if (!row || f->group == 0 || bytes != f->group_bytes)
             goto general;
-        iot__agg_count(&row[f->group - 1], start, bytes, ticks, f->hint_seq);
+        struct iot_agg *a = &row[f->group - 1];
+        if (start) {
+            iot__agg_count(a, start, bytes, ticks, f->hint_seq);
+        } else { /* not timed (iot__trace_untimed) */
+            a->calls++;
+            a->bytes += bytes;
+            a->hint_set = f->hint_seq;
+        }
     }
     if (IOT_OP_READS(op))
         f->bytes_read += bytes;
@@ -606,6 +665,34 @@ static inline __attribute__((always_inline)) void iot__trace_data(struct iot_fil
     return;
 general:
     iot__trace_call(f, op, start, ticks, bytes, result);
+}
+/*
+ * iot__trace_untimed says whether a data access about to start goes untimed (struct
+ * iot_agg says why): only a summed call (op a constant) of the size the file's last summed
+ * call had, in a cell that samples; then *bytes is the call's byte count.
+ */
+static inline __attribute__((always_inline)) int iot__trace_untimed(struct iot_file *f, int op,
+                                                                    MPI_Count count,
+                                                                    MPI_Datatype datatype,
+                                                                    uint64_t *bytes) {
+    /* Not a collective that gets a row of its own, nor a split or nonblocking one (timed
+     * from its begin to its end). */
+    if (IOT_OP_COLLECTIVE(op) && (!IOT_OP_BLOCKING(op) || f->ncoll < iot__state.max_records))
+        return 0;
+    struct iot_agg *row = f->agg[op];
+    if (!row || f->group == 0 || iot__state.multiple)
+        return 0;
+    struct iot_agg *a = &row[f->group - 1];
+    if (a->countdown == 0)
+        return 0;
+    uint64_t b = iot__type_size(count, datatype);
+    if (b != f->group_bytes)
+        return 0;
+    *bytes = b;
+    if (--a->countdown > 0)
+        return 1;
+    a->countdown = iot__sample_gap();
+    return 0;
 }
 /*
  * iot__trace_offset_before returns the byte offset a data access is about to start at

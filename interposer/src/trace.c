@@ -167,6 +167,26 @@ static const struct iot_agg *agg_cell(const struct iot_file *f, int c) {
     return row && row[c % IOT_NGROUPS].calls > 0 ? &row[c % IOT_NGROUPS] : NULL;
 }
 
+uint32_t iot__sample_seed = 1;
+
+void iot__agg_sampling(struct iot_agg *a) {
+    /* The threshold in ticks, once: the rate over the run so far is close enough. */
+    static double below_ticks;
+    if (iot__state.multiple || iot__state.sample_below <= 0)
+        return;
+    if (below_ticks <= 0) {
+        double rate = iot__tick_seconds_rough();
+        if (rate <= 0)
+            return;
+        below_ticks = iot__state.sample_below / rate;
+    }
+    if ((double)a->ticks >= below_ticks * (double)a->timed)
+        return;
+    a->exact_calls = (uint32_t)a->calls;
+    a->exact_ticks = a->ticks;
+    a->countdown = 1; /* the next call is timed */
+}
+
 static void agg_add(struct iot_file *f, int op, uint64_t start, uint64_t ticks, uint64_t bytes) {
     if (!f->agg[op] && !(f->agg[op] = iot__calloc(IOT_NGROUPS, sizeof *f->agg[op]))) {
         f->broken = 1; /* the call goes uncounted; the trace says its figures are incomplete */
@@ -449,8 +469,8 @@ static void closed_write(const struct iot_closed *c) {
         if (!shape_all[cell])
             continue;
         int op = cell / IOT_NGROUPS;
-        double calls = sum[2 * ncoll + 3 * k], bytes = sum[2 * ncoll + 3 * k + 1];
-        double ranks = sum[2 * ncoll + 3 * k + 2];
+        double calls = sum[2 * ncoll + 4 * k], bytes = sum[2 * ncoll + 4 * k + 1];
+        double ranks = sum[2 * ncoll + 4 * k + 2], estimated = sum[2 * ncoll + 4 * k + 3];
         double first = min[ncoll + k], slowest = max[ncoll + k];
         k++;
         if (iot__ops[op].kind == 'm') {
@@ -470,7 +490,7 @@ static void closed_write(const struct iot_closed *c) {
             .calls = (long long)calls,
             .ranks = (long long)ranks,
             .bytes_per_rank = calls > 0 ? (long long)(bytes / calls) : 0,
-            .summary = 1,
+            .summary = estimated > 0 ? 2 : 1,
             .hint_set = c->cell_hints ? c->cell_hints[k - 1] : c->hint_seq,
         };
         write_op_row(&row);
@@ -561,7 +581,7 @@ static void file_reduce(struct iot_file *f) {
      * maxima, so the maxima (after the minima proper) cost no reduction of their own. The
      * last minima proper: the file's offsets and whether no view had holes. A rank without
      * two accesses gives HUGE_VAL, which no minimum keeps. */
-    size_t nsum = 2 * ncoll + 3 * ncells + 4, nmin = ncoll + ncells + M_N, nmax = ncoll + ncells;
+    size_t nsum = 2 * ncoll + 4 * ncells + 4, nmin = ncoll + ncells + M_N, nmax = ncoll + ncells;
     /* Every element is written below; rank 0 reduces into them in place. */
     sum = iot__malloc(nsum * sizeof *sum), min = iot__malloc((nmin + nmax) * sizeof *min);
     max = iot__malloc((nmax + 1) * sizeof *max);
@@ -585,11 +605,12 @@ static void file_reduce(struct iot_file *f) {
             continue;
         const struct iot_agg *a = agg_cell(f, c);
         int used = a != NULL;
-        sum[2 * ncoll + 3 * k] = used ? (double)a->calls : 0;
-        sum[2 * ncoll + 3 * k + 1] = used ? (double)a->bytes : 0;
-        sum[2 * ncoll + 3 * k + 2] = used;
+        sum[2 * ncoll + 4 * k] = used ? (double)a->calls : 0;
+        sum[2 * ncoll + 4 * k + 1] = used ? (double)a->bytes : 0;
+        sum[2 * ncoll + 4 * k + 2] = used;
+        sum[2 * ncoll + 4 * k + 3] = used && a->timed < a->calls; /* time estimated */
         min[ncoll + k] = used ? ticks_since_start(a->first_start, rate) : HUGE_VAL;
-        max[ncoll + k] = used ? (double)a->ticks * rate : 0;
+        max[ncoll + k] = used ? iot__agg_ticks(a) * rate : 0;
         k++;
     }
     sum[nsum - 4] = (double)f->bytes_read;

@@ -38,7 +38,8 @@ struct call {
 /*
  * RATIONALE: nothing here asks MPI about the arguments before MPI has checked them
  * (an invalid datatype would abort inside the query instead of returning MPI_ERR_TYPE),
- * except the byte count a decision needs, which iot__type_size asks for quietly.
+ * except the byte count a decision or the choice of calls to time needs, which
+ * iot__type_size asks for quietly.
  */
 static inline __attribute__((always_inline)) void call_begin(struct call *c, MPI_File fh, int op,
                                                              MPI_Count count, MPI_Datatype datatype,
@@ -69,6 +70,8 @@ static inline __attribute__((always_inline)) void call_begin(struct call *c, MPI
         return;
     if (iot__trace_offset_needed(f) && count > 0)
         c->offset_before = iot__trace_offset_before(f, op, offset);
+    else if (iot__trace_untimed(f, op, count, datatype, &c->bytes))
+        return; /* c->start 0: not timed */
     c->tsc = iot__state.tsc;
     c->start = iot__ticks_with(c->tsc);
 }
@@ -81,6 +84,8 @@ static inline __attribute__((always_inline)) int call_end(struct call *c, int re
      * (A traced call's start is never 0: the counter and the clock count from boot.) */
     uint64_t end = c->start ? iot__ticks_with(c->tsc) : 0;
     if (c->f->traced) {
+        if (!c->start && result != MPI_SUCCESS)
+            c->start = end = iot__ticks(); /* an untimed call that failed: counted, 0 s long */
         uint64_t ticks = end - c->start;
         uint64_t bytes = result != MPI_SUCCESS       ? 0
                          : c->bytes != UNKNOWN_BYTES ? c->bytes

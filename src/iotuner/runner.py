@@ -381,8 +381,9 @@ def run(
     (e.g. a program's parameters); after `timeout` seconds the command is stopped, with
     every process it started, and RunError raised (run_child). With `call_rows`, each
     collective call gets an op row of its own (up to limits.def's TRACE_MAX_RECORDS per
-    file), for a person studying the calls; otherwise calls are summed per routine and size
-    group, which is what the learner reads and costs the program less (bench/trace_cost.py).
+    file), and every call is timed, for a person studying the calls; otherwise calls are
+    summed per routine and size group, and of short calls only a sample is timed, which is
+    what the learner reads and costs the program less (bench/trace_cost.py).
     """
     if not command:
         raise ConfigError("no command to run")
@@ -394,6 +395,7 @@ def run(
         from iotuner.formats import limits
 
         env["IOTUNER_TRACE_MAX_RECORDS"] = str(limits()["TRACE_MAX_RECORDS"])
+        env["IOTUNER_TRACE_SAMPLE_BELOW_US"] = "0"
     env.update(extra_env or {})
     mismatch = foreign_mpi(command, library or find_library()) if mode != "off" else None
     if mismatch:

@@ -179,7 +179,7 @@ _RANGES: dict[str, dict[str, tuple[int, int | str | None]]] = {
         "calls": (1, None),
         "ranks": (0, _NPROCS),
         "bytes_per_rank": (0, None),
-        "summary": (0, 1),
+        "summary": (0, 2),
         "hint_set": (-1, None),
     },
 }

@@ -282,6 +282,54 @@ def test_trace_independent_summary(mpi: Mpi, tmp_path: Path, nprocs: int) -> Non
     assert read["bytes"] == written["bytes"] and read["kind"] == "read"
 
 
+@pytest.mark.parametrize("below_us", ["1000000", "0"])
+def test_short_calls_are_timed_by_sample(mpi: Mpi, tmp_path: Path, below_us: str) -> None:
+    """A summed row whose first 64 calls on a rank were short times only a sample of the
+    later ones: its duration is an estimate and its summary 2, while calls and bytes stay
+    exact. IOTUNER_TRACE_SAMPLE_BELOW_US sets "short" (here every call, or none: 0 times
+    them all, as --call-rows does)."""
+    calls = 300
+    log = one_log(
+        mpi.run(
+            2,
+            "iokernel",
+            "--file",
+            str(tmp_path / "data"),
+            "--size",
+            str(calls * 512),
+            "--calls",
+            str(calls),
+            "--pattern",
+            "independent",
+            extra_env={"IOTUNER_TRACE_SAMPLE_BELOW_US": below_us},
+        )
+    )
+    (row,) = ops_of(log, "MPI_File_write_at")
+    assert row["summary"] == (2 if below_us != "0" else 1)
+    assert row["calls"] == 2 * calls and row["ranks"] == 2
+    assert row["bytes"] == 2 * calls * 512 and row["bytes_per_rank"] == 512
+    assert row["duration"] > 0
+    (record,) = log.files
+    assert record["bytes_written"] == 2 * calls * 512 and record["complete"] is True
+
+
+def test_call_rows_time_every_call(tmp_path: Path) -> None:
+    """`iotuner run --call-rows` asks for every call timed, besides rows per call."""
+    from iotuner.runner import run
+
+    seen = tmp_path / "env"
+    run(
+        ["sh", "-c", f"env > {seen}"],
+        mode="trace",
+        log_dir=tmp_path / "logs",
+        call_rows=True,
+        timeout=60,
+    )
+    env = dict(line.split("=", 1) for line in seen.read_text().splitlines() if "=" in line)
+    assert env["IOTUNER_TRACE_SAMPLE_BELOW_US"] == "0"
+    assert env["IOTUNER_TRACE_MAX_RECORDS"] == "4096"
+
+
 @pytest.mark.parametrize("nprocs", [2, 4])
 def test_trace_pattern_fields(mpi: Mpi, tmp_path: Path, nprocs: int) -> None:
     strided = one_log(
@@ -431,6 +479,11 @@ WORKLOADS: dict[str, tuple[tuple[str, ...], tuple[int, int] | None]] = {
     "nonblocking": (("--nonblocking", "--size", "64k", "--calls", "3"), None),
     "split-ordered": (("--api", "ordered", "--split", "--size", "16k"), None),
     "shared": (("--api", "shared", "--pattern", "independent", "--size", "16k"), None),
+    # Past 64 short calls a rank times only a sample of them (formats/README.md).
+    "independent-many-short": (
+        ("--pattern", "independent", "--size", "64k", "--calls", "256"),
+        None,
+    ),
 }  # fmt: skip
 
 
@@ -470,9 +523,20 @@ def test_files_identical_in_every_mode(
     table = write_table(tmp_path / "table.jsonl", *HARMLESS_TABLE)
     reference = tmp_path / "plain.dat"
     mpi.run_plain(nprocs, "iokernel", "--file", str(reference), *args)
+    # Every summed row samples its calls past the 64th, whatever their speed here.
+    sampled = {"IOTUNER_TRACE_SAMPLE_BELOW_US": "1000000"}
     for mode in MODES:
         produced = tmp_path / f"{mode}.dat"
-        mpi.run(nprocs, "iokernel", "--file", str(produced), *args, mode=mode, table=table)
+        mpi.run(
+            nprocs,
+            "iokernel",
+            "--file",
+            str(produced),
+            *args,
+            mode=mode,
+            table=table,
+            extra_env=sampled,
+        )
         assert produced.stat().st_size == reference.stat().st_size, mode
         assert written_bytes(produced, holes) == written_bytes(reference, holes), mode
 

@@ -135,7 +135,7 @@ RULES: list[tuple[str, Edit, int, str]] = [
     ("op group 0", _set(OP, "group", 0), 4, "'group' must be between 1 and 56, got 0"),
     ("op group 57", _set(OP, "group", 57), 4, "'group' must be between 1 and 56, got 57"),
     ("op bytes -1", _set(OP, "bytes", -1), 4, "'bytes' must be at least 0, got -1"),
-    ("op summary 2", _set(OP, "summary", 2), 4, "'summary' must be between 0 and 1, got 2"),
+    ("op summary 3", _set(OP, "summary", 3), 4, "'summary' must be between 0 and 2, got 3"),
     ("op hint_set -2", _set(OP, "hint_set", -2), 4, "'hint_set' must be at least -1, got -2"),
     ("op duration -1", _set(OP, "duration", -1.5), 4, "'duration' must be at least 0"),
     ("op duration inf", _set(OP, "duration", math.inf), 4, "finite number, got Infinity"),

@@ -51,9 +51,10 @@ def add_run(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--call-rows",
         action="store_true",
-        help="give each collective call an op row of its own (up to 4,096 per file), to study "
-        "a program's calls one by one; by default calls are summed per routine and size "
-        "group, which costs the program less (README: what tracing costs)",
+        help="give each collective call an op row of its own (up to 4,096 per file) and time "
+        "every call, to study a program's calls one by one; by default calls are summed per "
+        "routine and size group, and of calls under 10 us only a sample is timed, which costs "
+        "the program less (README: what tracing costs)",
     )
     learn = parser.add_argument_group(
         "online tuning",
