@@ -648,14 +648,7 @@ static inline __attribute__((always_inline)) void iot__trace_data(struct iot_fil
         struct iot_agg *row = f->agg[op];
         if (!row || f->group == 0 || bytes != f->group_bytes)
             goto general;
-        struct iot_agg *a = &row[f->group - 1];
-        if (start) {
-            iot__agg_count(a, start, bytes, ticks, f->hint_seq);
-        } else { /* not timed (iot__trace_untimed) */
-            a->calls++;
-            a->bytes += bytes;
-            a->hint_set = f->hint_seq;
-        }
+        iot__agg_count(&row[f->group - 1], start, bytes, ticks, f->hint_seq);
     }
     if (IOT_OP_READS(op))
         f->bytes_read += bytes;
@@ -693,6 +686,19 @@ static inline __attribute__((always_inline)) int iot__trace_untimed(struct iot_f
         return 1;
     a->countdown = iot__sample_gap();
     return 0;
+}
+/* iot__trace_untimed_done counts a successful call iot__trace_untimed left untimed. */
+static inline __attribute__((always_inline)) void iot__trace_untimed_done(struct iot_file *f,
+                                                                          int op, uint64_t bytes) {
+    struct iot_agg *a = &f->agg[op][f->group - 1];
+    a->calls++;
+    a->bytes += bytes;
+    a->hint_set = f->hint_seq;
+    if (IOT_OP_READS(op))
+        f->bytes_read += bytes;
+    else if (IOT_OP_WRITES(op))
+        f->bytes_written += bytes;
+    f->data_calls++;
 }
 /*
  * iot__trace_offset_before returns the byte offset a data access is about to start at
