@@ -27,6 +27,16 @@ static int is_striping_key(const char *key) {
            strcmp(key, "start_iodevice") == 0;
 }
 
+int iot__info_names_striping(MPI_Info info) {
+    static const char *const keys[] = {"striping_factor", "striping_unit", "start_iodevice"};
+    for (int i = 0; info != MPI_INFO_NULL && i < 3; i++) {
+        int len = 0, flag = 0;
+        if (PMPI_Info_get_valuelen(info, keys[i], &len, &flag) == MPI_SUCCESS && flag)
+            return 1;
+    }
+    return 0;
+}
+
 /*
  * Whether the program's own value of a key stays when entry e also names it. Under the
  * `app` policy always; under `table`, when the entry names no program. RATIONALE: an
@@ -593,6 +603,135 @@ static const char *unhonoured_reason(const char *key, const char *want, const ch
     return NULL;
 }
 
+/*
+ * A hints record waiting to be written. RATIONALE: looking up the vocabulary's keys in
+ * the file's info and formatting the record took 9 of the 11 us a record cost rank 0 at
+ * open (2.2 us of it MPI_File_get_info), in an I/O phase of 0.5 ms; only the info must be
+ * read at the time (the hints in force change later), so it is kept, with copies of what
+ * the record shows, and the record is written at MPI_Finalize with the op rows, or when
+ * HINTS_WAITING_MAX wait.
+ */
+struct hints_waiting {
+    struct hints_waiting *next;
+    char *file;
+    char *untuned; /* at open: why the file stays untuned, or NULL */
+    const char *at;
+    int seq, file_existed;
+    double time_stamp;
+    MPI_Info info; /* MPI_File_get_info then; MPI_INFO_NULL when it failed */
+    char driver[64];
+    struct iot_kv requested, table, app, held, held_at_open;
+};
+
+enum { HINTS_WAITING_MAX = 64 };
+static struct hints_waiting *hints_first, **hints_last = &hints_first;
+static int hints_count;
+
+static int kv_copy(struct iot_kv *to, const struct iot_kv *from) {
+    for (int i = 0; from && i < from->n; i++)
+        if (iot__kv_set(to, from->keys[i], from->vals[i]) != 0)
+            return -1;
+    return 0;
+}
+
+static void hints_clear(struct hints_waiting *h) {
+    if (h->info != MPI_INFO_NULL)
+        PMPI_Info_free(&h->info);
+    free(h->file);
+    free(h->untuned);
+    iot__kv_clear(&h->requested);
+    iot__kv_clear(&h->table);
+    iot__kv_clear(&h->app);
+    iot__kv_clear(&h->held);
+    iot__kv_clear(&h->held_at_open);
+}
+
+/* Writes one hints record into the log (state lock held). */
+static void hints_write(const struct hints_waiting *h) {
+    struct iot_state *s = &iot__state;
+    struct iot_kv effective = {0};
+    for (int i = 0; h->info != MPI_INFO_NULL && i < NVOCABULARY + h->requested.n; i++) {
+        const char *key = i < NVOCABULARY ? vocabulary_keys[i] : h->requested.keys[i - NVOCABULARY];
+        char val[MPI_MAX_INFO_VAL + 1];
+        int flag = 0;
+        if (PMPI_Info_get(h->info, key, MPI_MAX_INFO_VAL, val, &flag) == MPI_SUCCESS && flag)
+            iot__kv_set(&effective, key, val);
+    }
+    if (!iot__log_reserve()) {
+        iot__kv_clear(&effective);
+        return;
+    }
+    struct iot_buf *b = &s->out;
+    iot__buf_printf(b, "{\"record\": \"hints\", \"file\": ");
+    iot__buf_json_string(b, h->file);
+    iot__buf_printf(b,
+                    ", \"seq\": %d, \"at\": \"%s\", \"time_stamp\": %.6f, \"requested\": ", h->seq,
+                    h->at, h->time_stamp);
+    iot__buf_json_kv(b, &h->requested);
+    iot__buf_printf(b, ", \"table\": ");
+    iot__buf_json_kv(b, &h->table);
+    iot__buf_printf(b, ", \"app\": ");
+    iot__buf_json_kv(b, &h->app);
+    iot__buf_printf(b, ", \"effective\": ");
+    iot__buf_json_kv(b, &effective);
+    iot__buf_printf(b, ", \"driver\": ");
+    iot__buf_json_string(b, h->driver);
+    if (h->untuned) {
+        iot__buf_printf(b, ", \"untuned\": ");
+        iot__buf_json_string(b, h->untuned);
+    }
+    iot__buf_printf(b, ", \"unhonoured\": [");
+    int listed = 0;
+    for (int i = 0; i < h->requested.n; i++) {
+        char reason_buf[256];
+        const char *reason =
+            unhonoured_reason(h->requested.keys[i], h->requested.vals[i],
+                              iot__kv_get(&effective, h->requested.keys[i]), h->driver, h->at,
+                              h->file_existed, reason_buf, sizeof reason_buf);
+        if (!reason)
+            continue;
+        iot__buf_printf(b, "%s{\"key\": ", listed++ ? ", " : "");
+        iot__buf_json_string(b, h->requested.keys[i]);
+        iot__buf_printf(b, ", \"reason\": ");
+        iot__buf_json_string(b, reason);
+        iot__buf_printf(b, "}");
+    }
+    for (int i = 0; i < h->held.n; i++) {
+        const char *at_open = iot__kv_get(&h->held_at_open, h->held.keys[i]);
+        char reason[256];
+        snprintf(reason, sizeof reason,
+                 "not raised above its value at open (%.64s): the buffer it sizes was "
+                 "allocated then (formats/hints.def)",
+                 at_open ? at_open : "unknown");
+        iot__buf_printf(b, "%s{\"key\": ", listed++ ? ", " : "");
+        iot__buf_json_string(b, h->held.keys[i]);
+        iot__buf_printf(b, ", \"reason\": ");
+        iot__buf_json_string(b, reason);
+        iot__buf_printf(b, "}");
+    }
+    iot__buf_printf(b, "]}\n");
+    iot__kv_clear(&effective);
+}
+
+/* Writes the waiting hints records, in the order they were made (state lock held). */
+static void hints_write_waiting(void) {
+    while (hints_first) {
+        struct hints_waiting *h = hints_first;
+        hints_first = h->next;
+        hints_write(h);
+        hints_clear(h);
+        free(h);
+    }
+    hints_last = &hints_first;
+    hints_count = 0;
+}
+
+void iot__hints_finish(void) {
+    pthread_mutex_lock(&iot__state.lock);
+    hints_write_waiting();
+    pthread_mutex_unlock(&iot__state.lock);
+}
+
 void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *requested,
                        const struct iot_kv *table, const struct iot_kv *held, int file_existed) {
     struct iot_state *s = &iot__state;
@@ -601,79 +740,55 @@ void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *
     pthread_mutex_unlock(&s->lock);
     if (!s->trace || !f->traced || f->rank != 0)
         return;
-    MPI_Info info = MPI_INFO_NULL;
-    struct iot_kv effective = {0};
-    char driver[64] = "unknown";
+    /* Without memory to keep it, the record is written now, as whole as memory allows
+     * (op rows name it by its seq: a log without it would not read). */
+    struct hints_waiting here = {0}, *h = iot__calloc(1, sizeof *h);
+    int kept = h != NULL;
+    if (!h)
+        h = &here;
+    h->info = MPI_INFO_NULL;
+    h->at = at;
+    h->seq = f->hint_seq;
+    h->file_existed = file_existed;
+    h->time_stamp = iot__now();
+    snprintf(h->driver, sizeof h->driver, "unknown");
     MPI_Errhandler saved = iot__quiet_begin(f->fh);
-    int have_info = saved != MPI_ERRHANDLER_NULL && PMPI_File_get_info(f->fh, &info) == MPI_SUCCESS;
+    if (saved == MPI_ERRHANDLER_NULL || PMPI_File_get_info(f->fh, &h->info) != MPI_SUCCESS)
+        h->info = MPI_INFO_NULL;
     iot__quiet_end(f->fh, saved);
-    if (have_info) {
-        driver_name(info, f->name, driver, sizeof driver);
-        for (int i = 0; i < NVOCABULARY + requested->n; i++) {
-            const char *key =
-                i < NVOCABULARY ? vocabulary_keys[i] : requested->keys[i - NVOCABULARY];
-            char val[MPI_MAX_INFO_VAL + 1];
-            int flag = 0;
-            if (PMPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag) == MPI_SUCCESS && flag)
-                iot__kv_set(&effective, key, val);
-        }
-        PMPI_Info_free(&info);
+    /* The driver now: where MPI does not name it, the file's file system says (statfs),
+     * and the file may be gone at MPI_Finalize. */
+    if (h->info != MPI_INFO_NULL)
+        driver_name(h->info, f->name, h->driver, sizeof h->driver);
+    h->file = iot__strdup(f->name);
+    int whole = h->file && kv_copy(&h->requested, requested) == 0 &&
+                kv_copy(&h->table, table) == 0 && kv_copy(&h->app, &f->app) == 0 &&
+                kv_copy(&h->held, held) == 0;
+    if (whole && f->untuned && strcmp(at, "open") == 0)
+        whole = (h->untuned = iot__strdup(f->untuned)) != NULL;
+    for (int i = 0; whole && held && i < held->n; i++) {
+        const char *at_open = iot__kv_get(&f->at_open, held->keys[i]);
+        whole = !at_open || iot__kv_set(&h->held_at_open, held->keys[i], at_open) == 0;
     }
     /* Appended under the state's lock: with MPI_THREAD_MULTIPLE, two threads may decide
      * for two files at once. */
     pthread_mutex_lock(&s->lock);
-    if (!iot__log_reserve()) {
+    if (kept && whole) {
+        *hints_last = h;
+        hints_last = &h->next;
+        if (++hints_count == HINTS_WAITING_MAX)
+            hints_write_waiting();
         pthread_mutex_unlock(&s->lock);
-        iot__kv_clear(&effective);
         return;
     }
-    struct iot_buf *b = &s->out;
-    iot__buf_printf(b, "{\"record\": \"hints\", \"file\": ");
-    iot__buf_json_string(b, f->name);
-    iot__buf_printf(b, ", \"seq\": %d, \"at\": \"%s\", \"time_stamp\": %.6f, \"requested\": ",
-                    f->hint_seq, at, iot__now());
-    iot__buf_json_kv(b, requested);
-    iot__buf_printf(b, ", \"table\": ");
-    iot__buf_json_kv(b, table);
-    iot__buf_printf(b, ", \"app\": ");
-    iot__buf_json_kv(b, &f->app);
-    iot__buf_printf(b, ", \"effective\": ");
-    iot__buf_json_kv(b, &effective);
-    iot__buf_printf(b, ", \"driver\": ");
-    iot__buf_json_string(b, driver);
-    if (f->untuned && strcmp(at, "open") == 0) {
-        iot__buf_printf(b, ", \"untuned\": ");
-        iot__buf_json_string(b, f->untuned);
-    }
-    iot__buf_printf(b, ", \"unhonoured\": [");
-    int listed = 0;
-    for (int i = 0; i < requested->n; i++) {
-        char reason_buf[256];
-        const char *reason = unhonoured_reason(requested->keys[i], requested->vals[i],
-                                               iot__kv_get(&effective, requested->keys[i]), driver,
-                                               at, file_existed, reason_buf, sizeof reason_buf);
-        if (!reason)
-            continue;
-        iot__buf_printf(b, "%s{\"key\": ", listed++ ? ", " : "");
-        iot__buf_json_string(b, requested->keys[i]);
-        iot__buf_printf(b, ", \"reason\": ");
-        iot__buf_json_string(b, reason);
-        iot__buf_printf(b, "}");
-    }
-    for (int i = 0; held && i < held->n; i++) {
-        const char *at_open = iot__kv_get(&f->at_open, held->keys[i]);
-        char reason[256];
-        snprintf(reason, sizeof reason,
-                 "not raised above its value at open (%.64s): the buffer it sizes was "
-                 "allocated then (formats/hints.def)",
-                 at_open ? at_open : "unknown");
-        iot__buf_printf(b, "%s{\"key\": ", listed++ ? ", " : "");
-        iot__buf_json_string(b, held->keys[i]);
-        iot__buf_printf(b, ", \"reason\": ");
-        iot__buf_json_string(b, reason);
-        iot__buf_printf(b, "}");
-    }
-    iot__buf_printf(b, "]}\n");
+    hints_write_waiting();
+    if (!h->file)
+        h->file = f->name; /* borrowed for the write; not freed below */
+    hints_write(h);
     pthread_mutex_unlock(&s->lock);
-    iot__kv_clear(&effective);
+    if (h->file == f->name)
+        h->file = NULL;
+    hints_clear(h);
+    if (kept)
+        free(h);
 }

@@ -574,13 +574,18 @@ MPI_Info iot__decide_view(struct iot_file *f, MPI_Info app_info, MPI_Datatype fi
 void iot__pending_finish(struct iot_file *f, const char *at, struct iot_pending *p, int result);
 
 /*
- * iot__record_hints appends a hints record (rank 0 of the file only) with
- * the effective values from MPI_File_get_info. at: "open", "set_view", ...
+ * iot__record_hints makes a hints record (rank 0 of the file only) with the effective
+ * values from MPI_File_get_info, read now and written at MPI_Finalize. at: "open",
+ * "set_view", ...
  * requested: the keys iotuner passed; table: the table's keys; held: table keys not
  * applied because they would raise a LOWER key above its value at open (may be NULL).
  */
 void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *requested,
                        const struct iot_kv *table, const struct iot_kv *held, int file_existed);
+/* iot__info_names_striping says whether info holds a striping key (MPI_INFO_NULL: no). */
+int iot__info_names_striping(MPI_Info info);
+/* iot__hints_finish writes the hints records still waiting (decide.c); at MPI_Finalize. */
+void iot__hints_finish(void);
 /*
  * iot__note_open_values keeps, right after the open, the values MPI uses for the keys
  * hints.def marks LOWER, the ceiling for later changes; 0 or -1 (no memory).

@@ -829,6 +829,7 @@ static size_t count_lines(const char *data, size_t len) {
 
 void iot__log_finish(void) {
     struct iot_state *s = &iot__state;
+    iot__hints_finish();
     reduce_deferred();
     /* The rows of the files closed so far, in the order they closed. */
     while (s->closed) {

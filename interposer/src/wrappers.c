@@ -307,14 +307,16 @@ static int wrap_File_open(MPI_Comm comm, const char *filename, int amode, MPI_In
     if (depth > 0 || !iot__comm_usable(comm, &rank, &size))
         return open_inheriting(comm, filename, amode, info, fh, &opened);
     depth++;
-    struct stat st;
-    /* Only for the hints record: striping applies to files created here. */
-    int existed = rank == 0 && stat(filename, &st) == 0;
     struct iot_kv table = {0}, requested = {0}, given = {0}, held = {0};
     char untuned_why[256];
     MPI_Comm agree = iot__agreement_comm(comm, size);
     MPI_Info use = iot__decide_open(agree, rank, size, filename, info, &table, untuned_why,
                                     sizeof untuned_why);
+    /* Only for the hints record, which says that striping applies to files created here:
+     * asked only where striping is (a stat costs rank 0 a few us of a short phase). */
+    struct stat st;
+    int existed =
+        rank == 0 && iot__state.trace && iot__info_names_striping(use) && stat(filename, &st) == 0;
     uint64_t start = iot__ticks();
     int result, untuned = 0;
     if (use == info)

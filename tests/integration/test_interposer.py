@@ -439,6 +439,17 @@ def test_files_reduced_at_finalize_keep_their_figures_and_order(mpi: Mpi, tmp_pa
     assert all(c < o for c, o in zip(closes, opens[1:], strict=False))  # one open at a time
     rows = ops_of(log, "MPI_File_write_at_all")
     assert sum(r["calls"] for r in rows) == phases * 2 * 3
+    # Hints records wait for MPI_Finalize as well, 64 at most (decide.c): every open has
+    # one, stamped while its file was open, in the order the opens came.
+    opened = {
+        name: [h for h in log.hints if h["at"] == "open" and h["file"] == name]
+        for name in (str(data), f"{data}.r0", f"{data}.r1")
+    }
+    assert all(len(records) == phases for records in opened.values())
+    stamps = [h["time_stamp"] for h in opened[str(data)]]
+    assert all(o <= t <= c for o, t, c in zip(opens, stamps, closes, strict=True))
+    seqs = [h["seq"] for h in log.hints if h["file"] != f"{data}.r1"]  # rank 0's, in order
+    assert seqs == sorted(seqs) == list(range(seqs[0], seqs[0] + len(seqs)))
 
 
 def test_record_cap_bounds_rows(mpi: Mpi, tmp_path: Path) -> None:
