@@ -582,26 +582,31 @@ static int core_load_table(int ok, char *err, size_t errlen) {
 }
 
 /*
- * An MPI sets up a communicator's fast collectives after its first few (MPICH: after
- * MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD, 5, taking up to 0.8 ms), and each kind's code,
- * shared memory and buffers at its first use: here, where the program's I/O is not, go
- * the kinds, types, operations and sizes that a file's open, decisions and close use.
- * Each took 10-30 us more in the first I/O phase of a run than in later ones
- * (bench/trace_cost.py); warm, the first phase costs what later ones do.
+ * An MPI sets up a communicator's fast collectives after its first few, and each kind's
+ * code, shared memory and buffers at its first use: here, where the program's I/O is not,
+ * go the kinds, types, operations and sizes that a file's open, decisions and close use.
+ * RATIONALE: MPICH (4.1, ch4) gives a collective its shared-memory algorithm only after
+ * more than MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD (5) calls of that collective on the
+ * communicator. With one Allreduce of each kind here (4 in all), the first agreement of
+ * IOR's open took 40 us on both ranks and the next three 5 us each; with 7 or more, each
+ * took under 1.5 us (2 ranks). So each collective runs WARM_CALLS times.
  */
+enum { WARM_CALLS = 8 };
+
 static void warm_up(MPI_Comm world) {
     enum { SHAPE = IOT_NOPS * IOT_NGROUPS + 3 }; /* trace.c's file_reduce */
     int one = 1, sum = 0, three[3] = {0, 0, 0}, three_all[3];
     unsigned long long two[2] = {0, 0}, two_all[2];
     double d[64] = {0}, d_all[64];
     static int shape[2][SHAPE]; /* 18 KB: not on the stack of the program's MPI_Init */
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < WARM_CALLS; i++) {
         PMPI_Barrier(world);
-    PMPI_Bcast(&one, 1, MPI_INT, 0, world);
-    PMPI_Reduce(&one, &sum, 1, MPI_INT, MPI_SUM, 0, world);
-    PMPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, world);
-    PMPI_Allreduce(three, three_all, 3, MPI_INT, MPI_MIN, world);
-    PMPI_Allreduce(two, two_all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, world);
+        PMPI_Bcast(&one, 1, MPI_INT, 0, world);
+        PMPI_Reduce(&one, &sum, 1, MPI_INT, MPI_SUM, 0, world);
+        PMPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, world);
+        PMPI_Allreduce(three, three_all, 3, MPI_INT, MPI_MIN, world);
+        PMPI_Allreduce(two, two_all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, world);
+    }
     PMPI_Reduce(d, d_all, 64, MPI_DOUBLE, MPI_SUM, 0, world);
     PMPI_Reduce(d, d_all, 64, MPI_DOUBLE, MPI_MIN, 0, world);
     PMPI_Allreduce(shape[0], shape[1], SHAPE, MPI_INT, MPI_MAX, world);

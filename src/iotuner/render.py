@@ -51,14 +51,20 @@ def _print_file(file: FileSummary, console: Console) -> None:
     if file.operations:
         table = Table("operation", "calls (all ranks)", "bytes", "time (s)", "MiB/s")
         for op in file.operations:
+            # "~": the time of short calls is estimated from a timed sample of them.
+            mark = "~" if op.estimated else ""
             table.add_row(
                 markup_safe(op.operation),
                 whole(str(op.calls)),
                 whole(format_size(op.bytes)),
-                whole(f"{op.duration:.6f}"),
-                whole(f"{op.bandwidth:.2f}"),
+                whole(f"{mark}{op.duration:.6f}"),
+                whole(f"{mark}{op.bandwidth:.2f}"),
             )
         print_table(console, [(table, None)])
+        if any(op.estimated for op in file.operations):
+            console.print(
+                "~ estimated: of these short calls only a sample was timed (formats/README.md)"
+            )
     for hint_set in file.hint_sets:
         print_table(console, [(_hints_table(hint_set), None)])
         if hint_set.untuned:

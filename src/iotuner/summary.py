@@ -51,6 +51,9 @@ class OperationSummary:
     calls: int
     bytes: int
     duration: float
+    estimated: bool = False
+    """Some of the time is estimated from a timed sample of short calls (an op row's
+    `summary` 2, formats/README.md)."""
 
     @property
     def bandwidth(self) -> float:
@@ -147,12 +150,13 @@ def _operations(log: TraceLog) -> dict[str, dict[str, OperationSummary]]:
     """File -> MPI routine -> its rows added up, both in the order the rows first name them."""
     sums: dict[str, dict[str, list[Any]]] = {}
     ops = log.ops
-    for name, operation, calls, moved, seconds in zip(
+    for name, operation, calls, moved, seconds, summary in zip(
         ops.column("file"),
         ops.column("operation"),
         ops.column("calls"),
         ops.column("bytes"),
         ops.column("duration"),
+        ops.column("summary"),
         strict=True,
     ):
         routines = sums.get(name)
@@ -160,15 +164,16 @@ def _operations(log: TraceLog) -> dict[str, dict[str, OperationSummary]]:
             routines = sums[name] = {}
         total = routines.get(operation)
         if total is None:
-            routines[operation] = [calls, moved, 0.0 + seconds]
+            routines[operation] = [calls, moved, 0.0 + seconds, summary == 2]
         else:
             total[0] += calls
             total[1] += moved
             total[2] += seconds
+            total[3] = total[3] or summary == 2
     return {
         name: {
-            operation: OperationSummary(operation, calls, moved, seconds)
-            for operation, (calls, moved, seconds) in routines.items()
+            operation: OperationSummary(operation, calls, moved, seconds, estimated)
+            for operation, (calls, moved, seconds, estimated) in routines.items()
         }
         for name, routines in sums.items()
     }

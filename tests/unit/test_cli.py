@@ -80,6 +80,31 @@ def test_show(
     assert "log.txt was still open at MPI_Finalize" in out
 
 
+def test_show_marks_times_estimated_from_a_sample(
+    sample_log: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A row whose time is estimated from a timed sample of its calls (summary 2) shows
+    "~" before its time and bandwidth, and a line says why; measured times do not."""
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["show", str(sample_log)]) == 0
+    assert "estimated" not in capsys.readouterr().out
+    lines = sample_log.read_text().splitlines()
+    read_row = next(i for i, line in enumerate(lines) if '"MPI_File_read_at"' in line)
+    lines[read_row] = lines[read_row].replace('"summary": 1', '"summary": 2')
+    log = tmp_path / sample_log.name
+    log.write_text("\n".join(lines) + "\n")
+    assert main(["show", str(log)]) == 0
+    out = capsys.readouterr().out
+    (row,) = [line for line in out.splitlines() if "MPI_File_read_at " in line]
+    assert "~0.001000" in row and "~0.08" in row
+    assert "~ estimated: of these short calls only a sample was timed" in out
+    (written,) = [line for line in out.splitlines() if "MPI_File_write_at_all" in line]
+    assert "~" not in written
+
+
 def test_summary_figures(sample_log: Path) -> None:
     summary = summarize(read_tracelog(sample_log))
     out_dat = summary.files[0]
