@@ -218,6 +218,21 @@ static inline double iot__agg_ticks(const struct iot_agg *a) {
 }
 
 struct iot_file {
+    /* What a data call reads and writes, together first. RATIONALE: between two calls the
+     * program's I/O can push iotuner's data out of the CPU's nearest cache, and each cache
+     * line a call touches then costs it again: 4 KiB reads from ext4's page cache paid 19
+     * ns a call traced against 10 ns from tmpfs (bench/overhead.c). */
+    int traced;   /* tracing this file; cleared on every rank together when one fails */
+    int tuned;    /* tuning this file; cleared on every rank together when one fails */
+    int group;    /* the size group of the last call summed in agg (0 before the first)... */
+    int hint_seq; /* seq of the last hints record, -1 when none */
+    uint64_t group_bytes;  /* ...and its byte count: calls repeat sizes */
+    int64_t second_offset; /* offset of this rank's second data access, -1 before it */
+    uint64_t bytes_read, bytes_written, data_calls;
+    uint64_t coll_calls; /* blocking collective data calls since open, set_view or set_info */
+    struct iot_coll_rec *coll;
+    size_t ncoll, capcoll;
+
     struct iot_file *next;
     MPI_File fh;
     MPI_Comm comm; /* private duplicate of the file's communicator... */
@@ -225,8 +240,6 @@ struct iot_file {
     int rank, size;
     char *name;
     int amode;     /* the access mode of the open: MPI_MODE_SEQUENTIAL forbids get_position */
-    int traced;    /* tracing this file; cleared on every rank together when one fails */
-    int tuned;     /* tuning this file; cleared on every rank together when one fails */
     char *untuned; /* why the table was not applied to this file (its hints record), or NULL */
     int broken;    /* a local allocation failed: this rank's figures are incomplete */
     double opened_at;
@@ -241,28 +254,20 @@ struct iot_file {
     struct iot_kv view_set; /* keys the view entry in force set, and their values */
     const struct iot_entry *access_entry;
     const struct iot_entry *view_entry;
-    int access_stale;    /* a view decision changed keys: the next access decision applies */
-    uint64_t coll_calls; /* blocking collective data calls since open, set_view or set_info */
+    int access_stale; /* a view decision changed keys: the next access decision applies */
     uint8_t no_entry_logged[IOT_NGROUPS + 1]; /* bit op*2+layout: a no_entry record was written */
-    int hint_seq;                             /* seq of the last hints record, -1 when none */
 
     /* trace */
-    struct iot_coll_rec *coll;
-    size_t ncoll, capcoll;
     /* Summed calls, a row of IOT_NGROUPS per routine, allocated at the routine's first
      * summed call. RATIONALE: all rows at open (90 KB) cost 31 us of fresh pages in the
      * first open of a run, while a file uses one or two (bench/trace_cost.py). */
     struct iot_agg *agg[IOT_NOPS];
-    uint64_t bytes_read, bytes_written, data_calls;
-    int64_t first_offset;  /* byte offset of this rank's first data access, -1 before it */
-    int64_t second_offset; /* ...and of its second, -1 before it (the stride between them) */
-    uint64_t first_bytes;  /* bytes of the first access (where a contiguous rank goes next) */
-    uint64_t group_bytes;  /* the byte count of the last call summed in agg... */
-    int group;             /* ...and its size group (0 before the first): calls repeat sizes */
-    int contiguous;        /* 0 once any file view had holes (for the trace) */
-    int64_t view_block;    /* the last view with holes: its data in one piece, the bytes of */
-    int64_t view_extent;   /* that piece and the filetype's extent; 0: several pieces */
-    int view_contiguous;   /* the view in force has no holes (for decisions) */
+    int64_t first_offset; /* byte offset of this rank's first data access, -1 before it */
+    uint64_t first_bytes; /* bytes of the first access (where a contiguous rank goes next) */
+    int contiguous;       /* 0 once any file view had holes (for the trace) */
+    int64_t view_block;   /* the last view with holes: its data in one piece, the bytes of */
+    int64_t view_extent;  /* that piece and the filetype's extent; 0: several pieces */
+    int view_contiguous;  /* the view in force has no holes (for decisions) */
 
     /* a split collective between begin and end */
     int split_op;
