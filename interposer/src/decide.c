@@ -609,7 +609,7 @@ static const char *unhonoured_reason(const char *key, const char *want, const ch
  * open (2.2 us of it MPI_File_get_info), in an I/O phase of 0.5 ms; only the info must be
  * read at the time (the hints in force change later), so it is kept, with copies of what
  * the record shows, and the record is written at MPI_Finalize with the op rows, or when
- * HINTS_WAITING_MAX wait.
+ * HINTS_WAITING_MAX wait (a few KB each: the info's two dozen keys and the copies).
  */
 struct hints_waiting {
     struct hints_waiting *next;
@@ -623,7 +623,7 @@ struct hints_waiting {
     struct iot_kv requested, table, app, held, held_at_open;
 };
 
-enum { HINTS_WAITING_MAX = 64 };
+enum { HINTS_WAITING_MAX = 256 };
 static struct hints_waiting *hints_first, **hints_last = &hints_first;
 static int hints_count;
 
@@ -662,25 +662,25 @@ static void hints_write(const struct hints_waiting *h) {
         return;
     }
     struct iot_buf *b = &s->out;
-    iot__buf_printf(b, "{\"record\": \"hints\", \"file\": ");
+    iot__buf_puts(b, "{\"record\": \"hints\", \"file\": ");
     iot__buf_json_string(b, h->file);
     iot__buf_printf(b,
                     ", \"seq\": %d, \"at\": \"%s\", \"time_stamp\": %.6f, \"requested\": ", h->seq,
                     h->at, h->time_stamp);
     iot__buf_json_kv(b, &h->requested);
-    iot__buf_printf(b, ", \"table\": ");
+    iot__buf_puts(b, ", \"table\": ");
     iot__buf_json_kv(b, &h->table);
-    iot__buf_printf(b, ", \"app\": ");
+    iot__buf_puts(b, ", \"app\": ");
     iot__buf_json_kv(b, &h->app);
-    iot__buf_printf(b, ", \"effective\": ");
+    iot__buf_puts(b, ", \"effective\": ");
     iot__buf_json_kv(b, &effective);
-    iot__buf_printf(b, ", \"driver\": ");
+    iot__buf_puts(b, ", \"driver\": ");
     iot__buf_json_string(b, h->driver);
     if (h->untuned) {
-        iot__buf_printf(b, ", \"untuned\": ");
+        iot__buf_puts(b, ", \"untuned\": ");
         iot__buf_json_string(b, h->untuned);
     }
-    iot__buf_printf(b, ", \"unhonoured\": [");
+    iot__buf_puts(b, ", \"unhonoured\": [");
     int listed = 0;
     for (int i = 0; i < h->requested.n; i++) {
         char reason_buf[256];
@@ -692,9 +692,9 @@ static void hints_write(const struct hints_waiting *h) {
             continue;
         iot__buf_printf(b, "%s{\"key\": ", listed++ ? ", " : "");
         iot__buf_json_string(b, h->requested.keys[i]);
-        iot__buf_printf(b, ", \"reason\": ");
+        iot__buf_puts(b, ", \"reason\": ");
         iot__buf_json_string(b, reason);
-        iot__buf_printf(b, "}");
+        iot__buf_puts(b, "}");
     }
     for (int i = 0; i < h->held.n; i++) {
         const char *at_open = iot__kv_get(&h->held_at_open, h->held.keys[i]);
@@ -705,11 +705,11 @@ static void hints_write(const struct hints_waiting *h) {
                  at_open ? at_open : "unknown");
         iot__buf_printf(b, "%s{\"key\": ", listed++ ? ", " : "");
         iot__buf_json_string(b, h->held.keys[i]);
-        iot__buf_printf(b, ", \"reason\": ");
+        iot__buf_puts(b, ", \"reason\": ");
         iot__buf_json_string(b, reason);
-        iot__buf_printf(b, "}");
+        iot__buf_puts(b, "}");
     }
-    iot__buf_printf(b, "]}\n");
+    iot__buf_puts(b, "]}\n");
     iot__kv_clear(&effective);
 }
 

@@ -68,6 +68,8 @@ struct iot_buf {
 void iot__buf_printf(struct iot_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* iot__buf_append appends n bytes (which may include NUL bytes). */
 void iot__buf_append(struct iot_buf *b, const char *data, size_t n);
+/* iot__buf_puts appends a string: text that needs no formatting (cheaper than printf). */
+void iot__buf_puts(struct iot_buf *b, const char *text);
 /* iot__buf_json_string appends s as a quoted, escaped JSON string. */
 void iot__buf_json_string(struct iot_buf *b, const char *s);
 /* iot__buf_g9 appends v exactly as printf's "%.9g" writes it. */

@@ -402,10 +402,12 @@ def test_many_operations_keep_the_log_bounded(
 
 
 def test_files_reduced_at_finalize_keep_their_figures_and_order(mpi: Mpi, tmp_path: Path) -> None:
-    # 70 opens of the world's group: the first 64 closes wait, the 65th reduces them, and
-    # MPI_Finalize the other six (trace.c, DEFER_MAX). Each phase writes 3 calls of 1 KiB;
-    # after each, every rank writes a file of its own (MPI_COMM_SELF), reduced at its close.
-    phases = 70
+    # 140 opens of the world's group: each 64th close finds 64 waiting and reduces them,
+    # and MPI_Finalize the last twelve (trace.c, DEFER_MAX). Each phase writes 3 calls of
+    # 1 KiB; after each, every rank writes a file of its own (MPI_COMM_SELF), reduced at
+    # its close. Rank 0 makes 280 hints records: 256 are written when the 256th waits
+    # (decide.c, HINTS_WAITING_MAX), the rest at MPI_Finalize.
+    phases = 140
     data = tmp_path / "data"
     log = one_log(
         mpi.run(
@@ -439,8 +441,8 @@ def test_files_reduced_at_finalize_keep_their_figures_and_order(mpi: Mpi, tmp_pa
     assert all(c < o for c, o in zip(closes, opens[1:], strict=False))  # one open at a time
     rows = ops_of(log, "MPI_File_write_at_all")
     assert sum(r["calls"] for r in rows) == phases * 2 * 3
-    # Hints records wait for MPI_Finalize as well, 64 at most (decide.c): every open has
-    # one, stamped while its file was open, in the order the opens came.
+    # Every open has its hints record, stamped while its file was open, in the order the
+    # opens came, those written early and those written at MPI_Finalize alike.
     opened = {
         name: [h for h in log.hints if h["at"] == "open" and h["file"] == name]
         for name in (str(data), f"{data}.r0", f"{data}.r1")
