@@ -139,18 +139,32 @@ void iot__info_release(MPI_Info info, MPI_Info app_info) {
         PMPI_Info_free(&info);
 }
 
-/* Reads the values of keys from the file's info, quietly; 0 or -1. */
-static int file_values(MPI_File fh, const char *const *keys, int nkeys, struct iot_kv *out) {
+/* The file's info, read quietly (MPI_File_get_info); MPI_INFO_NULL when it failed. */
+static MPI_Info file_info(MPI_File fh) {
     MPI_Errhandler saved = iot__quiet_begin(fh);
     MPI_Info info = MPI_INFO_NULL;
-    int ok = saved != MPI_ERRHANDLER_NULL && PMPI_File_get_info(fh, &info) == MPI_SUCCESS;
+    if (saved == MPI_ERRHANDLER_NULL || PMPI_File_get_info(fh, &info) != MPI_SUCCESS)
+        info = MPI_INFO_NULL;
     iot__quiet_end(fh, saved);
+    return info;
+}
+
+/* Reads the values of keys from info into out; 0 or -1 (MPI_INFO_NULL: -1). */
+static int info_values(MPI_Info info, const char *const *keys, int nkeys, struct iot_kv *out) {
+    int ok = info != MPI_INFO_NULL;
     for (int i = 0; ok && i < nkeys; i++) {
         char val[MPI_MAX_INFO_VAL + 1];
         int flag = 0;
         ok = PMPI_Info_get(info, keys[i], MPI_MAX_INFO_VAL, val, &flag) == MPI_SUCCESS &&
              (!flag || iot__kv_set(out, keys[i], val) == 0);
     }
+    return ok ? 0 : -1;
+}
+
+/* Reads the values of keys from the file's info, quietly; 0 or -1. */
+static int file_values(MPI_File fh, const char *const *keys, int nkeys, struct iot_kv *out) {
+    MPI_Info info = file_info(fh);
+    int ok = info_values(info, keys, nkeys, out) == 0;
     if (info != MPI_INFO_NULL)
         PMPI_Info_free(&info);
     return ok ? 0 : -1;
@@ -163,7 +177,14 @@ int iot__note_open_values(struct iot_file *f) {
     for (int i = 0; i < NVOCABULARY; i++)
         if (iot__hint_when(vocabulary_keys[i]) == IOT_WHEN_LOWER)
             lower[n++] = vocabulary_keys[i];
-    return file_values(f->fh, lower, n, &f->at_open);
+    MPI_Info info = file_info(f->fh);
+    int ok = info_values(info, lower, n, &f->at_open) == 0;
+    /* The open's hints record, made next on the file's rank 0, reads the same info. */
+    if (ok && f->traced && f->rank == 0)
+        f->open_info = info;
+    else if (info != MPI_INFO_NULL)
+        PMPI_Info_free(&info);
+    return ok ? 0 : -1;
 }
 
 int iot__reapplicable(MPI_File fh, const struct iot_kv *table, struct iot_kv *give,
@@ -752,10 +773,12 @@ void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *
     h->file_existed = file_existed;
     h->time_stamp = iot__now();
     snprintf(h->driver, sizeof h->driver, "unknown");
-    MPI_Errhandler saved = iot__quiet_begin(f->fh);
-    if (saved == MPI_ERRHANDLER_NULL || PMPI_File_get_info(f->fh, &h->info) != MPI_SUCCESS)
-        h->info = MPI_INFO_NULL;
-    iot__quiet_end(f->fh, saved);
+    if (f->open_info != MPI_INFO_NULL && strcmp(at, "open") == 0) {
+        h->info = f->open_info; /* read by iot__note_open_values just before */
+        f->open_info = MPI_INFO_NULL;
+    } else {
+        h->info = file_info(f->fh);
+    }
     /* The driver now: where MPI does not name it, the file's file system says (statfs),
      * and the file may be gone at MPI_Finalize. */
     if (h->info != MPI_INFO_NULL)

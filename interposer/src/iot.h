@@ -251,6 +251,7 @@ struct iot_file {
     struct iot_kv applied;  /* table keys in force (requested by iotuner) */
     struct iot_kv baseline; /* values of applied keys before iotuner changed them */
     struct iot_kv at_open;  /* values of LOWER keys (hints.def) in force after the open */
+    MPI_Info open_info;     /* the info they were read from, until the open's hints record */
     struct iot_kv view_set; /* keys the view entry in force set, and their values */
     const struct iot_entry *access_entry;
     const struct iot_entry *view_entry;

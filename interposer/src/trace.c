@@ -64,10 +64,10 @@ static void file_comm_release(MPI_Comm *comm, int borrowed) {
 
 MPI_Comm iot__agreement_comm(MPI_Comm comm, int size) {
     struct iot_state *s = &iot__state;
-    int same = MPI_UNEQUAL;
+    int same = comm == MPI_COMM_WORLD ? MPI_IDENT : MPI_UNEQUAL;
     if (s->world != MPI_COMM_NULL && !s->multiple && size == s->world_size &&
-        PMPI_Comm_compare(comm, MPI_COMM_WORLD, &same) == MPI_SUCCESS &&
-        (same == MPI_IDENT || same == MPI_CONGRUENT))
+        (same == MPI_IDENT || (PMPI_Comm_compare(comm, MPI_COMM_WORLD, &same) == MPI_SUCCESS &&
+                               (same == MPI_IDENT || same == MPI_CONGRUENT))))
         return s->world;
     return comm;
 }
@@ -76,6 +76,8 @@ struct iot_file *iot__file_open_state(MPI_Comm comm, MPI_Comm agree, int rank, c
                                       MPI_File fh, int amode) {
     struct iot_state *s = &iot__state;
     struct iot_file *f = iot__calloc(1, sizeof *f);
+    if (f)
+        f->open_info = MPI_INFO_NULL; /* before any way out: file_free reads it */
     MPI_Comm dup = MPI_COMM_NULL;
     int borrowed = 0;
     int dup_ok = file_comm(comm, agree, &dup, &borrowed) == 0;
@@ -134,6 +136,8 @@ static void file_unlink(struct iot_file *f) {
 }
 
 static void file_free(struct iot_file *f) {
+    if (f->open_info != MPI_INFO_NULL)
+        PMPI_Info_free(&f->open_info);
     iot__kv_clear(&f->app);
     iot__kv_clear(&f->applied);
     iot__kv_clear(&f->baseline);
