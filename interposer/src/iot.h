@@ -637,6 +637,11 @@ void iot__file_close_state(struct iot_file *f, uint64_t close_start, uint64_t cl
  * result is the call's MPI error code. */
 void iot__trace_call(struct iot_file *f, int op, uint64_t start, uint64_t ticks, uint64_t bytes,
                      int result);
+/* IOT_OP_SPLIT(op): the begin of a split collective, timed until its end call. */
+#define IOT_OP_SPLIT(op)                                                                           \
+    ((op) == IOT_OP_READ_AT_ALL_SPLIT || (op) == IOT_OP_WRITE_AT_ALL_SPLIT ||                      \
+     (op) == IOT_OP_READ_ALL_SPLIT || (op) == IOT_OP_WRITE_ALL_SPLIT ||                            \
+     (op) == IOT_OP_READ_ORDERED_SPLIT || (op) == IOT_OP_WRITE_ORDERED_SPLIT)
 /*
  * iot__trace_data is iot__trace_call for a data access of a traced file, with op a
  * constant. RATIONALE: most calls of a program repeat the one before (a successful call
@@ -681,7 +686,8 @@ static inline __attribute__((always_inline)) int iot__trace_untimed(struct iot_f
                                                                     uint64_t *bytes) {
     /* Not a collective that gets a row of its own, nor a split or nonblocking one (timed
      * from its begin to its end). */
-    if (IOT_OP_COLLECTIVE(op) && (!IOT_OP_BLOCKING(op) || f->ncoll < iot__state.max_records))
+    if (IOT_OP_COLLECTIVE(op) &&
+        (!IOT_OP_BLOCKING(op) || IOT_OP_SPLIT(op) || f->ncoll < iot__state.max_records))
         return 0;
     struct iot_agg *row = f->agg[op];
     if (!row || f->group == 0 || iot__state.multiple)

@@ -92,10 +92,7 @@ static inline __attribute__((always_inline)) int call_end(struct call *c, int re
                                                      : iot__type_size(c->count, c->datatype);
         if (bytes > 0 && c->offset_before >= 0)
             iot__trace_offset(c->f, c->offset_before, bytes);
-        int split = c->op == IOT_OP_READ_AT_ALL_SPLIT || c->op == IOT_OP_WRITE_AT_ALL_SPLIT ||
-                    c->op == IOT_OP_READ_ALL_SPLIT || c->op == IOT_OP_WRITE_ALL_SPLIT ||
-                    c->op == IOT_OP_READ_ORDERED_SPLIT || c->op == IOT_OP_WRITE_ORDERED_SPLIT;
-        if (split && result == MPI_SUCCESS) {
+        if (IOT_OP_SPLIT(c->op) && result == MPI_SUCCESS) {
             /* Counted at the matching end call, from begin to end. */
             c->f->split_op = c->op;
             c->f->split_start = c->start;

@@ -313,6 +313,31 @@ def test_short_calls_are_timed_by_sample(mpi: Mpi, tmp_path: Path, below_us: str
     assert record["bytes_written"] == 2 * calls * 512 and record["complete"] is True
 
 
+def test_split_collectives_are_always_timed(mpi: Mpi, tmp_path: Path) -> None:
+    """A split collective is timed from its begin to its end call, so none goes untimed,
+    however short: its row is measured (summary 1), every call counted once."""
+    calls = 100
+    log = one_log(
+        mpi.run(
+            2,
+            "iokernel",
+            "--file",
+            str(tmp_path / "data"),
+            "--api",
+            "ordered",
+            "--split",
+            "--size",
+            str(calls * 256),
+            "--calls",
+            str(calls),
+            extra_env={"IOTUNER_TRACE_SAMPLE_BELOW_US": "1000000"},
+        )
+    )
+    (row,) = ops_of(log, "MPI_File_write_ordered_begin")
+    assert row["summary"] == 1 and row["calls"] == 2 * calls
+    assert row["bytes"] == 2 * calls * 256
+
+
 def test_call_rows_time_every_call(tmp_path: Path) -> None:
     """`iotuner run --call-rows` asks for every call timed, besides rows per call."""
     from iotuner.runner import run
