@@ -289,21 +289,10 @@ def test_short_calls_are_timed_by_sample(mpi: Mpi, tmp_path: Path, below_us: str
     exact. IOTUNER_TRACE_SAMPLE_BELOW_US sets "short" (here every call, or none: 0 times
     them all, as --call-rows does)."""
     calls = 300
-    log = one_log(
-        mpi.run(
-            2,
-            "iokernel",
-            "--file",
-            str(tmp_path / "data"),
-            "--size",
-            str(calls * 512),
-            "--calls",
-            str(calls),
-            "--pattern",
-            "independent",
-            extra_env={"IOTUNER_TRACE_SAMPLE_BELOW_US": below_us},
-        )
-    )
+    kernel = ("--size", str(calls * 512), "--calls", str(calls), "--pattern", "independent")
+    data = str(tmp_path / "data")
+    sampled = {"IOTUNER_TRACE_SAMPLE_BELOW_US": below_us}
+    log = one_log(mpi.run(2, "iokernel", "--file", data, *kernel, extra_env=sampled))
     (row,) = ops_of(log, "MPI_File_write_at")
     assert row["summary"] == (2 if below_us != "0" else 1)
     assert row["calls"] == 2 * calls and row["ranks"] == 2
@@ -317,22 +306,10 @@ def test_split_collectives_are_always_timed(mpi: Mpi, tmp_path: Path) -> None:
     """A split collective is timed from its begin to its end call, so none goes untimed,
     however short: its row is measured (summary 1), every call counted once."""
     calls = 100
-    log = one_log(
-        mpi.run(
-            2,
-            "iokernel",
-            "--file",
-            str(tmp_path / "data"),
-            "--api",
-            "ordered",
-            "--split",
-            "--size",
-            str(calls * 256),
-            "--calls",
-            str(calls),
-            extra_env={"IOTUNER_TRACE_SAMPLE_BELOW_US": "1000000"},
-        )
-    )
+    kernel = ("--api", "ordered", "--split", "--size", str(calls * 256), "--calls", str(calls))
+    data = str(tmp_path / "data")
+    every = {"IOTUNER_TRACE_SAMPLE_BELOW_US": "1000000"}
+    log = one_log(mpi.run(2, "iokernel", "--file", data, *kernel, extra_env=every))
     (row,) = ops_of(log, "MPI_File_write_ordered_begin")
     assert row["summary"] == 1 and row["calls"] == 2 * calls
     assert row["bytes"] == 2 * calls * 256
