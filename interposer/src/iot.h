@@ -152,8 +152,9 @@ struct iot_coll_rec {
 /*
  * Sums of many calls of one routine and size group on this rank.
  * RATIONALE: reading the clock before and after a call costs about 15 ns here (two
- * rdtsc), 2 % of a 4 KiB read from the page cache. So a cell whose first IOT_SAMPLE_AFTER
- * calls took under iot__state.sample_below each on average times only some of its later
+ * rdtsc), 2 % of a 4 KiB read from the page cache. So a cell whose calls so far took
+ * under iot__state.sample_below each on average, asked after its 64th, 128th, 256th, ...
+ * call (the first calls of a file are often its slowest), times only some of its later
  * calls, one in 8 on average at random gaps (a gap that follows no pattern of the
  * program's), and its time is estimated from them (iot__agg_ticks): a summed row's time
  * is what the learner reads, and for thousands of such calls the estimate is within the
@@ -167,15 +168,15 @@ struct iot_agg {
     uint64_t first_start; /* iot__ticks() at the earliest call */
     uint64_t timed;       /* calls timed (all of them until sampling began) */
     uint64_t exact_ticks; /* ticks when sampling began (exact_calls calls, all timed) */
-    uint32_t exact_calls; /* 0 while every call is timed */
+    uint64_t exact_calls; /* 0 while every call is timed */
     uint32_t countdown;   /* while sampling: calls left until the next timed one (>= 1) */
     int hint_set;         /* the hints record in force at the last call (-1: none) */
 };
 
 enum { IOT_SAMPLE_AFTER = 64, IOT_SAMPLE_GAP_MAX = 15 };
 
-/* iot__agg_sampling decides, after a cell's first IOT_SAMPLE_AFTER calls, whether to
- * time only some of its later ones (trace.c). */
+/* iot__agg_sampling decides, after a cell's IOT_SAMPLE_AFTER-th call and each later power
+ * of two while every call is timed, whether to time only some of its later ones (trace.c). */
 void iot__agg_sampling(struct iot_agg *a);
 /* iot__sample_gap draws the calls until a sampling cell's next timed one: 1 to
  * IOT_SAMPLE_GAP_MAX, evenly (mean 8), from a xorshift generator (not under
@@ -201,7 +202,7 @@ static inline void iot__agg_count(struct iot_agg *a, uint64_t start, uint64_t by
     a->bytes += bytes;
     a->ticks += ticks;
     a->hint_set = hint_set;
-    if (a->timed == IOT_SAMPLE_AFTER && a->exact_calls == 0)
+    if (a->exact_calls == 0 && a->timed >= IOT_SAMPLE_AFTER && (a->timed & (a->timed - 1)) == 0)
         iot__agg_sampling(a);
 }
 

@@ -186,7 +186,7 @@ void iot__agg_sampling(struct iot_agg *a) {
     }
     if ((double)a->ticks >= below_ticks * (double)a->timed)
         return;
-    a->exact_calls = (uint32_t)a->calls;
+    a->exact_calls = a->calls;
     a->exact_ticks = a->ticks;
     a->countdown = 1; /* the next call is timed */
 }
