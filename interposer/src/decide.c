@@ -419,9 +419,7 @@ static MPI_Info merge(struct iot_file *f, MPI_Info app_info, int deciding,
     struct iot_state *s = &iot__state;
     struct iot_kv app = {0}, overrides = {0}, view_now = {0}, held = {0};
     f->coll_calls = 0; /* what the program does, or the hints in force, may change here */
-    int ok = iot__kv_from_info(&app, app_info) == 0;
-    for (int i = 0; ok && i < app.n; i++)
-        ok = iot__kv_set(&f->app, app.keys[i], app.vals[i]) == 0;
+    int ok = iot__kv_from_info(&app, app_info) == 0 && iot__kv_set_all(&f->app, &app) == 0;
 
     /* Under the table policy, the table's keys in force stay in force. */
     int merging = s->tune && f->tuned && !app_wins(f->access_entry) && f->applied.n > 0;
@@ -648,13 +646,6 @@ enum { HINTS_WAITING_MAX = 256 };
 static struct hints_waiting *hints_first, **hints_last = &hints_first;
 static int hints_count;
 
-static int kv_copy(struct iot_kv *to, const struct iot_kv *from) {
-    for (int i = 0; from && i < from->n; i++)
-        if (iot__kv_set(to, from->keys[i], from->vals[i]) != 0)
-            return -1;
-    return 0;
-}
-
 static void hints_clear(struct hints_waiting *h) {
     if (h->info != MPI_INFO_NULL)
         PMPI_Info_free(&h->info);
@@ -784,9 +775,9 @@ void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *
     if (h->info != MPI_INFO_NULL)
         driver_name(h->info, f->name, h->driver, sizeof h->driver);
     h->file = iot__strdup(f->name);
-    int whole = h->file && kv_copy(&h->requested, requested) == 0 &&
-                kv_copy(&h->table, table) == 0 && kv_copy(&h->app, &f->app) == 0 &&
-                kv_copy(&h->held, held) == 0;
+    int whole = h->file && iot__kv_set_all(&h->requested, requested) == 0 &&
+                iot__kv_set_all(&h->table, table) == 0 && iot__kv_set_all(&h->app, &f->app) == 0 &&
+                iot__kv_set_all(&h->held, held) == 0;
     if (whole && f->untuned && strcmp(at, "open") == 0)
         whole = (h->untuned = iot__strdup(f->untuned)) != NULL;
     for (int i = 0; whole && held && i < held->n; i++) {

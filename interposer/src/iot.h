@@ -643,6 +643,15 @@ void iot__trace_call(struct iot_file *f, int op, uint64_t start, uint64_t ticks,
     ((op) == IOT_OP_READ_AT_ALL_SPLIT || (op) == IOT_OP_WRITE_AT_ALL_SPLIT ||                      \
      (op) == IOT_OP_READ_ALL_SPLIT || (op) == IOT_OP_WRITE_ALL_SPLIT ||                            \
      (op) == IOT_OP_READ_ORDERED_SPLIT || (op) == IOT_OP_WRITE_ORDERED_SPLIT)
+/* iot__count_data adds a successful data call of op (a constant) to the file's totals. */
+static inline __attribute__((always_inline)) void iot__count_data(struct iot_file *f, int op,
+                                                                  uint64_t bytes) {
+    if (IOT_OP_READS(op))
+        f->bytes_read += bytes;
+    else if (IOT_OP_WRITES(op))
+        f->bytes_written += bytes;
+    f->data_calls++;
+}
 /*
  * iot__trace_data is iot__trace_call for a data access of a traced file, with op a
  * constant. RATIONALE: most calls of a program repeat the one before (a successful call
@@ -667,11 +676,7 @@ static inline __attribute__((always_inline)) void iot__trace_data(struct iot_fil
             goto general;
         iot__agg_count(&row[f->group - 1], start, bytes, ticks, f->hint_seq);
     }
-    if (IOT_OP_READS(op))
-        f->bytes_read += bytes;
-    else if (IOT_OP_WRITES(op))
-        f->bytes_written += bytes;
-    f->data_calls++;
+    iot__count_data(f, op, bytes);
     return;
 general:
     iot__trace_call(f, op, start, ticks, bytes, result);
@@ -712,11 +717,7 @@ static inline __attribute__((always_inline)) void iot__trace_untimed_done(struct
     a->calls++;
     a->bytes += bytes;
     a->hint_set = f->hint_seq;
-    if (IOT_OP_READS(op))
-        f->bytes_read += bytes;
-    else if (IOT_OP_WRITES(op))
-        f->bytes_written += bytes;
-    f->data_calls++;
+    iot__count_data(f, op, bytes);
 }
 /*
  * iot__trace_offset_before returns the byte offset a data access is about to start at

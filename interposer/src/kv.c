@@ -42,6 +42,13 @@ int iot__kv_set(struct iot_kv *kv, const char *key, const char *val) {
     return 0;
 }
 
+int iot__kv_set_all(struct iot_kv *kv, const struct iot_kv *from) {
+    for (int i = 0; from && i < from->n; i++)
+        if (iot__kv_set(kv, from->keys[i], from->vals[i]) != 0)
+            return -1;
+    return 0;
+}
+
 const char *iot__kv_get(const struct iot_kv *kv, const char *key) {
     for (int i = 0; i < kv->n; i++) {
         if (strcmp(kv->keys[i], key) == 0)

@@ -52,6 +52,8 @@ struct iot_kv {
 
 /* iot__kv_set sets key to val (replacing an earlier value); 0 or -1 (no memory). */
 int iot__kv_set(struct iot_kv *kv, const char *key, const char *val);
+/* iot__kv_set_all sets every key of from (NULL: none) in kv; 0 or -1 (no memory). */
+int iot__kv_set_all(struct iot_kv *kv, const struct iot_kv *from);
 /* iot__kv_get returns the value of key, or NULL. */
 const char *iot__kv_get(const struct iot_kv *kv, const char *key);
 /* iot__kv_clear frees every key and value; the list can be reused. */
