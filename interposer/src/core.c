@@ -269,6 +269,16 @@ int iot__type_shape(MPI_Datatype datatype, struct iot_type_shape *shape) {
     return ok ? 0 : -1;
 }
 
+int iot__type_layout(MPI_Datatype datatype, struct iot_layout *layout) {
+    struct comm_quiet q;
+    *layout = (struct iot_layout){0};
+    if (datatype == MPI_DATATYPE_NULL || comm_quiet_begin(&q) != 0)
+        return -1;
+    int rc = iot__layout_walk(datatype, layout);
+    comm_quiet_end(&q);
+    return rc;
+}
+
 int iot__type_has_holes(MPI_Datatype datatype, int *holes) {
     struct iot_type_shape shape;
     int rc = iot__type_shape(datatype, &shape);

@@ -147,6 +147,7 @@ struct iot_coll_rec {
     int op;
     int hint_set;
     int result; /* MPI error class of the call */
+    int shape;  /* the file's access shape at the call (struct iot_file's shapes) */
 };
 
 /*
@@ -171,6 +172,10 @@ struct iot_agg {
     uint64_t exact_calls; /* 0 while every call is timed */
     uint32_t countdown;   /* while sampling: calls left until the next timed one (>= 1) */
     int hint_set;         /* the hints record in force at the last call (-1: none) */
+    int shape;            /* the file's access shape at the last call (iot_file's shapes) */
+    int noffsets;         /* offsets noted below (2 at most) */
+    int64_t offset[2];    /* byte offsets of the cell's first two calls, for the file's */
+    uint64_t first_bytes; /* pattern, and the first one's bytes (trace.c: cell_offsets) */
 };
 
 enum { IOT_SAMPLE_AFTER = 64, IOT_SAMPLE_GAP_MAX = 15 };
@@ -194,7 +199,7 @@ static inline uint32_t iot__sample_gap(void) {
 /* iot__agg_count adds one timed call (started at `start`, `bytes` moved, `ticks` long,
  * under hints record `hint_set`) to `a`. */
 static inline void iot__agg_count(struct iot_agg *a, uint64_t start, uint64_t bytes, uint64_t ticks,
-                                  int hint_set) {
+                                  int hint_set, int shape) {
     if (a->calls == 0 || start < a->first_start)
         a->first_start = start;
     a->calls++;
@@ -202,6 +207,7 @@ static inline void iot__agg_count(struct iot_agg *a, uint64_t start, uint64_t by
     a->bytes += bytes;
     a->ticks += ticks;
     a->hint_set = hint_set;
+    a->shape = shape;
     if (a->exact_calls == 0 && a->timed >= IOT_SAMPLE_AFTER && (a->timed & (a->timed - 1)) == 0)
         iot__agg_sampling(a);
 }
@@ -217,6 +223,20 @@ static inline double iot__agg_ticks(const struct iot_agg *a) {
     return (double)a->exact_ticks +
            sampled * (double)(a->calls - a->exact_calls) / (double)(a->timed - a->exact_calls);
 }
+
+/*
+ * The layout of one instance of a datatype's data (dtype.c): its bytes and extent, its
+ * contiguous pieces (adjacent ones merged), the smallest and the most frequent piece
+ * length, and whether tiled instances run into each other (the last piece of one meets
+ * the first of the next). iot__type_layout decodes it quietly (0, or -1 when the type is
+ * not valid or its constructor not known); iot__layout_walk is the decoder itself.
+ */
+struct iot_layout {
+    int64_t size, extent, pieces, piece_min, piece_typical;
+    int joins, known;
+};
+
+enum { IOT_SHAPES = 8, IOT_MEM_KNOWN = 4 };
 
 struct iot_file {
     /* What a data call reads and writes, together first. RATIONALE: between two calls the
@@ -275,6 +295,24 @@ struct iot_file {
     int split_op;
     uint64_t split_start;
     uint64_t split_bytes;
+
+    /* The access shape (formats/README.md, "Access shape"): the layouts of the view in
+     * force and of the last data call's memory datatype, decoded once each, and the
+     * distinct pairs of them the file's calls had (a row names one by its index; past
+     * IOT_SHAPES pairs, IOT_SHAPES: unknown). */
+    struct iot_layout view_layout;
+    MPI_Datatype mem_type;   /* the datatype mem_layout is of... */
+    unsigned mem_generation; /* ...while iot__type_generation was this */
+    struct iot_layout mem_layout;
+    struct iot_mem_known {
+        MPI_Datatype type;
+        unsigned generation;
+        struct iot_layout layout;
+    } mem_known[IOT_MEM_KNOWN]; /* datatypes decoded for this file, the latest first */
+    int shape, nshapes;         /* the pair in force (-1 before the first data call) */
+    struct iot_shape {
+        struct iot_layout view, mem;
+    } shapes[IOT_SHAPES];
 };
 
 /* ----------------------------------------------------------------- state */
@@ -485,6 +523,12 @@ int iot__type_shape(MPI_Datatype datatype, struct iot_type_shape *shape);
 static inline int iot__type_shape_holes(const struct iot_type_shape *shape) {
     return !(shape->size == shape->extent && shape->size == shape->true_extent);
 }
+int iot__type_layout(MPI_Datatype datatype, struct iot_layout *layout);
+int iot__layout_walk(MPI_Datatype datatype, struct iot_layout *layout);
+/* The layout of plain bytes: a byte view, a contiguous buffer. */
+static inline struct iot_layout iot__layout_bytes(void) {
+    return (struct iot_layout){1, 1, 1, 1, 1, 1, 1};
+}
 
 /* iot__file_find returns the state of fh, or NULL when iotuner does not follow it: the
  * thread's last answer while no file left the list since (core.c), else the list's. */
@@ -666,7 +710,8 @@ static inline __attribute__((always_inline)) void iot__trace_data(struct iot_fil
     if (result != MPI_SUCCESS || iot__state.multiple)
         goto general;
     if (IOT_OP_COLLECTIVE(op) && f->ncoll < f->capcoll) {
-        f->coll[f->ncoll++] = (struct iot_coll_rec){start, ticks, bytes, op, f->hint_seq, 0};
+        f->coll[f->ncoll++] =
+            (struct iot_coll_rec){start, ticks, bytes, op, f->hint_seq, 0, f->shape};
     } else {
         /* A collective call past the record cap is summed like an independent one. */
         if (IOT_OP_COLLECTIVE(op) && f->ncoll < iot__state.max_records)
@@ -674,7 +719,7 @@ static inline __attribute__((always_inline)) void iot__trace_data(struct iot_fil
         struct iot_agg *row = f->agg[op];
         if (!row || f->group == 0 || bytes != f->group_bytes)
             goto general;
-        iot__agg_count(&row[f->group - 1], start, bytes, ticks, f->hint_seq);
+        iot__agg_count(&row[f->group - 1], start, bytes, ticks, f->hint_seq, f->shape);
     }
     iot__count_data(f, op, bytes);
     return;
@@ -717,6 +762,7 @@ static inline __attribute__((always_inline)) void iot__trace_untimed_done(struct
     a->calls++;
     a->bytes += bytes;
     a->hint_set = f->hint_seq;
+    a->shape = f->shape;
     iot__count_data(f, op, bytes);
 }
 /*
@@ -726,16 +772,36 @@ static inline __attribute__((always_inline)) void iot__trace_untimed_done(struct
  */
 int64_t iot__trace_offset_before(struct iot_file *f, int op, MPI_Offset offset);
 /*
- * iot__trace_offset_needed says whether a data access should look up its offset: only
- * a rank's first two accesses do (RATIONALE: the lookup is an MPI call or two; two
- * offsets give the rank's stride, which tells interleaved from contiguous access, and
- * later accesses pay nothing).
+ * iot__trace_offset_needed says whether a data access should look up its offset: only a
+ * rank's first two accesses, and the first two of each summed row, do. RATIONALE: the
+ * lookup is an MPI call or two; two offsets give the rank's stride, which tells
+ * interleaved from contiguous access, and later accesses pay nothing. Per row, so that
+ * the file's pattern comes from the calls that carry its bytes, not from a header's.
+ * iot__trace_offset_wanted is the test for a call of another size than the last one.
  */
-static inline int iot__trace_offset_needed(const struct iot_file *f) {
-    return f->second_offset < 0;
+int iot__trace_offset_wanted(const struct iot_file *f, int op, uint64_t bytes);
+static inline __attribute__((always_inline)) int
+iot__trace_offset_needed(const struct iot_file *f, int op, MPI_Count count, MPI_Datatype datatype) {
+    if (f->second_offset < 0)
+        return 1;
+    const struct iot_agg *row = f->agg[op];
+    uint64_t bytes = iot__type_size(count, datatype);
+    if (row && f->group != 0 && bytes == f->group_bytes)
+        return row[f->group - 1].noffsets < 2;
+    return iot__trace_offset_wanted(f, op, bytes);
 }
-/* iot__trace_offset notes where a successful access of bytes > 0 started (offset >= 0). */
-void iot__trace_offset(struct iot_file *f, int64_t offset, uint64_t bytes);
+/* iot__trace_offset notes where a successful access of bytes > 0 started (offset >= 0),
+ * after the call was counted. */
+void iot__trace_offset(struct iot_file *f, int op, int64_t offset, uint64_t bytes);
+/* iot__trace_memory notes the memory datatype of a successful data call of bytes > 0 when
+ * it is not the last one's (iot__trace_memory_check): its layout, decoded once. */
+void iot__trace_memory(struct iot_file *f, MPI_Datatype datatype);
+static inline __attribute__((always_inline)) void iot__trace_memory_check(struct iot_file *f,
+                                                                          MPI_Datatype datatype) {
+    if (datatype != f->mem_type ||
+        f->mem_generation != __atomic_load_n(&iot__type_generation, __ATOMIC_ACQUIRE))
+        iot__trace_memory(f, datatype);
+}
 /* iot__trace_view notes whether a file view leaves holes; only after a successful set_view. */
 void iot__trace_view(struct iot_file *f, MPI_Datatype filetype);
 /* iot__trace_local_meta records a call that is not collective (delete). */

@@ -99,6 +99,9 @@ struct iot_file *iot__file_open_state(MPI_Comm comm, MPI_Comm agree, int rank, c
         f->view_extent = -1;
         f->contiguous = 1;
         f->view_contiguous = 1;
+        f->view_layout = iot__layout_bytes();
+        f->mem_type = MPI_DATATYPE_NULL;
+        f->shape = -1;
         f->split_op = -1;
         f->opened_at = iot__now();
         ok = f->name && (!f->tuned || iot__note_open_values(f) == 0);
@@ -200,7 +203,7 @@ static void agg_add(struct iot_file *f, int op, uint64_t start, uint64_t ticks, 
         f->group_bytes = bytes;
         f->group = iot__size_group(bytes);
     }
-    iot__agg_count(&f->agg[op][f->group - 1], start, bytes, ticks, f->hint_seq);
+    iot__agg_count(&f->agg[op][f->group - 1], start, bytes, ticks, f->hint_seq, f->shape);
 }
 
 /* Keeps one collective call's record (below the cap). Apart from agg_add, so that the
@@ -221,7 +224,7 @@ static __attribute__((noinline)) void coll_add(struct iot_file *f, int op, uint6
         f->capcoll = cap;
     }
     f->coll[f->ncoll++] =
-        (struct iot_coll_rec){start, ticks, bytes, op, f->hint_seq, error_class(result)};
+        (struct iot_coll_rec){start, ticks, bytes, op, f->hint_seq, error_class(result), f->shape};
 }
 
 void iot__trace_call(struct iot_file *f, int op, uint64_t start, uint64_t ticks, uint64_t bytes,
@@ -269,7 +272,7 @@ int64_t iot__trace_offset_before(struct iot_file *f, int op, MPI_Offset offset) 
     return rc == MPI_SUCCESS ? byte_offset : -1;
 }
 
-void iot__trace_offset(struct iot_file *f, int64_t offset, uint64_t bytes) {
+void iot__trace_offset(struct iot_file *f, int op, int64_t offset, uint64_t bytes) {
     iot__calls_lock();
     if (f->first_offset < 0) {
         f->first_offset = offset;
@@ -277,11 +280,67 @@ void iot__trace_offset(struct iot_file *f, int64_t offset, uint64_t bytes) {
     } else if (f->second_offset < 0) {
         f->second_offset = offset;
     }
+    /* The summed row the call went to, for the pattern of the calls that carry the bytes. */
+    struct iot_agg *a = f->agg[op] ? &f->agg[op][iot__size_group(bytes) - 1] : NULL;
+    if (a && a->calls > 0 && a->noffsets < 2) {
+        if (a->noffsets == 0)
+            a->first_bytes = bytes;
+        a->offset[a->noffsets++] = offset;
+    }
+    iot__calls_unlock();
+}
+
+int iot__trace_offset_wanted(const struct iot_file *f, int op, uint64_t bytes) {
+    if (IOT_OP_COLLECTIVE(op) && f->ncoll < iot__state.max_records)
+        return 0; /* a row of its own: the file's first two offsets serve */
+    const struct iot_agg *row = f->agg[op];
+    return !row || bytes == 0 || row[iot__size_group(bytes) - 1].noffsets < 2;
+}
+
+/* The index of the file's pair of view and memory layouts in force, added when new. */
+static void shape_select(struct iot_file *f) {
+    struct iot_shape now = {f->view_layout, f->mem_layout};
+    for (int i = 0; i < f->nshapes; i++)
+        if (memcmp(&f->shapes[i], &now, sizeof now) == 0) {
+            f->shape = i;
+            return;
+        }
+    if (f->nshapes == IOT_SHAPES) {
+        f->shape = IOT_SHAPES; /* unknown: more pairs than kept */
+        return;
+    }
+    f->shapes[f->nshapes] = now;
+    f->shape = f->nshapes++;
+}
+
+void iot__trace_memory(struct iot_file *f, MPI_Datatype datatype) {
+    unsigned generation = __atomic_load_n(&iot__type_generation, __ATOMIC_ACQUIRE);
+    iot__calls_lock();
+    struct iot_mem_known *known = f->mem_known, found = {datatype, generation, {0}};
+    int at = 0;
+    while (at < IOT_MEM_KNOWN - 1 &&
+           !(known[at].type == datatype && known[at].generation == generation))
+        at++;
+    if (known[at].type == datatype && known[at].generation == generation)
+        found = known[at];
+    else if (iot__type_layout(datatype, &found.layout) != 0)
+        found.layout = (struct iot_layout){0}; /* not known */
+    /* The latest first: a program that alternates two datatypes finds both here. */
+    memmove(&known[1], &known[0], (size_t)at * sizeof *known);
+    known[0] = found;
+    f->mem_type = datatype;
+    f->mem_generation = generation;
+    f->mem_layout = found.layout;
+    shape_select(f);
     iot__calls_unlock();
 }
 
 void iot__trace_view(struct iot_file *f, MPI_Datatype filetype) {
     struct iot_type_shape shape;
+    if (iot__type_layout(filetype, &f->view_layout) != 0)
+        f->view_layout = (struct iot_layout){0}; /* not known */
+    if (f->shape >= 0)
+        shape_select(f);
     if (iot__type_shape(filetype, &shape) != 0)
         return;
     int holes = iot__type_shape_holes(&shape);
@@ -333,7 +392,7 @@ void iot__trace_local_meta(const char *operation, const char *file, uint64_t sta
 
 /* One row of the op record: its fields come from formats/trace_op_fields.def. */
 struct op_row {
-#define IOT_OP_FIELD(name, type, description) IOT_TYPE_##type name;
+#define IOT_OP_FIELD(name, type, presence, description) IOT_TYPE_##type name;
 #include "trace_op_fields.def"
 #undef IOT_OP_FIELD
 };
@@ -368,7 +427,7 @@ static void write_op_row(const struct op_row *row) {
      * these rows on the program's time. */
     static const char start[] = "{\"record\": \"op\"";
     iot__buf_append(b, start, sizeof start - 1);
-#define IOT_OP_FIELD(name, type, description)                                                      \
+#define IOT_OP_FIELD(name, type, presence, description)                                            \
     {                                                                                              \
         static const char key[] = ", \"" #name "\": ";                                             \
         iot__buf_append(b, key, sizeof key - 1);                                                   \
@@ -400,6 +459,66 @@ static double bandwidth_mib(double bytes, double seconds) {
 
 /* ------------------------------------------------------------- reduction */
 
+/*
+ * The access shape of a row on this rank (formats/README.md, "Access shape"): what one
+ * of its calls, of `bytes` bytes, touched through a layout, in figures summed over the
+ * ranks weighted by their calls (SHAPE_SUMS, the weight last) and in minima (SHAPE_MINS).
+ */
+enum { SHAPE_SUMS = 6, SHAPE_MINS = 2 };
+
+/* The contiguous pieces of `bytes` of data laid out as repeated instances of l. */
+static double layout_pieces(const struct iot_layout *l, double bytes) {
+    double instances = bytes / (double)l->size;
+    double pieces =
+        instances * (double)l->pieces - (instances > 1 ? (instances - 1) * l->joins : 0);
+    return pieces > 1 ? pieces : 1;
+}
+
+static int layout_contiguous(const struct iot_layout *l) {
+    return l->pieces == 1 && l->joins;
+}
+
+/* A piece of l (piece_typical or piece_min) in a call of `bytes` bytes. */
+static double layout_piece(const struct iot_layout *l, int64_t piece, double bytes) {
+    if (layout_contiguous(l) || (double)piece > bytes)
+        return bytes;
+    return (double)piece;
+}
+
+static void shape_figures(const struct iot_file *f, int shape, double calls, double bytes,
+                          double *sums, double *mins) {
+    const struct iot_shape *pair = shape >= 0 && shape < f->nshapes ? &f->shapes[shape] : NULL;
+    for (int i = 0; i < SHAPE_SUMS; i++)
+        sums[i] = 0;
+    mins[0] = mins[1] = HUGE_VAL;
+    if (!pair || !pair->view.known || !pair->mem.known || calls <= 0 || bytes <= 0)
+        return; /* unknown: left out of the means */
+    const struct iot_layout *v = &pair->view, *m = &pair->mem;
+    double per_call = bytes / calls;
+    sums[0] = calls * layout_pieces(v, per_call);
+    sums[1] = calls * layout_piece(v, v->piece_typical, per_call);
+    /* The stride between the starts of a call's pieces: the period over its pieces. */
+    sums[2] = calls * (layout_contiguous(v) ? 0 : (double)v->extent / (double)v->pieces);
+    sums[3] = calls * layout_pieces(m, per_call);
+    sums[4] = calls * layout_piece(m, m->piece_typical, per_call);
+    sums[5] = calls;
+    mins[0] = layout_piece(v, v->piece_min, per_call);
+    mins[1] = layout_piece(m, m->piece_min, per_call);
+}
+
+/* Fills the shape columns of row from the reduced sums and minima (-1: unknown). */
+static void shape_row(struct op_row *row, const double *sums, const double *mins) {
+    double weight = sums[5];
+    int known = weight > 0;
+    row->file_pieces = known ? sums[0] / weight : -1;
+    row->file_piece = known ? (long long)(sums[1] / weight + 0.5) : -1;
+    row->file_piece_min = known && isfinite(mins[0]) ? (long long)mins[0] : -1;
+    row->file_stride = known ? (long long)(sums[2] / weight + 0.5) : -1;
+    row->mem_pieces = known ? sums[3] / weight : -1;
+    row->mem_piece = known ? (long long)(sums[4] / weight + 0.5) : -1;
+    row->mem_piece_min = known && isfinite(mins[1]) ? (long long)mins[1] : -1;
+}
+
 /* The last minima of a file's reduction (file_reduce), after its per-call and per-cell ones. */
 enum {
     M_FIRST,
@@ -415,6 +534,32 @@ enum {
     M_CONTIG,
     M_N
 };
+
+/*
+ * The two offsets a rank's stride and gap come from: those of the first two calls of the
+ * summed row that moved the most of its bytes, else the file's first two accesses.
+ * RATIONALE: a program's first calls are often a header's; a header write must not name
+ * the pattern of the 40,000 record writes after it.
+ */
+struct pair_of_offsets {
+    int two;
+    int64_t first, second;
+    uint64_t first_bytes;
+};
+
+static struct pair_of_offsets pattern_offsets(const struct iot_file *f) {
+    const struct iot_agg *heaviest = NULL;
+    for (int c = 0; c < NCELLS; c++) {
+        const struct iot_agg *a = agg_cell(f, c);
+        if (a && (!heaviest || a->bytes > heaviest->bytes))
+            heaviest = a;
+    }
+    if (heaviest && heaviest->noffsets == 2)
+        return (struct pair_of_offsets){1, heaviest->offset[0], heaviest->offset[1],
+                                        heaviest->first_bytes};
+    int two = f->first_offset >= 0 && f->second_offset >= 0;
+    return (struct pair_of_offsets){two, f->first_offset, f->second_offset, f->first_bytes};
+}
 
 /* What a file's close reduced, kept on the group's rank 0 until MPI_Finalize writes its
  * rows (closed_write). RATIONALE: formatting a row costs about 3,000 instructions, and a
@@ -442,6 +587,7 @@ static void closed_write(const struct iot_closed *c) {
     const int *shape_all = c->shape_all;
     const double *sum = c->sum, *min = c->min, *max = c->max;
     const double *offsets = min + ncoll + ncells;
+    const double *shape_sums = sum + 2 * ncoll + 4 * ncells, *shape_mins = offsets + M_N;
     int broken_any = c->broken_any, ncoll_differs = c->ncoll_differs;
     for (size_t i = 0; i < ncoll; i++) {
         const struct iot_coll_rec *r = &c->coll[i];
@@ -466,6 +612,7 @@ static void closed_write(const struct iot_closed *c) {
             .summary = 0,
             .hint_set = r->hint_set,
         };
+        shape_row(&row, shape_sums + SHAPE_SUMS * i, shape_mins + SHAPE_MINS * i);
         write_op_row(&row);
     }
     size_t k = 0;
@@ -476,6 +623,8 @@ static void closed_write(const struct iot_closed *c) {
         double calls = sum[2 * ncoll + 4 * k], bytes = sum[2 * ncoll + 4 * k + 1];
         double ranks = sum[2 * ncoll + 4 * k + 2], estimated = sum[2 * ncoll + 4 * k + 3];
         double first = min[ncoll + k], slowest = max[ncoll + k];
+        const double *cell_sums = shape_sums + SHAPE_SUMS * (ncoll + k);
+        const double *cell_mins = shape_mins + SHAPE_MINS * (ncoll + k);
         k++;
         if (iot__ops[op].kind == 'm') {
             write_meta_row(c->name, op, first, slowest, 0, (uint64_t)calls);
@@ -497,6 +646,7 @@ static void closed_write(const struct iot_closed *c) {
             .summary = estimated > 0 ? 2 : 1,
             .hint_set = c->cell_hints ? c->cell_hints[k - 1] : c->hint_seq,
         };
+        shape_row(&row, cell_sums, cell_mins);
         write_op_row(&row);
     }
     double moved = sum[nsum - 4] + sum[nsum - 3], data_calls = sum[nsum - 2];
@@ -585,7 +735,9 @@ static void file_reduce(struct iot_file *f) {
      * maxima, so the maxima (after the minima proper) cost no reduction of their own. The
      * last minima proper: the file's offsets and whether no view had holes. A rank without
      * two accesses gives HUGE_VAL, which no minimum keeps. */
-    size_t nsum = 2 * ncoll + 4 * ncells + 4, nmin = ncoll + ncells + M_N, nmax = ncoll + ncells;
+    size_t nrows = ncoll + ncells;
+    size_t nsum = 2 * ncoll + 4 * ncells + SHAPE_SUMS * nrows + 4;
+    size_t nmin = ncoll + ncells + M_N + SHAPE_MINS * nrows, nmax = ncoll + ncells;
     /* Every element is written below; rank 0 reduces into them in place. */
     sum = iot__malloc(nsum * sizeof *sum), min = iot__malloc((nmin + nmax) * sizeof *min);
     max = iot__malloc((nmax + 1) * sizeof *max);
@@ -596,12 +748,15 @@ static void file_reduce(struct iot_file *f) {
     }
     /* Times leave the ticks of the per-call path here (iot__ticks). */
     double rate = iot__tick_seconds();
+    double *shape_sums = sum + 2 * ncoll + 4 * ncells, *shape_mins = min + ncoll + ncells + M_N;
     for (size_t i = 0; i < ncoll; i++) {
         const struct iot_coll_rec *r = &f->coll[i];
         sum[2 * i] = (double)r->bytes;
         sum[2 * i + 1] = r->bytes > 0;
         min[i] = ticks_since_start(r->start, rate);
         max[i] = (double)r->ticks * rate;
+        shape_figures(f, r->shape, r->bytes > 0, (double)r->bytes, shape_sums + SHAPE_SUMS * i,
+                      shape_mins + SHAPE_MINS * i);
     }
     size_t k = 0;
     for (int c = 0; c < NCELLS; c++) {
@@ -615,6 +770,9 @@ static void file_reduce(struct iot_file *f) {
         sum[2 * ncoll + 4 * k + 3] = used && a->timed < a->calls; /* time estimated */
         min[ncoll + k] = used ? ticks_since_start(a->first_start, rate) : HUGE_VAL;
         max[ncoll + k] = used ? iot__agg_ticks(a) * rate : 0;
+        shape_figures(f, used ? a->shape : -1, used ? (double)a->calls : 0,
+                      used ? (double)a->bytes : 0, shape_sums + SHAPE_SUMS * (ncoll + k),
+                      shape_mins + SHAPE_MINS * (ncoll + k));
         k++;
     }
     sum[nsum - 4] = (double)f->bytes_read;
@@ -622,9 +780,10 @@ static void file_reduce(struct iot_file *f) {
     sum[nsum - 2] = (double)f->data_calls;
     sum[nsum - 1] = f->data_calls > 0;
     double *offsets = min + ncoll + ncells;
-    int two = f->first_offset >= 0 && f->second_offset >= 0;
-    double stride = two ? (double)f->second_offset - (double)f->first_offset : 0;
-    double gap = stride - (double)f->first_bytes;
+    struct pair_of_offsets pair = pattern_offsets(f);
+    int two = pair.two;
+    double stride = two ? (double)pair.second - (double)pair.first : 0;
+    double gap = stride - (double)pair.first_bytes;
     offsets[M_FIRST] = f->first_offset >= 0 ? (double)f->first_offset : HUGE_VAL;
     offsets[M_FIRST_MAX] = f->first_offset >= 0 ? -(double)f->first_offset : HUGE_VAL;
     offsets[M_STRIDE_MIN] = two ? stride : HUGE_VAL;

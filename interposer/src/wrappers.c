@@ -69,7 +69,7 @@ static inline __attribute__((always_inline)) int call_begin(struct call *c, MPI_
     }
     if (!f->traced)
         return 0;
-    if (iot__trace_offset_needed(f) && count > 0)
+    if (count > 0 && iot__trace_offset_needed(f, op, count, datatype))
         c->offset_before = iot__trace_offset_before(f, op, offset);
     else if (iot__trace_untimed(f, op, count, datatype, &c->bytes))
         return 1;
@@ -90,8 +90,8 @@ static inline __attribute__((always_inline)) int call_end(struct call *c, int re
         uint64_t bytes = result != MPI_SUCCESS       ? 0
                          : c->bytes != UNKNOWN_BYTES ? c->bytes
                                                      : iot__type_size(c->count, c->datatype);
-        if (bytes > 0 && c->offset_before >= 0)
-            iot__trace_offset(c->f, c->offset_before, bytes);
+        if (bytes > 0)
+            iot__trace_memory_check(c->f, c->datatype);
         if (IOT_OP_SPLIT(c->op) && result == MPI_SUCCESS) {
             /* Counted at the matching end call, from begin to end. */
             c->f->split_op = c->op;
@@ -100,6 +100,8 @@ static inline __attribute__((always_inline)) int call_end(struct call *c, int re
         } else {
             iot__trace_data(c->f, c->op, c->start, ticks, bytes, result);
         }
+        if (bytes > 0 && c->offset_before >= 0)
+            iot__trace_offset(c->f, c->op, c->offset_before, bytes);
     }
     depth--;
     return result;
@@ -113,6 +115,8 @@ static inline __attribute__((always_inline)) int call_end(struct call *c, int re
  */
 static inline __attribute__((always_inline)) int call_end_untimed(struct call *c, int result) {
     if (result == MPI_SUCCESS) {
+        if (c->bytes > 0) /* a valid datatype: only those are decoded */
+            iot__trace_memory_check(c->f, c->datatype);
         iot__trace_untimed_done(c->f, c->op, c->bytes);
         depth--;
         return result;

@@ -99,10 +99,12 @@ class SizeGroup:
 
 @dataclass(frozen=True)
 class OpField:
-    """One column of a trace `op` record: its name, type (INT, REAL, TEXT) and meaning."""
+    """One column of a trace `op` record: its name, type (INT, REAL, TEXT), whether logs
+    written before it was added lack it (optional: read as -1, unknown) and meaning."""
 
     name: str
     type: str
+    optional: bool
     description: str
 
 
@@ -440,10 +442,20 @@ def parse_size_groups(path: Path) -> tuple[SizeGroup, ...]:
 def parse_op_fields(path: Path) -> tuple[OpField, ...]:
     """Parse and check a trace_op_fields.def file (unique names, known types)."""
     fields = []
-    for line, args in _invocations(path, "IOT_OP_FIELD", "wws"):
-        name, type_, description = (str(a) for a in args)
+    for line, args in _invocations(path, "IOT_OP_FIELD", "wwws"):
+        name, type_, presence, description = (str(a) for a in args)
         _check_type(path, line, name, type_, _OP_TYPES)
-        fields.append(OpField(name, type_, description))
+        if presence not in ("ALWAYS", "OPTIONAL"):
+            raise FormatError(
+                f"{path} line {line}: field '{name}' needs presence ALWAYS or OPTIONAL, "
+                f"got {presence!r}"
+            )
+        if presence == "ALWAYS" and any(f.optional for f in fields):
+            raise FormatError(
+                f"{path} line {line}: ALWAYS field '{name}' after an OPTIONAL one "
+                "(columns added later come last)"
+            )
+        fields.append(OpField(name, type_, presence == "OPTIONAL", description))
     _check_unique(path, [f.name for f in fields])
     return tuple(fields)
 

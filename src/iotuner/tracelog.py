@@ -143,6 +143,12 @@ limit, not more patience).
 _OP_NAMES = tuple(f.name for f in op_fields())
 _OP_INTS = tuple(f.name for f in op_fields() if f.type == "INT")
 _OP_KEY_SET = frozenset(["record", *_OP_NAMES])
+_OP_KEY_SET_BEFORE = frozenset(["record", *(f.name for f in op_fields() if not f.optional)])
+_OP_UNKNOWN: dict[str, Any] = {
+    f.name: -1.0 if f.type == "REAL" else -1 for f in op_fields() if f.optional
+}
+"""The optional op columns (added after logs were written without them) and the value a
+row without them reads as: -1, unknown."""
 _OP_TEXT_AT = tuple(i for i, f in enumerate(op_fields()) if f.type == "TEXT")
 
 _NPROCS = "the job's nprocs"
@@ -181,6 +187,7 @@ _RANGES: dict[str, dict[str, tuple[int, int | str | None]]] = {
         "bytes_per_rank": (0, None),
         "summary": (0, 2),
         "hint_set": (-1, None),
+        **{name: (-1, None) for name in _OP_UNKNOWN},
     },
 }
 """Record -> key -> the least and greatest value the format allows (None: no bound).
@@ -405,14 +412,16 @@ class TraceLog:
             ops.column("bytes_per_rank"),
             files,
             ops.column("hint_set"),
+            ops.column("file_piece"),
+            ops.column("file_stride"),
             strict=True,
         ):
             workload = made.get(case)
             if workload is None:
-                number, pattern, kind, group, bytes_per_rank, name, hint_set = case
+                number, pattern, kind, group, bytes_per_rank, name, hint_set, *piece = case
                 per_open = calls[(number, pattern, kind, group)]
                 workload = made[case] = self._workload(
-                    number, pattern, kind, bytes_per_rank, per_open, (name, hint_set)
+                    number, pattern, kind, bytes_per_rank, per_open, (name, hint_set), piece
                 )
             workloads.append(workload)
         return workloads
@@ -425,10 +434,12 @@ class TraceLog:
         bytes_per_rank: int,
         per_open: float,
         hint_set: tuple[str, int],
+        piece: Sequence[int],
     ) -> Workload | str:
         """The workload of the rows of open `number` (-1: none) with this pattern, kind,
         size and hint set (file, seq), whose calls per rank in the open add up to
-        `per_open`; or why there is none."""
+        `per_open` and whose calls' pieces in the file are (file_piece, file_stride) of the
+        row (-1: unknown); or why there is none."""
         record = self.files[number] if number >= 0 else None
         shape = record["pattern"] if record and isinstance(record["pattern"], dict) else {}
         nprocs, files = self._ranks_and_files(number)
@@ -449,7 +460,7 @@ class TraceLog:
                 stripe_count=stripe_count,
                 stripe_size=stripe_size,
                 program=self.job["program"] or None,
-                **_shape(shape, record).as_fields(),
+                **_shape(shape, record, piece).as_fields(),
             )
         except ValueError as exc:
             return str(exc)
@@ -748,7 +759,9 @@ _TILED = 0.99
 """Ranks' calls that cover this share of the file between them leave no holes in it."""
 
 
-def _shape(pattern: dict[str, Any], record: dict[str, Any] | None) -> _Shape:
+def _shape(
+    pattern: dict[str, Any], record: dict[str, Any] | None, piece: Sequence[int] = (-1, -1)
+) -> _Shape:
     """Layout, block, fill and interleaving of a file from its `file` record's pattern.
 
     RATIONALE: a call's own bytes and contiguity do not show how a rank's calls lie in the
@@ -768,7 +781,10 @@ def _shape(pattern: dict[str, Any], record: dict[str, Any] | None) -> _Shape:
     take turns (iokernel's contiguous layout with --repeat puts repetition p of rank w at
     (p x ranks + w) x size: contiguous, interleaved). A view whose filetype's data is one
     piece (view_block, with its period view_extent) gives the block, and the ranks' blocks
-    cover ranks x view_block / view_extent of the file (iokernel's --fill).
+    cover ranks x view_block / view_extent of the file (iokernel's --fill). A view of
+    several pieces (a vector, a subarray) gives them through the row's access shape
+    (`piece`: its file_piece and file_stride, formats/README.md "Access shape"): the
+    pieces are the blocks, file_stride apart.
     """
     views_with_holes = pattern.get("contiguous") is False
     ranks = pattern.get("ranks_with_io")
@@ -783,6 +799,8 @@ def _shape(pattern: dict[str, Any], record: dict[str, Any] | None) -> _Shape:
     # inside such a view may span several blocks, so its size is the block only without.
     block, view_fill = 0, 1.0
     view_block, view_extent = pattern.get("view_block"), pattern.get("view_extent")
+    if not (isinstance(view_block, int) and view_block > 0) and min(piece) > 0:
+        view_block, view_extent = piece  # the row's pieces, file_stride apart
     if isinstance(view_block, int) and isinstance(view_extent, int) and view_block > 0:
         view_extent = max(view_extent, view_block)
         block, view_fill = view_block, min(1.0, writers * view_block / view_extent)
@@ -932,7 +950,9 @@ def _op_values(
     _check_record, else None (and _check_record says what is wrong); decided fast, as the
     op rows are nearly all of a log. `known_texts`: strings already found to be text."""
     if record.keys() != _OP_KEY_SET:
-        return None
+        if record.keys() != _OP_KEY_SET_BEFORE:
+            return None
+        record = {**record, **_OP_UNKNOWN}  # a log from before the optional columns
     values: tuple[Any, ...] = _OP_VALUES(record)
     if tuple(map(type, values)) != _OP_TYPES_WRITTEN:
         for value, written in zip(values, _OP_TYPES_WRITTEN, strict=True):
@@ -960,7 +980,13 @@ def _op_values(
 @functools.cache
 def _op_keys() -> dict[str, tuple[type, ...]]:
     """The columns of an `op` record and the Python types of their values."""
-    return {f.name: _OP_TYPES[f.type] for f in op_fields()}
+    return {f.name: _OP_TYPES[f.type] for f in op_fields() if not f.optional}
+
+
+@functools.cache
+def _op_optional_keys() -> dict[str, tuple[type, ...]]:
+    """The optional columns of an `op` record and the Python types of their values."""
+    return {f.name: _OP_TYPES[f.type] for f in op_fields() if f.optional}
 
 
 def _check_keys(
@@ -1014,7 +1040,8 @@ def _check_record(where: str, kind: str, record: dict[str, Any], nprocs: int) ->
     `nprocs`: the job's (ignored for the job record, which gives it)."""
     where = f"{where}: {kind} record"
     keys = _op_keys() if kind == "op" else _RECORD_KEYS[kind]
-    _check_keys(where, record, keys, _OPTIONAL_KEYS.get(kind, {}), frozenset({"record"}))
+    optional = _op_optional_keys() if kind == "op" else _OPTIONAL_KEYS.get(kind, {})
+    _check_keys(where, record, keys, optional, frozenset({"record"}))
     if kind == "job":
         if (record["format"], record["version"]) != (FORMAT, VERSION):
             raise TraceLogError(

@@ -1,0 +1,97 @@
+"""The access shape of a trace (formats/README.md, "Access shape"): two real ranks of
+programs/shapes.c, under the real interposer, make one access of each shape, and each op
+row says what one call touched in the file and in memory, decoded from the datatypes the
+program passed; the file's stride and gap come from the calls that carry its bytes.
+
+The figures below are those programs/shapes.c's constructors give at 2 ranks, worked out
+by hand from the MPI standard's type maps.
+"""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from iotuner.tracelog import TraceLog
+
+from .conftest import Mpi, one_log
+
+RECORDS = 300
+SHAPE = ("file_pieces", "file_piece", "file_piece_min", "file_stride", "mem_pieces", "mem_piece")
+
+EXPECTED = {
+    # 1024 ints a call through a vector of ints of stride 2: 4-byte pieces 8 bytes apart.
+    ("vector", "MPI_File_write_all"): (1024, 4, 4, 8, 1, 4096),
+    # Contiguous in the file, from 256 pairs of ints with two ints' hole between them.
+    ("memory", "MPI_File_write_at_all"): (1, 2048, 2048, 0, 256, 8),
+    # A 32 x 16 band of a 32 x 32 array of ints: 32 rows of 64 bytes, 128 bytes apart.
+    ("subarray", "MPI_File_write_all"): (32, 64, 64, 128, 1, 2048),
+    # All 32 rows, columns cyclic(2) over 2 ranks: 8 pieces of 2 ints a row, 16 bytes apart.
+    ("darray", "MPI_File_write_all"): (256, 8, 8, 16, 1, 2048),
+    # 100 {int, double} structs: the int, a 4-byte hole, the double running into the next
+    # int: 101 pieces, of 4 and 8 bytes as the type map lists them.
+    ("struct", "MPI_File_write_at_all"): (1, 1200, 1200, 0, 101, 8),
+    # A rank's header, two 16-byte writes side by side...
+    ("records", "MPI_File_write_at"): (1, 16, 16, 0, 1, 16),
+    # ...then 116-byte records through a view of 116 bytes and a 4-byte hole.
+    ("records", "MPI_File_write"): (1, 116, 116, 120, 1, 116),
+}
+
+
+def _rows(log: TraceLog) -> dict[tuple[str, str], dict[str, Any]]:
+    return {
+        (Path(op["file"]).name, op["operation"]): op
+        for op in log.ops
+        if op["kind"] == "write"
+    }
+
+
+@pytest.mark.parametrize("call_rows", [False, True], ids=["summed", "call-rows"])
+def test_each_row_says_the_shape_the_program_passed(
+    mpi: Mpi, tmp_path: Path, call_rows: bool
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    log = one_log(mpi.run(2, "shapes", str(out), str(RECORDS), call_rows=call_rows))
+    rows = _rows(log)
+    assert set(rows) == set(EXPECTED)
+    for case, expected in EXPECTED.items():
+        got = tuple(rows[case][name] for name in SHAPE)
+        assert got == pytest.approx(expected), f"{case}: {dict(zip(SHAPE, got, strict=True))}"
+    assert rows[("struct", "MPI_File_write_at_all")]["mem_piece_min"] == 4
+
+
+def test_the_pattern_comes_from_the_records_not_the_header(mpi: Mpi, tmp_path: Path) -> None:
+    """Each rank writes two 16-byte header pieces side by side (gap 0), then RECORDS
+    records 120 bytes apart (gap 4): the pattern is the records'."""
+    out = tmp_path / "out"
+    out.mkdir()
+    log = one_log(mpi.run(2, "shapes", str(out), str(RECORDS)))
+    (record,) = [r for r in log.files if Path(r["file"]).name == "records"]
+    pattern = record["pattern"]
+    assert (pattern["stride_min"], pattern["stride_max"]) == (120, 120)
+    assert (pattern["gap_min"], pattern["gap_max"]) == (4, 4)
+    workload = log.workload_of(
+        next(i for i, op in enumerate(log.ops) if op["operation"] == "MPI_File_write")
+    )
+    # The header's two 16-byte calls fall into the records' size group (1) and count with
+    # them in the calls per open.
+    assert (workload.layout, workload.block) == ("strided", 116)
+    assert workload.calls_per_open == RECORDS + 2
+
+
+def test_decoding_changes_no_byte(mpi: Mpi, tmp_path: Path) -> None:
+    """The decoder asks MPI about the program's datatypes (and frees what it was handed):
+    the files are the same bytes with and without it."""
+    traced, plain = tmp_path / "traced", tmp_path / "plain"
+    traced.mkdir()
+    plain.mkdir()
+    mpi.run(2, "shapes", str(traced), str(RECORDS))
+    mpi.run_plain(2, "shapes", str(plain), str(RECORDS))
+    names = sorted(p.name for p in plain.iterdir())
+    assert names == sorted(EXPECTED_FILES)
+    for name in names:
+        assert (traced / name).read_bytes() == (plain / name).read_bytes(), name
+
+
+EXPECTED_FILES = {name for name, _ in EXPECTED}
