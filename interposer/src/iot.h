@@ -248,7 +248,8 @@ struct iot_file {
     int group;    /* the size group of the last call summed in agg (0 before the first)... */
     int hint_seq; /* seq of the last hints record, -1 when none */
     uint64_t group_bytes;  /* ...and its byte count: calls repeat sizes */
-    int64_t second_offset; /* offset of this rank's second data access, -1 before it */
+    int64_t second_offset; /* offset of this rank's second data access, -1 before it, -2
+                              when a lookup failed (MPI_MODE_SEQUENTIAL): not asked again */
     uint64_t bytes_read, bytes_written, data_calls;
     uint64_t coll_calls; /* blocking collective data calls since open, set_view or set_info */
     struct iot_coll_rec *coll;
@@ -782,7 +783,7 @@ int64_t iot__trace_offset_before(struct iot_file *f, int op, MPI_Offset offset);
 int iot__trace_offset_wanted(const struct iot_file *f, int op, uint64_t bytes);
 static inline __attribute__((always_inline)) int
 iot__trace_offset_needed(const struct iot_file *f, int op, MPI_Count count, MPI_Datatype datatype) {
-    if (f->second_offset < 0)
+    if (f->second_offset == -1) /* -2: not to be known */
         return 1;
     const struct iot_agg *row = f->agg[op];
     uint64_t bytes = iot__type_size(count, datatype);

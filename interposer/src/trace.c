@@ -274,7 +274,11 @@ int64_t iot__trace_offset_before(struct iot_file *f, int op, MPI_Offset offset) 
 
 void iot__trace_offset(struct iot_file *f, int op, int64_t offset, uint64_t bytes) {
     iot__calls_lock();
-    if (f->first_offset < 0) {
+    if (offset < 0) {
+        /* Not to be known (MPI_MODE_SEQUENTIAL): later calls do not ask again. */
+        f->first_offset = f->first_offset < 0 ? -2 : f->first_offset;
+        f->second_offset = -2;
+    } else if (f->first_offset < 0) {
         f->first_offset = offset;
         f->first_bytes = bytes;
     } else if (f->second_offset < 0) {
@@ -285,7 +289,7 @@ void iot__trace_offset(struct iot_file *f, int op, int64_t offset, uint64_t byte
     if (a && a->calls > 0 && a->noffsets < 2) {
         if (a->noffsets == 0)
             a->first_bytes = bytes;
-        a->offset[a->noffsets++] = offset;
+        a->offset[a->noffsets++] = offset; /* -1: not known, which pattern_offsets skips */
     }
     iot__calls_unlock();
 }
@@ -554,7 +558,8 @@ static struct pair_of_offsets pattern_offsets(const struct iot_file *f) {
         if (a && (!heaviest || a->bytes > heaviest->bytes))
             heaviest = a;
     }
-    if (heaviest && heaviest->noffsets == 2)
+    if (heaviest && heaviest->noffsets == 2 && heaviest->offset[0] >= 0 &&
+        heaviest->offset[1] >= 0)
         return (struct pair_of_offsets){1, heaviest->offset[0], heaviest->offset[1],
                                         heaviest->first_bytes};
     int two = f->first_offset >= 0 && f->second_offset >= 0;

@@ -30,7 +30,8 @@ struct call {
     MPI_Count count;
     MPI_Datatype datatype;
     uint64_t bytes;        /* this rank's bytes, once known (UNKNOWN_BYTES before) */
-    int64_t offset_before; /* byte offset the call starts at, -1 when not looked up */
+    int64_t offset_before; /* byte offset the call starts at, -1 when not known... */
+    int looked_up;         /* ...though looked up (iot__trace_offset counts the attempt) */
 };
 
 #define UNKNOWN_BYTES UINT64_MAX
@@ -60,6 +61,7 @@ static inline __attribute__((always_inline)) int call_begin(struct call *c, MPI_
     c->datatype = datatype;
     c->bytes = UNKNOWN_BYTES;
     c->offset_before = -1;
+    c->looked_up = 0;
     c->start = 0;
     /* op is a constant here: the test folds away for calls that never decide, and a file
      * not tuned costs no call into decide.c. */
@@ -70,7 +72,7 @@ static inline __attribute__((always_inline)) int call_begin(struct call *c, MPI_
     if (!f->traced)
         return 0;
     if (count > 0 && iot__trace_offset_needed(f, op, count, datatype))
-        c->offset_before = iot__trace_offset_before(f, op, offset);
+        c->offset_before = iot__trace_offset_before(f, op, offset), c->looked_up = 1;
     else if (iot__trace_untimed(f, op, count, datatype, &c->bytes))
         return 1;
     c->tsc = iot__state.tsc;
@@ -100,7 +102,7 @@ static inline __attribute__((always_inline)) int call_end(struct call *c, int re
         } else {
             iot__trace_data(c->f, c->op, c->start, ticks, bytes, result);
         }
-        if (bytes > 0 && c->offset_before >= 0)
+        if (bytes > 0 && c->looked_up)
             iot__trace_offset(c->f, c->op, c->offset_before, bytes);
     }
     depth--;

@@ -441,7 +441,7 @@ def parse_size_groups(path: Path) -> tuple[SizeGroup, ...]:
 
 def parse_op_fields(path: Path) -> tuple[OpField, ...]:
     """Parse and check a trace_op_fields.def file (unique names, known types)."""
-    fields = []
+    fields: list[OpField] = []
     for line, args in _invocations(path, "IOT_OP_FIELD", "wwws"):
         name, type_, presence, description = (str(a) for a in args)
         _check_type(path, line, name, type_, _OP_TYPES)

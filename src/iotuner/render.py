@@ -49,7 +49,9 @@ def _print_file(file: FileSummary, console: Console) -> None:
         )
         console.print(f"pattern: {markup_safe(fields)}")
     if file.operations:
-        table = Table("operation", "calls (all ranks)", "bytes", "time (s)", "MiB/s")
+        table = Table(
+            "operation", "calls (all ranks)", "bytes", "time (s)", "MiB/s", "one call's shape"
+        )
         for op in file.operations:
             # "~": the time of short calls is estimated from a timed sample of them.
             mark = "~" if op.estimated else ""
@@ -59,6 +61,7 @@ def _print_file(file: FileSummary, console: Console) -> None:
                 whole(format_size(op.bytes)),
                 whole(f"{mark}{op.duration:.6f}"),
                 whole(f"{mark}{op.bandwidth:.2f}"),
+                markup_safe(op.shape),
             )
         print_table(console, [(table, None)])
         if any(op.estimated for op in file.operations):

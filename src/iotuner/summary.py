@@ -6,6 +6,7 @@ Kept apart from the rendering (iotuner.render) so a report or a test can use the
 from dataclasses import dataclass, field
 from typing import Any
 
+from iotuner._units import format_size
 from iotuner.formats import size_groups
 from iotuner.tracelog import TraceLog
 
@@ -54,6 +55,9 @@ class OperationSummary:
     estimated: bool = False
     """Some of the time is estimated from a timed sample of short calls (an op row's
     `summary` 2, formats/README.md)."""
+    shape: str = ""
+    """What one call touched in the file and in memory, in words (shape_words), of the
+    routine's row that moved the most bytes; "" when the log does not say."""
 
     @property
     def bandwidth(self) -> float:
@@ -150,33 +154,65 @@ def _operations(log: TraceLog) -> dict[str, dict[str, OperationSummary]]:
     """File -> MPI routine -> its rows added up, both in the order the rows first name them."""
     sums: dict[str, dict[str, list[Any]]] = {}
     ops = log.ops
-    for name, operation, calls, moved, seconds, summary in zip(
-        ops.column("file"),
-        ops.column("operation"),
-        ops.column("calls"),
-        ops.column("bytes"),
-        ops.column("duration"),
-        ops.column("summary"),
-        strict=True,
+    for index, (name, operation, calls, moved, seconds, summary) in enumerate(
+        zip(
+            ops.column("file"),
+            ops.column("operation"),
+            ops.column("calls"),
+            ops.column("bytes"),
+            ops.column("duration"),
+            ops.column("summary"),
+            strict=True,
+        )
     ):
         routines = sums.get(name)
         if routines is None:
             routines = sums[name] = {}
         total = routines.get(operation)
         if total is None:
-            routines[operation] = [calls, moved, 0.0 + seconds, summary == 2]
+            routines[operation] = [calls, moved, 0.0 + seconds, summary == 2, index, moved]
         else:
             total[0] += calls
             total[1] += moved
             total[2] += seconds
             total[3] = total[3] or summary == 2
+            if moved > total[5]:
+                total[4], total[5] = index, moved
     return {
         name: {
-            operation: OperationSummary(operation, calls, moved, seconds, estimated)
-            for operation, (calls, moved, seconds, estimated) in routines.items()
+            operation: OperationSummary(
+                operation, calls, moved, seconds, estimated, shape_words(ops[heaviest])
+            )
+            for operation, (calls, moved, seconds, estimated, heaviest, _) in routines.items()
         }
         for name, routines in sums.items()
     }
+
+
+def shape_words(row: dict[str, Any]) -> str:
+    """An op row's access shape (formats/README.md, "Access shape") in words: "file 1,024
+    pieces of 4 B, 8 B apart; memory contiguous"; "" when the row does not say (-1)."""
+    if row.get("file_pieces", -1) < 0 or row.get("mem_pieces", -1) < 0:
+        return ""
+    if row["file_stride"] > 0 or row["file_pieces"] > 1:
+        file = f"file {_pieces(row['file_pieces'])} of {format_size(row['file_piece'])}" + (
+            f", {format_size(row['file_stride'])} apart" if row["file_stride"] > 0 else ""
+        )
+        if row["file_piece_min"] < row["file_piece"]:
+            file += f" (smallest {format_size(row['file_piece_min'])})"
+    else:
+        file = "file contiguous"
+    if row["mem_pieces"] > 1:
+        memory = f"memory {_pieces(row['mem_pieces'])} of {format_size(row['mem_piece'])}"
+    else:
+        memory = "memory contiguous"
+    return f"{file}; {memory}"
+
+
+def _pieces(count: float) -> str:
+    whole = round(count)
+    text = f"{whole:,}" if abs(count - whole) < 0.05 else f"{count:,.1f}"
+    return f"{text} piece{'' if text == '1' else 's'}"
 
 
 def _file_summary(

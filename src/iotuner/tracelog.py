@@ -187,7 +187,7 @@ _RANGES: dict[str, dict[str, tuple[int, int | str | None]]] = {
         "bytes_per_rank": (0, None),
         "summary": (0, 2),
         "hint_set": (-1, None),
-        **{name: (-1, None) for name in _OP_UNKNOWN},
+        **dict.fromkeys(_OP_UNKNOWN, (-1, None)),
     },
 }
 """Record -> key -> the least and greatest value the format allows (None: no bound).

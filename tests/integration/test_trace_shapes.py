@@ -39,11 +39,7 @@ EXPECTED = {
 
 
 def _rows(log: TraceLog) -> dict[tuple[str, str], dict[str, Any]]:
-    return {
-        (Path(op["file"]).name, op["operation"]): op
-        for op in log.ops
-        if op["kind"] == "write"
-    }
+    return {(Path(op["file"]).name, op["operation"]): op for op in log.ops if op["kind"] == "write"}
 
 
 @pytest.mark.parametrize("call_rows", [False, True], ids=["summed", "call-rows"])
