@@ -37,6 +37,11 @@
  * writes it all back; in a range past the end of the file its buffer starts as 0xff, so such
  * holes become 0xff bytes, unless romio_ds_write=disable. Compare only written bytes.
  *
+ * Memory. --memory-block B makes each call take its data from (write) or put it into (read)
+ * noncontiguous memory: pieces of B bytes with a hole of B bytes after each, passed as one
+ * MPI_Type_vector of bytes, as a program that writes one field of an array of records
+ * does. The bytes the file gets are the same as without it.
+ *
  * --calls N splits each repetition's per-rank data into N calls whose sizes differ by at most
  * one unit (one byte, or one block for strided); the first calls get the larger share.
  *
@@ -92,6 +97,7 @@ struct options {
     long long size;
     long long block;
     double fill;
+    long long memory_block; /* 0: contiguous memory */
     long long calls;
     long long repeat;
     int nonblocking;
@@ -130,6 +136,8 @@ struct kernel {
     MPI_Status *statuses;
     int hold_all;
     unsigned char *buf;
+    unsigned char *spread;  /* --memory-block: the data of buf in pieces with holes */
+    MPI_Datatype *memtypes; /* --memory-block: each call's memory datatype */
     struct failure fail;
     const char *id;       /* --plan: the id of the measurement being made, printed with it */
     long long bad_offset; /* first offset that did not verify, LLONG_MAX if none */
@@ -145,6 +153,8 @@ static const char *usage_text =
     "  --size BYTES                  bytes per rank per repetition (default 1m; k,m,g suffixes)\n"
     "  --block BYTES                 strided: block size (default 4k)\n"
     "  --fill F                      strided: fraction 0<F<=1 of the region the blocks cover\n"
+    "  --memory-block BYTES          take each call's data from noncontiguous memory:\n"
+    "                                pieces of BYTES, each followed by as large a hole\n"
     "  --calls N                     calls per rank per repetition (default 1)\n"
     "  --repeat N                    repetitions (segments) per open, each a new region\n"
     "                                (default 1)\n"
@@ -546,6 +556,18 @@ static int check_combination(const struct options *o, int block_given, int fill_
                  largest, INT_MAX);
         return 2;
     }
+    for (long long c = 0; o->memory_block > 0 && c < o->calls && c < 2; c++) {
+        /* The calls have two sizes at most: the first ones one unit larger. */
+        long long length =
+            (units / o->calls + (c < units % o->calls)) * (o->strided ? o->block : 1);
+        if (length % o->memory_block != 0) {
+            snprintf(msg, msglen,
+                     "iokernel: --memory-block must divide every call's bytes, got %lld for "
+                     "calls of %lld bytes",
+                     o->memory_block, length);
+            return 2;
+        }
+    }
     if (o->size > LLONG_MAX / o->repeat / 2) {
         snprintf(msg, msglen, "iokernel: --size times --repeat is too large");
         return 2;
@@ -621,6 +643,11 @@ static int parse_options(int argc, char **argv, struct options *o, char *msg, si
          .real = &o->fill,
          .expected = "a number in (0, 1]",
          .given = &fill_given},
+        {.name = "memory-block",
+         .kind = OPT_BYTES,
+         .number = &o->memory_block,
+         .max = INT_MAX / 2, /* a vector's stride, twice the block, is an int */
+         .expected = "a positive byte count that divides every call's bytes"},
         {.name = "calls", .kind = OPT_COUNT, .number = &o->calls, .expected = "a positive integer"},
         {.name = "repeat",
          .kind = OPT_COUNT,
@@ -685,6 +712,28 @@ static unsigned char *call_buffer(const struct kernel *k, long long p, long long
     return k->buf + (k->hold_all ? p * k->o->size : 0) + k->before[c];
 }
 
+/* Where call c of repetition p takes its data from in memory: buf, or with --memory-block
+ * the same bytes in pieces with holes, twice as far apart. */
+static unsigned char *call_memory(const struct kernel *k, long long p, long long c) {
+    if (!k->spread)
+        return call_buffer(k, p, c);
+    return k->spread + 2 * (call_buffer(k, p, c) - k->buf);
+}
+
+/* Copies repetition p's bytes between buf and the spread pieces (to_spread: buf to them). */
+static void spread_repetition(struct kernel *k, long long p, int to_spread) {
+    long long piece = k->o->memory_block;
+    for (long long c = 0; k->spread && c < k->o->calls; c++) {
+        unsigned char *packed = call_buffer(k, p, c), *spread = call_memory(k, p, c);
+        for (long long j = 0; j < k->len[c]; j += piece) {
+            if (to_spread)
+                memcpy(spread + 2 * j, packed + j, (size_t)piece);
+            else
+                memcpy(packed + j, spread + 2 * j, (size_t)piece);
+        }
+    }
+}
+
 enum { FILL_DATA, FILL_WRONG, VERIFY };
 
 /*
@@ -694,6 +743,8 @@ enum { FILL_DATA, FILL_WRONG, VERIFY };
  */
 static void touch_repetition(struct kernel *k, long long p, int mode) {
     const struct options *o = k->o;
+    if (mode == VERIFY)
+        spread_repetition(k, p, 0);
     for (long long c = 0; c < o->calls; c++) {
         unsigned char *b = call_buffer(k, p, c);
         long long piece = o->strided ? o->block : k->len[c];
@@ -717,6 +768,8 @@ static void touch_repetition(struct kernel *k, long long p, int mode) {
             }
         }
     }
+    if (mode != VERIFY)
+        spread_repetition(k, p, 1);
 }
 
 /*
@@ -759,27 +812,26 @@ static void note(struct failure *f, int rc, const char *routine) {
  * MPI result.
  */
 static int start_access(const struct routine *r, int is_write, MPI_File fh, MPI_Offset off,
-                        unsigned char *buf, int n, MPI_Request *req) {
+                        unsigned char *buf, int n, MPI_Datatype type, MPI_Request *req) {
     MPI_Status st;
     switch (r->form) {
     case AT:
-        return is_write ? r->write.at(fh, off, buf, n, MPI_BYTE, &st)
-                        : r->read.at(fh, off, buf, n, MPI_BYTE, &st);
+        return is_write ? r->write.at(fh, off, buf, n, type, &st)
+                        : r->read.at(fh, off, buf, n, type, &st);
     case AT_NB:
-        return is_write ? r->write.at_nb(fh, off, buf, n, MPI_BYTE, req)
-                        : r->read.at_nb(fh, off, buf, n, MPI_BYTE, req);
+        return is_write ? r->write.at_nb(fh, off, buf, n, type, req)
+                        : r->read.at_nb(fh, off, buf, n, type, req);
     case AT_BEGIN:
-        return is_write ? r->write.at_begin(fh, off, buf, n, MPI_BYTE)
-                        : r->read.at_begin(fh, off, buf, n, MPI_BYTE);
+        return is_write ? r->write.at_begin(fh, off, buf, n, type)
+                        : r->read.at_begin(fh, off, buf, n, type);
     case PTR:
-        return is_write ? r->write.ptr(fh, buf, n, MPI_BYTE, &st)
-                        : r->read.ptr(fh, buf, n, MPI_BYTE, &st);
+        return is_write ? r->write.ptr(fh, buf, n, type, &st) : r->read.ptr(fh, buf, n, type, &st);
     case PTR_NB:
-        return is_write ? r->write.ptr_nb(fh, buf, n, MPI_BYTE, req)
-                        : r->read.ptr_nb(fh, buf, n, MPI_BYTE, req);
+        return is_write ? r->write.ptr_nb(fh, buf, n, type, req)
+                        : r->read.ptr_nb(fh, buf, n, type, req);
     case PTR_BEGIN:
-        return is_write ? r->write.ptr_begin(fh, buf, n, MPI_BYTE)
-                        : r->read.ptr_begin(fh, buf, n, MPI_BYTE);
+        return is_write ? r->write.ptr_begin(fh, buf, n, type)
+                        : r->read.ptr_begin(fh, buf, n, type);
     }
     return MPI_ERR_INTERN; /* not reached: the cases cover every form */
 }
@@ -793,8 +845,11 @@ static int start_access(const struct routine *r, int is_write, MPI_File fh, MPI_
 static int access_call(struct kernel *k, MPI_File fh, int is_write, long long p, long long c,
                        MPI_Request *req, const char **name) {
     const struct routine *r = k->routine;
-    unsigned char *buf = call_buffer(k, p, c);
+    unsigned char *buf = call_memory(k, p, c);
     MPI_Offset off = view_offset(k, p, c);
+    /* With --memory-block, one vector of the call's pieces. */
+    int count = k->memtypes ? 1 : (int)k->len[c];
+    MPI_Datatype type = k->memtypes ? k->memtypes[c] : MPI_BYTE;
     MPI_Status st;
     int rc;
 
@@ -806,7 +861,7 @@ static int access_call(struct kernel *k, MPI_File fh, int is_write, long long p,
             return rc;
     }
     *name = r->name[is_write];
-    rc = start_access(r, is_write, fh, off, buf, (int)k->len[c], req);
+    rc = start_access(r, is_write, fh, off, buf, count, type, req);
     if (rc != MPI_SUCCESS || r->end_name[is_write] == NULL)
         return rc;
     *name = r->end_name[is_write];
@@ -1236,6 +1291,25 @@ int main(int argc, char **argv) {
         k.before[c] = sum;
         sum += k.len[c];
     }
+    if (o.memory_block > 0 && k.writer) {
+        k.spread = malloc(2 * (size_t)held);
+        k.memtypes = malloc((size_t)o.calls * sizeof *k.memtypes);
+        no_memory = k.spread == NULL || k.memtypes == NULL;
+        MPI_Allreduce(&no_memory, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (any) {
+            if (no_memory)
+                fprintf(stderr, "iokernel: rank %d could not allocate %lld bytes of buffer\n",
+                        k.rank, 2 * held);
+            status = 1;
+            goto done;
+        }
+        memset(k.spread, 0, 2 * (size_t)held);
+        for (long long c = 0; c < o.calls; c++) {
+            MPI_Type_vector((int)(k.len[c] / o.memory_block), (int)o.memory_block,
+                            (int)(2 * o.memory_block), MPI_BYTE, &k.memtypes[c]);
+            MPI_Type_commit(&k.memtypes[c]);
+        }
+    }
 
     status = 0;
     if (o.plan) {
@@ -1264,6 +1338,10 @@ done:
     MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (hints != MPI_INFO_NULL)
         MPI_Info_free(&hints);
+    for (long long c = 0; k.memtypes && c < o.calls; c++)
+        MPI_Type_free(&k.memtypes[c]);
+    free(k.memtypes);
+    free(k.spread);
     free(k.buf);
     free(k.len);
     free(k.before);

@@ -558,8 +558,7 @@ static struct pair_of_offsets pattern_offsets(const struct iot_file *f) {
         if (a && (!heaviest || a->bytes > heaviest->bytes))
             heaviest = a;
     }
-    if (heaviest && heaviest->noffsets == 2 && heaviest->offset[0] >= 0 &&
-        heaviest->offset[1] >= 0)
+    if (heaviest && heaviest->noffsets == 2 && heaviest->offset[0] >= 0 && heaviest->offset[1] >= 0)
         return (struct pair_of_offsets){1, heaviest->offset[0], heaviest->offset[1],
                                         heaviest->first_bytes};
     int two = f->first_offset >= 0 && f->second_offset >= 0;

@@ -169,12 +169,19 @@ class Workload:
     program: str | None = _describe(
         "text", "the application's name, e.g. iokernel (empty: unknown)", default=None
     )
+    memory_block: int | None = _describe(
+        "bigint",
+        "bytes of one piece of a call's memory when it is noncontiguous (0: contiguous; "
+        "empty: unknown)",
+        default=None,
+    )
 
     def __post_init__(self) -> None:
         for name in OPTIONAL_COUNT_FIELDS:
             object.__setattr__(self, name, _optional_count(name, getattr(self, name)))
         object.__setattr__(self, "interleaved", _optional_flag(self.interleaved))
         object.__setattr__(self, "program", _optional_word(self.program))
+        object.__setattr__(self, "memory_block", _optional_size("memory_block", self.memory_block))
         if self.pattern not in PATTERNS:
             raise ValueError(f"pattern must be one of {PATTERNS}, got {self.pattern!r}")
         if self.op not in OPS:
@@ -212,6 +219,7 @@ class Workload:
             "stripe count": self.stripe_count,
             "stripe size": None if self.stripe_size is None else format_size(self.stripe_size),
             "program": self.program,
+            "memory in pieces of": format_size(self.memory_block) if self.memory_block else None,
         }
         return (
             f"{_count(self.nprocs, 'rank')} on {_count(self.nodes, 'node')}, {self.pattern} "
@@ -249,7 +257,7 @@ class Workload:
 OPTIONAL_COUNT_FIELDS = ("ranks_per_node", "files", "stripe_count", "stripe_size")
 """Optional integer workload fields: >= 1 when known, None when not."""
 
-OPTIONAL_WORKLOAD_FIELDS = (*OPTIONAL_COUNT_FIELDS, "interleaved", "program")
+OPTIONAL_WORKLOAD_FIELDS = (*OPTIONAL_COUNT_FIELDS, "interleaved", "program", "memory_block")
 """The workload fields that may be unknown (None)."""
 
 
@@ -267,6 +275,18 @@ def _optional_count(name: str, value: Any) -> int | None:
     number = float(value)
     if not number.is_integer() or number < 1:
         raise ValueError(f"{name} must be an integer >= 1 or empty (unknown), got {value!r}")
+    return int(number)
+
+
+def _optional_size(name: str, value: Any) -> int | None:
+    """`value` as an int >= 0, or None; integral floats and numpy integers are accepted."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be an integer >= 0 or empty (unknown), got {value!r}")
+    number = float(value)
+    if not number.is_integer() or number < 0:
+        raise ValueError(f"{name} must be an integer >= 0 or empty (unknown), got {value!r}")
     return int(number)
 
 

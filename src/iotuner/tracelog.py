@@ -414,6 +414,8 @@ class TraceLog:
             ops.column("hint_set"),
             ops.column("file_piece"),
             ops.column("file_stride"),
+            ops.column("mem_pieces"),
+            ops.column("mem_piece"),
             strict=True,
         ):
             workload = made.get(case)
@@ -438,8 +440,8 @@ class TraceLog:
     ) -> Workload | str:
         """The workload of the rows of open `number` (-1: none) with this pattern, kind,
         size and hint set (file, seq), whose calls per rank in the open add up to
-        `per_open` and whose calls' pieces in the file are (file_piece, file_stride) of the
-        row (-1: unknown); or why there is none."""
+        `per_open`, with the row's access shape `piece`: (file_piece, file_stride,
+        mem_pieces, mem_piece), -1 where unknown; or why there is none."""
         record = self.files[number] if number >= 0 else None
         shape = record["pattern"] if record and isinstance(record["pattern"], dict) else {}
         nprocs, files = self._ranks_and_files(number)
@@ -460,7 +462,8 @@ class TraceLog:
                 stripe_count=stripe_count,
                 stripe_size=stripe_size,
                 program=self.job["program"] or None,
-                **_shape(shape, record, piece).as_fields(),
+                memory_block=_memory_block(piece[2], piece[3]),
+                **_shape(shape, record, piece[:2]).as_fields(),
             )
         except ValueError as exc:
             return str(exc)
@@ -833,6 +836,14 @@ def _shape(
     if gap_min is None and record is not None and _side_by_side(pattern, record, ranks):
         return replace(layout_shape, interleaved=False)
     return layout_shape
+
+
+def _memory_block(pieces: float, piece: int) -> int | None:
+    """A row's memory layout as Workload.memory_block: the bytes of a piece where a call's
+    memory is in several pieces, 0 where it is one, None where the row does not say."""
+    if pieces < 0 or piece < 0:
+        return None
+    return piece if pieces > 1 else 0
 
 
 def _side_by_side(pattern: dict[str, Any], record: dict[str, Any], ranks: int) -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from iotuner.bench._programs import program_cases
 from iotuner.tracelog import TraceLog
 
 from .conftest import Mpi, one_log
@@ -91,3 +92,60 @@ def test_decoding_changes_no_byte(mpi: Mpi, tmp_path: Path) -> None:
 
 
 EXPECTED_FILES = {name for name, _ in EXPECTED}
+
+
+def test_the_workloads_and_the_sweeps_cases_keep_the_programs_pieces(
+    mpi: Mpi, tmp_path: Path
+) -> None:
+    """A vector view's 4-byte pieces are the workload's block, noncontiguous memory its
+    memory_block; bench --from-logs plans each case with those pieces, not others."""
+    out = tmp_path / "out"
+    out.mkdir()
+    result = mpi.run(2, "shapes", str(out), str(RECORDS))
+    log = one_log(result)
+    workloads = {
+        (Path(op["file"]).name, op["operation"]): log.workload_of(i)
+        for i, op in enumerate(log.ops)
+        if op["kind"] == "write"
+    }
+    vector = workloads[("vector", "MPI_File_write_all")]
+    assert (vector.layout, vector.block, vector.fill, vector.memory_block) == (
+        "strided",
+        4,
+        1.0,
+        0,
+    )
+    darray = workloads[("darray", "MPI_File_write_all")]
+    assert (darray.layout, darray.block, darray.fill) == ("strided", 8, 1.0)
+    memory = workloads[("memory", "MPI_File_write_at_all")]
+    assert (memory.layout, memory.memory_block) == ("contiguous", 8)
+
+    cases, _ = program_cases([result.logs[0]], max_nprocs=2, stand_in=(4096, 0.5))
+    said = [case.describe() for case in cases]
+    planned = {(c.workload.layout, c.workload.block, c.workload.memory_block) for c in cases}
+    assert ("strided", 4, 0) in planned, said
+    assert ("contiguous", 0, 8) in planned, said
+    assert not any(case.stand_in for case in cases), said
+    assert any("memory in 8-byte pieces" in text for text in said), said
+    for case in cases:
+        w = case.workload
+        assert (
+            w.bytes_per_rank % max(w.block, 1) == 0
+            and w.bytes_per_rank % max(w.memory_block or 1, 1) == 0
+        ), case.describe()
+
+
+def test_the_kernel_writes_from_the_memory_shape_it_is_given(mpi: Mpi, tmp_path: Path) -> None:
+    """iokernel --memory-block, which bench runs for such a case: the trace sees its
+    pieces, and the file gets the bytes a contiguous buffer gives (read back verified)."""
+    common = ("--op", "both", "--size", "4k", "--repeat", "3")
+    spread = one_log(
+        mpi.run(2, "iokernel", "--file", str(tmp_path / "spread"), *common, "--memory-block", "8")
+    )
+    mpi.run(2, "iokernel", "--file", str(tmp_path / "packed"), *common)
+    rows = [op for op in spread.ops if op["kind"] in ("write", "read")]
+    assert {(op["kind"], op["mem_pieces"], op["mem_piece"]) for op in rows} == {
+        ("write", 512, 8),
+        ("read", 512, 8),
+    }
+    assert (tmp_path / "spread").read_bytes() == (tmp_path / "packed").read_bytes()

@@ -38,6 +38,7 @@ WORKLOAD_FEATURES = [
     "interleaved",
     "log2(stripe_count)",
     "log2(stripe_size)",
+    "log2(memory_piece)",
 ]
 W = len(WORKLOAD_FEATURES)
 
@@ -200,8 +201,10 @@ def test_a_schema_of_another_version_is_refused(summary: pd.DataFrame) -> None:
 def test_workload_only_keeps_the_workload_columns(summary: pd.DataFrame, space: Space) -> None:
     schema = infer_schema(summary, space).workload_only()
     newer = ["ranks_per_node", "bytes_per_open", "files_per_rank", "interleaved"]
-    newer += ["stripe_count", "stripe_size"]
-    older = [c for c in WORKLOAD_COLUMNS if c not in ("files", "program", *newer)]
+    newer += ["stripe_count", "stripe_size", "memory_piece"]
+    # memory_block is read through memory_piece (the call's bytes where memory is contiguous).
+    skipped = ("files", "program", "memory_block", *newer)
+    older = [c for c in WORKLOAD_COLUMNS if c not in skipped]
     assert schema.sources == [*older, *newer]
     assert schema.transform(summary).shape == (648, W)
 
@@ -282,7 +285,7 @@ def test_a_model_saved_with_a_version_1_schema_loads_and_predicts_as_before(
     data = current.to_dict()
     # Version 1 had the first ten workload encodings, then the parameters.
     newer = {"ranks_per_node", "bytes_per_open", "files_per_rank", "interleaved"}
-    newer |= {"stripe_count", "stripe_size"}
+    newer |= {"stripe_count", "stripe_size", "memory_piece"}
     data["encodings"] = [e for e in data["encodings"] if e["source"] not in newer]
     data["version"] = 1
     del data["features"]

@@ -68,4 +68,4 @@ def test_a_store_from_before_calls_per_open_is_upgraded(store_url: str) -> None:
     with engine.connect() as conn:
         versions = conn.execute(sa.text("SELECT version FROM schema_version")).scalars().all()
     engine.dispose()
-    assert sorted(versions) == [1, 2, 3, 4]
+    assert sorted(versions) == [1, 2, 3, 4, 5]

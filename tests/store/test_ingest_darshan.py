@@ -280,7 +280,34 @@ def test_a_version_3_store_is_upgraded(store_url: str) -> None:
     with engine.connect() as conn:
         versions = conn.execute(sa.text("SELECT version FROM schema_version")).scalars().all()
     engine.dispose()
-    assert sorted(versions) == [3, SCHEMA_VERSION] == [3, 4]
+    assert sorted(versions) == [3, 4, SCHEMA_VERSION] == [3, 4, 5]
+
+
+def test_a_version_4_store_gets_the_memory_layout_column(store_url: str) -> None:
+    """Version 5 adds memory_block to both tables of workloads; the rows from before
+    read as unknown."""
+    with open_store(store_url) as store:
+        url = store.url
+        ingest_darshan(store, ONE_RANK, config={})
+        ingest_darshan(store, GOODOST, config=None)
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:  # what schema 4 was: no memory_block
+        for table in ("measurements", "workloads"):
+            conn.execute(sa.text(f"ALTER TABLE {table} DROP COLUMN memory_block"))
+        conn.execute(sa.text("UPDATE schema_version SET version = 4"))
+    engine.dispose()
+    with open_store(store_url) as store:
+        frame = store.summary()
+        assert frame["memory_block"].isna().all()
+        assert store.workload_count() >= 1
+    engine = sa.create_engine(url)
+    with engine.connect() as conn:
+        for table in ("measurements", "workloads"):
+            nulls = conn.execute(sa.text(f"SELECT memory_block FROM {table}")).scalars().all()
+            assert nulls and all(value is None for value in nulls)
+        versions = conn.execute(sa.text("SELECT version FROM schema_version")).scalars().all()
+    engine.dispose()
+    assert max(versions) == SCHEMA_VERSION == 5
 
 
 # ---------------------------------------------------------------- the command line

@@ -145,6 +145,7 @@ def kernel_workload(workload: Workload) -> Workload:
         "ranks_per_node": -(-workload.nprocs // workload.nodes),
         "interleaved": workload.nprocs > 1
         and (workload.layout == "strided" or workload.calls_per_open > 1),
+        "memory_block": 0,  # a call's memory, contiguous unless --memory-block
     }
     return replace(
         workload, **{name: v for name, v in known.items() if getattr(workload, name) is None}
@@ -411,6 +412,7 @@ def workload_key(workload: Workload) -> str:
         f"n{workload.nprocs}-{workload.pattern}-{workload.op}-{workload.layout}"
         f"-b{workload.block}-f{workload.fill:g}-s{workload.bytes_per_rank}"
         f"-c{workload.calls_per_open}"
+        + (f"-m{workload.memory_block}" if workload.memory_block else "")
     )
 
 

@@ -57,6 +57,8 @@ class ProgramCase:
     def describe(self) -> str:
         w = self.workload
         shape = f"strided:{w.block}:{w.fill:g}" if w.layout == "strided" else w.layout
+        if w.memory_block:
+            shape += f", memory in {w.memory_block:,}-byte pieces"
         if self.stand_in:
             shape += " (the sweep's block: the logs' is unknown)"
         return (
@@ -102,8 +104,8 @@ def log_files(paths: Sequence[Path]) -> list[tuple[Path, str]]:
     return found
 
 
-# A case's key: nprocs, nodes, pattern, op, layout, block, fill, size group.
-_Key = tuple[int, int, str, str, str, int, float, int]
+# A case's key: nprocs, nodes, pattern, op, layout, block, fill, memory block, size group.
+_Key = tuple[int, int, str, str, str, int, float, int, int]
 
 
 class _Tally:
@@ -117,7 +119,17 @@ class _Tally:
     def add(self, workload: Workload, seconds: float) -> None:
         w = workload
         block, fill = (w.block, w.fill) if w.layout == "strided" else (0, 1.0)
-        key = (w.nprocs, w.nodes, w.pattern, w.op, w.layout, block, fill, w.group)
+        key = (
+            w.nprocs,
+            w.nodes,
+            w.pattern,
+            w.op,
+            w.layout,
+            block,
+            fill,
+            w.memory_block or 0,
+            w.group,
+        )
         self.seconds[key][w.bytes_per_rank] += seconds
         self.programs[key].add(w.program or "unknown")
 
@@ -147,7 +159,7 @@ def program_cases(
     cases: list[ProgramCase] = []
     left_out = tally.left_out
     for key, sizes in tally.seconds.items():
-        nprocs, nodes, pattern, op, layout, block, fill, _ = key
+        nprocs, nodes, pattern, op, layout, block, fill, memory_block, _ = key
         seconds = sum(sizes.values())
         standing_in = layout == "strided" and block <= 0
         if standing_in:
@@ -165,8 +177,10 @@ def program_cases(
         if size > LARGEST_CALL:
             left_out["calls beyond 1 GiB per rank (the kernel's largest)"] += seconds
             continue
-        if layout == "strided":
-            size = max(block, size - size % block)
+        # A call's size a whole number of the file's blocks and of the memory's pieces:
+        # the program's pieces, never others.
+        whole = math.lcm(block if layout == "strided" else 1, memory_block or 1)
+        size = max(whole, size - size % whole)
         workload = kernel_workload(
             Workload(
                 nprocs,
@@ -178,6 +192,7 @@ def program_cases(
                 block,
                 fill,
                 calls_per_open_for(size, open_bytes, max_calls),
+                memory_block=memory_block,
             )
         )
         programs = tuple(sorted(tally.programs[key]))

@@ -86,6 +86,8 @@ def kernel_command(workload: Workload, target: Path, *extra: str) -> list[str]:
             "--fill",
             f"{workload.fill:g}",
         ]
+    if workload.memory_block:
+        command += ["--memory-block", str(workload.memory_block)]
     return [*command, *extra]
 
 

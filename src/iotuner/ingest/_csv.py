@@ -338,6 +338,7 @@ _CONVERTERS: dict[str, Callable[[str], Any]] = {
     "stripe_count": lambda t: _integer(t, 1),
     "stripe_size": lambda t: _integer(t, 1),
     "program": _program,
+    "memory_block": lambda t: _integer(t, 0),
     "bandwidth": lambda t: _number(t, 0, False),
     "seconds": lambda t: _number(t, 0, False),
     "bytes": lambda t: _integer(t, 0),

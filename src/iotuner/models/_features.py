@@ -17,7 +17,9 @@ Encodings
   models take NaN (trees and boosting natively, the others behind a median imputer with a
   missing-value indicator, iotuner.models._zoo). ``interleaved`` is 1, 0 or NaN;
   ``log2(stripe_count)`` and ``log2(stripe_size)`` the striping; ``files_per_rank`` is
-  files / nprocs (1: a file per process, 1/nprocs: one shared file).
+  files / nprocs (1: a file per process, 1/nprocs: one shared file); ``log2(memory_piece)``
+  the bytes of one contiguous piece of a call's memory (the call's bytes where memory is
+  contiguous, memory_block 0), NaN where the source does not tell.
 * Derived features that tell apart problems with equal totals: ``log2(ranks_per_node)``
   (nprocs / nodes rounded up where the source does not tell; never unknown) and
   ``log2(bytes_per_open)``, the volume one rank moves between open and close
@@ -115,15 +117,24 @@ _NEWER_WORKLOAD_ENCODINGS: tuple[tuple[str, bool], ...] = (
     ("interleaved", False),
     ("stripe_count", True),
     ("stripe_size", True),
+    ("memory_piece", True),
 )
-"""The workload encodings added in version 2 (after _WORKLOAD_ENCODINGS)."""
+"""The workload encodings added in version 2 (after _WORKLOAD_ENCODINGS); memory_piece
+came later, and schemas saved before it do not list it (they encode as they did)."""
 
 _NEVER_UNKNOWN = ("ranks_per_node", "bytes_per_open")
 
-DERIVED_COLUMNS = ("bytes_per_open", "files_per_rank")
+DERIVED_COLUMNS = ("bytes_per_open", "files_per_rank", "memory_piece")
 """Columns the schema computes from the workload columns (complete_workload_columns)."""
 
-_UNKNOWN_WHEN_ABSENT = ("ranks_per_node", "files", "interleaved", "stripe_count", "stripe_size")
+_UNKNOWN_WHEN_ABSENT = (
+    "ranks_per_node",
+    "files",
+    "interleaved",
+    "stripe_count",
+    "stripe_size",
+    "memory_block",
+)
 
 
 @dataclass(frozen=True)
@@ -474,6 +485,10 @@ def complete_workload_columns(frame: pd.DataFrame) -> pd.DataFrame:
         )
     if "files_per_rank" not in frame.columns and "nprocs" in frame.columns:
         derived["files_per_rank"] = _numbers(frame["files"]) / _numbers(frame["nprocs"])
+    if "memory_piece" not in frame.columns and "bytes_per_rank" in frame.columns:
+        # One piece of memory a call moves: the whole call where memory is contiguous (0).
+        block = _numbers(frame["memory_block"])
+        derived["memory_piece"] = block.where(block != 0, _numbers(frame["bytes_per_rank"]))
     return frame.assign(**derived) if derived else frame
 
 

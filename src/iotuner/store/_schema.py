@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from iotuner.measurement import WORKLOAD_FIELDS
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """Raised by one whenever a table or column changes; stores refuse a newer schema and
 upgrade an older one (UPGRADES)."""
 
@@ -150,5 +150,11 @@ UPGRADES: dict[int, tuple[str, ...]] = {
     # 3 -> 4: the workloads table (Darshan logs without a known configuration). It is a
     # new table, which metadata.create_all makes before the upgrades run; nothing to alter.
     3: (),
+    # 4 -> 5: the memory layout of a call (issue 41: the trace's access shape). Older rows
+    # do not tell: NULL, unknown.
+    4: (
+        "ALTER TABLE measurements ADD COLUMN memory_block BIGINT",
+        "ALTER TABLE workloads ADD COLUMN memory_block BIGINT",
+    ),
 }
 """The statements that take a store from schema version N to N + 1 (same on both backends)."""
