@@ -11,6 +11,8 @@
  *   DIR/darray    a collective write of a darray view (all rows, columns cyclic(2) over
  *                 the ranks)
  *   DIR/struct    collective writes from an array of {int, double} structs
+ *   DIR/large     a collective write through a view of 2^18 one-byte pieces (more than
+ *                 the decoder walks: its count is extrapolated)
  *   DIR/records   an independent header of two 16-byte writes per rank, then RECORDS
  *                 writes of 116-byte records through a view with 4-byte holes
  *
@@ -23,7 +25,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { VECTOR_INTS = 1024, CALLS = 4, PAIRS = 256, GRID = 32, STRUCTS = 100, RECORD = 116 };
+enum {
+    VECTOR_INTS = 1024,
+    CALLS = 4,
+    PAIRS = 256,
+    GRID = 32,
+    STRUCTS = 100,
+    RECORD = 116,
+    LARGE = 1 << 18
+};
 
 static int check(int rc, const char *what) {
     if (rc != MPI_SUCCESS) {
@@ -130,6 +140,24 @@ static void structs(const char *dir, int rank) {
     MPI_File_close(&fh);
 }
 
+static void large(const char *dir, int rank, int size) {
+    MPI_File fh = open_file(dir, "large");
+    MPI_Datatype pieces, filetype;
+    MPI_Type_vector(LARGE, 1, size, MPI_BYTE, &pieces);
+    MPI_Type_create_resized(pieces, 0, (MPI_Aint)LARGE * size, &filetype);
+    MPI_Type_commit(&filetype);
+    check(MPI_File_set_view(fh, rank, MPI_BYTE, filetype, "native", MPI_INFO_NULL), "large");
+    char *data = malloc(LARGE);
+    if (!data)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    memset(data, 'a' + rank, LARGE);
+    check(MPI_File_write_all(fh, data, LARGE, MPI_BYTE, MPI_STATUS_IGNORE), "large");
+    free(data);
+    MPI_Type_free(&filetype);
+    MPI_Type_free(&pieces);
+    MPI_File_close(&fh);
+}
+
 static void records(const char *dir, int rank, int count) {
     MPI_File fh = open_file(dir, "records");
     char header[16];
@@ -178,6 +206,7 @@ int main(int argc, char **argv) {
     subarray(argv[1], rank, size, data);
     darray(argv[1], rank, size, data);
     structs(argv[1], rank);
+    large(argv[1], rank, size);
     records(argv[1], rank, count);
     free(data);
     MPI_Finalize();

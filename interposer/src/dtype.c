@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 enum {
-    LEAVES_MAX = 1 << 20, /* leaves visited at most, about 10 ms */
+    LEAVES_MAX = 1 << 16, /* leaves visited at most: a few ms */
     DEPTH_MAX = 32,       /* nesting followed at most */
     LENGTHS = 16          /* distinct piece lengths counted for the most frequent one */
 };
@@ -73,6 +73,30 @@ static int stopped(struct walk *w) {
 
 static void walk_type(struct walk *w, MPI_Datatype type, MPI_Aint disp, int depth);
 
+/* The size of a predefined type, or -1 for a derived one (or on failure, then the walk has
+ * failed). RATIONALE: the loops below walk `count` elements of one type; a predefined one
+ * is emitted directly, without two MPI calls per element. */
+static int named_size(struct walk *w, MPI_Datatype type) {
+    int nints, naints, ntypes, combiner, size = 0;
+    if (PMPI_Type_get_envelope(type, &nints, &naints, &ntypes, &combiner) != MPI_SUCCESS ||
+        (combiner == MPI_COMBINER_NAMED && PMPI_Type_size(type, &size) != MPI_SUCCESS)) {
+        w->failed = 1;
+        return -1;
+    }
+    return combiner == MPI_COMBINER_NAMED ? size : -1;
+}
+
+/* One element of `type` at disp: emitted directly when `named` (its size) is >= 0. */
+static void walk_element(struct walk *w, MPI_Datatype type, int named, MPI_Aint disp, int depth) {
+    if (named < 0) {
+        walk_type(w, type, disp, depth + 1);
+        return;
+    }
+    emit(w, disp, named);
+    if (++w->leaves >= LEAVES_MAX)
+        w->cut = 1;
+}
+
 /* The extent of type, or -1 (then the walk has failed). */
 static MPI_Aint extent_of(struct walk *w, MPI_Datatype type) {
     MPI_Aint lb = 0, extent = 0;
@@ -100,10 +124,11 @@ static void walk_blocks(struct walk *w, const struct blocks *b, MPI_Aint disp, i
     for (int i = 0; i < b->count && !stopped(w); i++) {
         MPI_Datatype type = b->types[b->one_type ? 0 : i];
         MPI_Aint extent = extent_of(w, type);
+        int named = named_size(w, type);
         MPI_Aint at = b->a_disp ? b->a_disp[i] : (MPI_Aint)b->int_disp[i] * extent;
         int length = b->blocklen[b->one_length ? 0 : i];
         for (int j = 0; j < length && !stopped(w); j++)
-            walk_type(w, type, disp + at + (MPI_Aint)j * extent, depth + 1);
+            walk_element(w, type, named, disp + at + (MPI_Aint)j * extent, depth);
     }
 }
 
@@ -115,24 +140,22 @@ struct runs {
 
 static int darray_runs(struct runs *r, int gsize, int distrib, int darg, int psize, int coord) {
     r->n = 0;
-    r->start = iot__malloc(((size_t)gsize + 1) * sizeof *r->start);
-    r->length = iot__malloc(((size_t)gsize + 1) * sizeof *r->length);
+    int block = darg;
+    if (distrib == MPI_DISTRIBUTE_NONE)
+        block = gsize, psize = 1, coord = 0;
+    else if (darg == MPI_DISTRIBUTE_DFLT_DARG)
+        block = distrib == MPI_DISTRIBUTE_BLOCK ? (gsize + psize - 1) / psize : 1;
+    if (gsize < 0 || psize < 1 || (block <= 0 && gsize > 0))
+        return -1;
+    /* Block (and none): one run. Cyclic: one every psize blocks. */
+    long long step =
+        distrib == MPI_DISTRIBUTE_CYCLIC ? (long long)block * psize : (long long)gsize + 1;
+    size_t most = (size_t)(gsize / (step > 0 ? step : 1)) + 2;
+    r->start = iot__malloc(most * sizeof *r->start);
+    r->length = iot__malloc(most * sizeof *r->length);
     if (!r->start || !r->length)
         return -1;
-    if (distrib == MPI_DISTRIBUTE_NONE) {
-        r->start[0] = 0, r->length[0] = gsize, r->n = 1;
-        return 0;
-    }
-    int block = darg;
-    if (distrib == MPI_DISTRIBUTE_BLOCK && darg == MPI_DISTRIBUTE_DFLT_DARG)
-        block = (gsize + psize - 1) / psize;
-    if (distrib == MPI_DISTRIBUTE_CYCLIC && darg == MPI_DISTRIBUTE_DFLT_DARG)
-        block = 1;
-    if (block <= 0)
-        return -1;
-    long long step =
-        distrib == MPI_DISTRIBUTE_BLOCK ? (long long)gsize + 1 : (long long)block * psize;
-    for (long long at = (long long)coord * block; at < gsize; at += step) {
+    for (long long at = (long long)coord * block; at < gsize && (size_t)r->n < most; at += step) {
         long long length = at + block <= gsize ? block : gsize - at;
         r->start[r->n] = (int)at, r->length[r->n] = (int)length, r->n++;
     }
@@ -144,6 +167,7 @@ static int darray_runs(struct runs *r, int gsize, int distrib, int darg, int psi
 static void walk_grid(struct walk *w, int ndims, const int *sizes, struct runs *runs, int order,
                       MPI_Datatype old, MPI_Aint disp, int depth) {
     MPI_Aint extent = extent_of(w, old);
+    int named = named_size(w, old);
     MPI_Aint stride[DEPTH_MAX];
     int fastest = order == MPI_ORDER_C ? ndims - 1 : 0, step = order == MPI_ORDER_C ? -1 : 1;
     MPI_Aint s = extent;
@@ -156,7 +180,7 @@ static void walk_grid(struct walk *w, int ndims, const int *sizes, struct runs *
         MPI_Aint at = disp;
         for (int d = 0; d < ndims; d++)
             at += (MPI_Aint)(runs[d].start[run[d]] + index[d]) * stride[d];
-        walk_type(w, old, at, depth + 1);
+        walk_element(w, old, named, at, depth);
         /* The next index, the fastest dimension first. */
         int k = 0, d = fastest;
         for (; k < ndims; k++, d += step) {
@@ -232,6 +256,7 @@ static void walk_contents(struct walk *w, int combiner, const struct contents *c
     const MPI_Aint *a = c->aints;
     MPI_Datatype *t = c->types;
     MPI_Aint extent;
+    int named;
     switch (combiner) {
     case MPI_COMBINER_DUP:
     case MPI_COMBINER_RESIZED: /* the bounds set the period of tiling, not the data */
@@ -239,16 +264,18 @@ static void walk_contents(struct walk *w, int combiner, const struct contents *c
         return;
     case MPI_COMBINER_CONTIGUOUS:
         extent = extent_of(w, t[0]);
+        named = named_size(w, t[0]);
         for (int k = 0; k < i[0] && !stopped(w); k++)
-            walk_type(w, t[0], disp + (MPI_Aint)k * extent, depth + 1);
+            walk_element(w, t[0], named, disp + (MPI_Aint)k * extent, depth);
         return;
     case MPI_COMBINER_VECTOR:
     case MPI_COMBINER_HVECTOR:
         extent = extent_of(w, t[0]);
+        named = named_size(w, t[0]);
         for (int k = 0; k < i[0] && !stopped(w); k++) {
             MPI_Aint at = combiner == MPI_COMBINER_VECTOR ? (MPI_Aint)k * i[2] * extent : k * a[0];
             for (int j = 0; j < i[1] && !stopped(w); j++)
-                walk_type(w, t[0], disp + at + (MPI_Aint)j * extent, depth + 1);
+                walk_element(w, t[0], named, disp + at + (MPI_Aint)j * extent, depth);
         }
         return;
     case MPI_COMBINER_INDEXED:

@@ -236,7 +236,9 @@ struct iot_layout {
     int joins, known;
 };
 
-enum { IOT_SHAPES = 8, IOT_MEM_KNOWN = 4 };
+/* RATIONALE for IOT_MEM_DECODES_MAX: a program that makes (and frees) a datatype for each
+ * call would pay a decoding per call; past this many in a file, its memory goes unknown. */
+enum { IOT_SHAPES = 8, IOT_MEM_KNOWN = 4, IOT_MEM_DECODES_MAX = 64 };
 
 struct iot_file {
     /* What a data call reads and writes, together first. RATIONALE: between two calls the
@@ -304,6 +306,7 @@ struct iot_file {
     struct iot_layout view_layout;
     MPI_Datatype mem_type;   /* the datatype mem_layout is of... */
     unsigned mem_generation; /* ...while iot__type_generation was this */
+    int mem_decodes;         /* memory datatypes decoded for this file so far */
     struct iot_layout mem_layout;
     struct iot_mem_known {
         MPI_Datatype type;

@@ -327,7 +327,8 @@ void iot__trace_memory(struct iot_file *f, MPI_Datatype datatype) {
         at++;
     if (known[at].type == datatype && known[at].generation == generation)
         found = known[at];
-    else if (iot__type_layout(datatype, &found.layout) != 0)
+    else if (f->mem_decodes >= IOT_MEM_DECODES_MAX || (f->mem_decodes++, 0) ||
+             iot__type_layout(datatype, &found.layout) != 0)
         found.layout = (struct iot_layout){0}; /* not known */
     /* The latest first: a program that alternates two datatypes finds both here. */
     memmove(&known[1], &known[0], (size_t)at * sizeof *known);

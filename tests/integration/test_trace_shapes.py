@@ -32,6 +32,9 @@ EXPECTED = {
     # 100 {int, double} structs: the int, a 4-byte hole, the double running into the next
     # int: 101 pieces, of 4 and 8 bytes as the type map lists them.
     ("struct", "MPI_File_write_at_all"): (1, 1200, 1200, 0, 101, 8),
+    # 2^18 one-byte pieces 2 bytes apart: past the 2^16 leaves the decoder walks, the count
+    # is extrapolated from the bytes seen (exact for a regular type).
+    ("large", "MPI_File_write_all"): (1 << 18, 1, 1, 2, 1, 1 << 18),
     # A rank's header, two 16-byte writes side by side...
     ("records", "MPI_File_write_at"): (1, 16, 16, 0, 1, 16),
     # ...then 116-byte records through a view of 116 bytes and a 4-byte hole.
