@@ -57,7 +57,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except IotunerError as exc:
         print_error(str(exc))
         return ERROR_STATUS
+    except KeyboardInterrupt:
+        # The command's own handlers stopped what it started (bench: the kernel's whole
+        # process group, iotuner.runner.stop_group); a traceback would say nothing more.
+        resumes = "; the same command resumes" if command in _RESUMING else ""
+        print(f"iotuner: interrupted{resumes}", file=sys.stderr)
+        return INTERRUPTED_STATUS
     return status
+
+
+INTERRUPTED_STATUS = 130
+"""The exit status after Ctrl-C: 128 + SIGINT, as a shell reports a program it stopped."""
+
+_RESUMING = ("bench", "search")
+"""Commands that keep what they measured as they go and, run again, go on from there
+(bench: its results file; search: its study's storage)."""
 
 
 def _note(line: str) -> None:
