@@ -44,9 +44,11 @@ def test_the_cases_of_a_darshan_log_most_time_first() -> None:
     assert cases[0].programs == ("ior",)
     for case in cases:
         w = case.workload
-        # The kernel's workload: one shared file on this host, the sweep's calls per open.
+        # The kernel's workload: one shared file on this host, the program's calls per open
+        # (the log's: one write and two reads per open), no more than the sweep's.
         assert (w.program, w.files, w.nodes, w.nprocs) == ("iokernel", 1, 1, 4)
-        assert w.calls_per_open == calls_per_open_for(w.bytes_per_rank)
+        assert w.calls_per_open <= calls_per_open_for(w.bytes_per_rank)
+    assert [c.workload.calls_per_open for c in cases] == [1, 2]
     assert cases[1].workload.bytes_per_rank == 256 * 1024
     assert left_out == []
 
@@ -160,3 +162,15 @@ def test_the_first_round_goes_near_the_cases_then_where_configurations_differed(
     assert next_workload(state, pending, near, order) == large_collective
     # Nothing measured and no case: the plan's seeded order.
     assert next_workload(SweepState(p), pending, [], order) == min(pending, key=order.get)
+
+
+def test_a_case_runs_the_programs_calls_but_never_a_huge_measurement() -> None:
+    """The program's calls per open where they fit the sweep's volume per open; a call
+    larger than that volume runs once per open (not the sweep's two): the case keeps the
+    program's bytes per call and pieces, and only its call count shrinks."""
+    from iotuner.bench._programs import _calls
+
+    assert _calls(program=3, size=4096, open_bytes=64 << 20, max_calls=1024) == 3
+    assert _calls(program=40_000, size=116, open_bytes=64 << 20, max_calls=1024) == 1024
+    assert _calls(program=34, size=256 << 20, open_bytes=64 << 20, max_calls=1024) == 1
+    assert _calls(program=34, size=32 << 20, open_bytes=64 << 20, max_calls=1024) == 2

@@ -5,10 +5,11 @@ A case is what the tuning table tells apart, with the shape the kernel needs to 
 scale (ranks, hosts), pattern, operation, layout (with block and fill when strided) and
 size group. Its time at stake is the time the programs spent in its calls: the sum of the
 op rows' durations of a trace log, a Darshan file group's `seconds`. The kernel runs a
-case at the size per call that took most of that time (rounded to whole blocks when
-strided), with the calls per open every sweep workload of that size makes
-(calls_per_open_for: tune predicts a size at the calls per open the sweep made there), on
-one shared file (kernel_workload).
+case with the program's own pieces: at the size per call that took most of that time
+(rounded to whole blocks of the file and pieces of memory, never to others), with the
+program's calls per open at that size, scaled down only to fewer calls (at least one)
+where they would move more than the sweep moves per open at that size
+(calls_per_open_for), on one shared file (kernel_workload).
 
 A strided case whose block the logs do not tell (a file view whose filetype is more than
 one piece, as a subarray's) runs with the block and fill of the sweep's first strided
@@ -113,6 +114,7 @@ class _Tally:
 
     def __init__(self) -> None:
         self.seconds: dict[_Key, dict[int, float]] = defaultdict(lambda: defaultdict(float))
+        self.calls: dict[_Key, dict[int, int]] = defaultdict(lambda: defaultdict(int))
         self.programs: dict[_Key, set[str]] = defaultdict(set)
         self.left_out: dict[str, float] = defaultdict(float)  # why -> seconds
 
@@ -131,6 +133,8 @@ class _Tally:
             w.group,
         )
         self.seconds[key][w.bytes_per_rank] += seconds
+        calls = self.calls[key]
+        calls[w.bytes_per_rank] = max(calls[w.bytes_per_rank], w.calls_per_open)
         self.programs[key].add(w.program or "unknown")
 
 
@@ -179,6 +183,7 @@ def program_cases(
             continue
         # A call's size a whole number of the file's blocks and of the memory's pieces:
         # the program's pieces, never others.
+        program_calls = tally.calls[key][size]
         whole = math.lcm(block if layout == "strided" else 1, memory_block or 1)
         size = max(whole, size - size % whole)
         workload = kernel_workload(
@@ -191,7 +196,7 @@ def program_cases(
                 size,
                 block,
                 fill,
-                calls_per_open_for(size, open_bytes, max_calls),
+                _calls(program_calls, size, open_bytes, max_calls),
                 memory_block=memory_block,
             )
         )
@@ -200,6 +205,15 @@ def program_cases(
     cases.sort(key=lambda c: (-c.seconds, c.describe()))
     notes = [f"left out: {why} ({seconds:.3g} s of I/O)" for why, seconds in left_out.items()]
     return _merged(cases), notes
+
+
+def _calls(program: int, size: int, open_bytes: int, max_calls: int) -> int:
+    """The calls per open a case runs: the program's, but no more than the sweep makes at
+    this size, nor more than `open_bytes` need (a call of 256 MiB per rank runs once, not
+    the sweep's two: one measurement of a program's case stays a small share of a budget).
+    """
+    volume = max(1, -(-open_bytes // size))
+    return max(1, min(program, calls_per_open_for(size, open_bytes, max_calls), volume))
 
 
 def _merged(cases: Iterable[ProgramCase]) -> list[ProgramCase]:
