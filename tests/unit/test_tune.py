@@ -206,3 +206,19 @@ def test_no_entry_or_choice_sets_a_key_that_cannot_act() -> None:
             assert "cb_nodes" not in choice.hints and "romio_cb_read" not in choice.hints
         for entry in result.entries:
             assert "cb_nodes" not in entry.hints and "romio_cb_read" not in entry.hints
+
+
+def test_a_scale_only_a_programs_traced_run_shows_gets_no_entries() -> None:
+    """A 2-rank program's incidental 1-rank read adds rows at 1 rank, in the one
+    configuration in force: tune writes nothing for 1-rank jobs and says so; the kernel's
+    comparisons at 2 ranks are tuned as before."""
+    bench = summary().assign(program="iokernel")
+    traced = bench.iloc[:2].assign(nprocs=1, program="myapp")
+    result = tune(KnownPredictor(), SPACE, pd.concat([bench, traced], ignore_index=True))
+    assert result.scales_left_out == (1,)
+    assert {c.nprocs for c in result.choices} == {2}
+    assert all(e.nprocs != 1 for e in result.entries)
+    # The same rows from the kernel (or of no named program) are a scale to tune.
+    kernel = traced.assign(program="iokernel")
+    result = tune(KnownPredictor(), SPACE, pd.concat([bench, kernel], ignore_index=True))
+    assert result.scales_left_out == () and {c.nprocs for c in result.choices} == {1, 2}

@@ -298,6 +298,13 @@ def _tune(args: argparse.Namespace) -> int:
         f"from the default (noise {result.noise:.0%}; {result.evidence_rule}); "
         f"{result.predicted_rows:,} rows predicted"
     )
+    if result.scales_left_out:
+        ranks = ", ".join(map(str, result.scales_left_out))
+        say(
+            f"left out: jobs of {ranks} rank(s): the knowledge base compares no configurations "
+            "at that scale (only runs in one configuration, such as a program's traced "
+            "runs), so no entry is written for it"
+        )
     render_choices(result, Console())
     return 0
 

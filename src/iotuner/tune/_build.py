@@ -11,9 +11,10 @@ import pandas as pd
 from rich.console import Console
 
 from iotuner._progress import progress_bar
+from iotuner.bench._plan import KERNEL_PROGRAM
 from iotuner.errors import ConfigError
 from iotuner.formats import size_groups
-from iotuner.measurement import Workload
+from iotuner.measurement import CONFIG_PREFIX, Workload
 from iotuner.space import Space
 from iotuner.table import TableEntry
 from iotuner.tune._cases import (
@@ -85,6 +86,26 @@ def predicted_size_groups(summary: pd.DataFrame) -> tuple[list[int], list[int]]:
     return trained, beyond
 
 
+def compared_scales(summary: pd.DataFrame) -> tuple[list[int], list[int]]:
+    """The ranks at which `summary` has measurements to tune from, and those where it has
+    only programs' runs in one configuration. RATIONALE: a program's traced runs add rows
+    at their own scale in the configuration in force (one incidental 1-rank header read of
+    a 2-rank program is a 1-rank row); an entry for a scale where no configuration was
+    compared with another would rest on the model's extrapolation alone, and is not
+    written. Rows of the kernel (bench) or of no named program count as measurements."""
+    columns = [c for c in summary.columns if c.startswith(CONFIG_PREFIX)]
+    programs = (
+        summary["program"] if "program" in summary.columns else pd.Series(None, summary.index)
+    )
+    compared, only_programs = [], []
+    for nprocs, rows in summary.groupby("nprocs"):
+        configs = len(rows[columns].astype(str).drop_duplicates()) if columns else 1
+        names = programs.loc[rows.index]
+        by_programs = names.notna().all() and not (names == KERNEL_PROGRAM).any()
+        (only_programs if by_programs and configs < 2 else compared).append(int(nprocs))
+    return sorted(compared), sorted(only_programs)
+
+
 def tune(
     predictor: Predictor,
     space: Space,
@@ -121,7 +142,10 @@ def tune(
         summary[["pattern", "op", "layout"]].drop_duplicates().itertuples(index=False)
     )
     per_scale: list[list[tuple[list[Workload], int, int]]] = []
-    for nprocs in scales or sorted(summary["nprocs"].unique()):
+    left_out: list[int] = []
+    if scales is None:
+        scales, left_out = compared_scales(summary)
+    for nprocs in scales:
         pending: list[tuple[list[Workload], int, int]] = []
         for pattern, op, layout in combinations:
             shapes = (
@@ -175,7 +199,7 @@ def tune(
         if counted.gain_bounds is not None
         else "an entry needs its lower bound above the default's upper bound"
     )
-    return TuneResult(entries, choices, noise, chosen, why, counted.rows, rule)
+    return TuneResult(entries, choices, noise, chosen, why, counted.rows, rule, tuple(left_out))
 
 
 @contextmanager

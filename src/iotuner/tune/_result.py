@@ -59,6 +59,9 @@ class TuneResult:
     method_reason: str = ""
     predicted_rows: int = 0  # rows the model was asked to predict
     evidence_rule: str = ""  # what an entry needs, in words
+    # Ranks the training data has rows at but compares no configurations at (only the
+    # programs' traced runs there): no entries for them (tune's compared_scales).
+    scales_left_out: tuple[int, ...] = ()
 
 
 # The note of an access entry is a two-way contract: tune writes it with choice_note, and
