@@ -97,12 +97,13 @@ def compared_scales(summary: pd.DataFrame) -> tuple[list[int], list[int]]:
     programs = (
         summary["program"] if "program" in summary.columns else pd.Series(None, summary.index)
     )
-    compared, only_programs = [], []
+    compared: list[int] = []
+    only_programs: list[int] = []
     for nprocs, rows in summary.groupby("nprocs"):
         configs = len(rows[columns].astype(str).drop_duplicates()) if columns else 1
         names = programs.loc[rows.index]
         by_programs = names.notna().all() and not (names == KERNEL_PROGRAM).any()
-        (only_programs if by_programs and configs < 2 else compared).append(int(nprocs))
+        (only_programs if by_programs and configs < 2 else compared).append(int(str(nprocs)))
     return sorted(compared), sorted(only_programs)
 
 
