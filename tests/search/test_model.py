@@ -544,3 +544,31 @@ def test_search_prints_earned_gains_and_flags_a_missed_interval(tmp_path: Path) 
     assert "gain of c=2 over the default: x2.00 measured against the default" in printed
     assert "missed its calibrated gain: measured x2.00, below the x3.01-x8.18 promised" in printed
     assert result_record(result)["gains"][-1].endswith("below the x3.01-x8.18 promised")
+
+
+class _NoDefaultCalibration:
+    """What a model's calibration says when its training data never measured the default."""
+
+    default_rows = 0
+
+
+class DefaultUnmeasuredPredictor(OverratingPredictor):
+    calibration = _NoDefaultCalibration()
+
+
+def test_no_calibrated_gain_over_a_default_the_training_never_measured(
+    overrated_table: Path,
+) -> None:
+    """Issue 41: on measured tables without the default, search printed "x11.67
+    [x6.14-x37.17] calibrated on held-out workloads" over a default it extrapolated."""
+    table = OfflineTable(overrated_table)
+    guide = ModelGuide(DefaultUnmeasuredPredictor(), WORKLOAD, table.space, table.configurations)
+    pick = guide.recommendation()
+    assert pick.calibrated is None
+    assert pick.earned().basis == "unknown" and "held-out" not in pick.earned().words
+    # The same predictor with a measured default keeps its calibrated gain.
+    assert (
+        ModelGuide(OverratingPredictor(), WORKLOAD, table.space, table.configurations)
+        .recommendation()
+        .calibrated
+    )

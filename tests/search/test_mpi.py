@@ -100,6 +100,7 @@ def test_model_strategy_reads_the_workload_from_the_default_run(tmp_path: Path) 
         files=1,
         interleaved=False,
         program="iokernel",
+        memory_block=0,  # the trace's access shape: contiguous memory
     )
     assert (predictor.frames[0]["bytes_per_rank"] == 65536).all()
 

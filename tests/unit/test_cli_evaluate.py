@@ -9,7 +9,7 @@ import pytest
 
 from iotuner.cli import main
 from iotuner.models import synthetic_summary_frame
-from iotuner.space import load_space, shipped_spaces
+from iotuner.space import config_key, load_space, shipped_spaces
 
 from ..models.conftest import EFFECTS, GOOD
 
@@ -229,3 +229,30 @@ def test_predict_for_a_write_ranks_write_keys_only(
     for entry in predicted["predictions"]:
         assert entry["config"]["romio_cb_read"] == "automatic"
         assert entry["config"]["romio_ds_read"] == "automatic"
+
+
+@pytest.mark.slow  # a training; CI's
+def test_no_calibrated_gain_over_a_default_never_measured(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Tables measured without the default configuration (calibration.default_rows 0):
+    predict gives no calibrated gain over the default, and says unknown."""
+    frame = synthetic_summary_frame(
+        load_space("demo-small"), sizes=(65536, 1048576), nprocs=(1, 2), effects=EFFECTS,
+        noise=0.05, seed=3,
+    )  # fmt: skip
+    frame = frame[frame["config"] != config_key(load_space("demo-small").default())]
+    frame = frame.assign(program=["alpha" if n == 1 else "beta" for n in frame["nprocs"]])
+    table = frame.rename(columns=lambda c: c.removeprefix("cfg:"))
+    table.rename(columns={"bw_median": "bandwidth"}).to_csv(tmp_path / "data.csv", index=False)
+    (tmp_path / "m.toml").write_text(MAPPING)
+    db, model = tmp_path / "kb.sqlite", tmp_path / "model"
+    argv = ["ingest", "--db", str(db), "--mapping", str(tmp_path / "m.toml")]
+    assert main([*argv, str(tmp_path / "data.csv")]) == 0
+    assert main(["train", "--db", str(db), "--quick", "--no-rules", "-o", str(model)]) == 0
+    capsys.readouterr()
+    workload = "nprocs=2,pattern=collective,op=write,layout=contiguous,size=1m"
+    assert main(["predict", "--model", str(model), "--workload", workload, "--json"]) == 0
+    predictions = json.loads(capsys.readouterr().out)["predictions"]
+    assert predictions and all(p["calibrated_gain"] is None for p in predictions)
+    assert all(p["gain"]["basis"] == "unknown" for p in predictions)

@@ -285,7 +285,9 @@ def _predict(args: argparse.Namespace) -> int:
     def calibrated(i: int) -> list[float] | None:
         # The held-out pairs that bound a gain were all inside the calibrated scales and
         # sizes: beyond them those bounds say nothing, so none is given.
-        if default_bw is None or calibration is None or far[i]:
+        # Nor over a default the training data never measured (calibration.default_rows 0):
+        # its prediction is an extrapolation, and so is any gain over it.
+        if default_bw is None or calibration is None or far[i] or calibration.default_rows == 0:
             return None
         found = calibration.gain_bounds(math.log(float(point[i]) / default_bw))
         return None if found is None else [math.exp(v) for v in found]

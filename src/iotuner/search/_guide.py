@@ -242,6 +242,11 @@ class ModelGuide:
         """Skipped candidates run all the same: nothing else was left to try."""
         bounds = getattr(predictor, "gain_bounds", None)
         self._gain_bounds = bounds if callable(bounds) and bounds(0.0) is not None else None
+        # A model whose training data never measured the default predicts it by
+        # extrapolation: its calibration bounds gains between measured configurations, not
+        # over the default, which stays unknown (as predict and tune say).
+        calibration = getattr(predictor, "calibration", None)
+        self._default_unmeasured = getattr(calibration, "default_rows", None) == 0
         self._recommendation = self._recommend(median, low, high, default)
 
     def _candidates(
@@ -298,7 +303,11 @@ class ModelGuide:
             std = std_from_interval([low[best], d_low], [high[best], d_high], INTERVAL)
             spread = float(np.sqrt(np.sum(std**2)))
         gain = float(median[best]) / d_median
-        bounds = self._gain_bounds(math.log(gain)) if self._gain_bounds is not None else None
+        bounds = (
+            self._gain_bounds(math.log(gain))
+            if self._gain_bounds is not None and not self._default_unmeasured
+            else None
+        )
         return Recommendation(
             config=config,
             predicted=float(median[best]),
