@@ -22,7 +22,14 @@ from iotuner.formats import acting_hints
 from iotuner.table import TableEntry, match, merge_entries
 from iotuner.tracelog import TraceLog, read_tracelog
 
-__all__ = ["Access", "derive_open_entries", "file_pattern", "merge_tables", "read_logs"]
+__all__ = [
+    "Access",
+    "derive_open_entries",
+    "file_pattern",
+    "merge_tables",
+    "program_coverage",
+    "read_logs",
+]
 
 _DIGITS = re.compile(r"\d+")
 
@@ -168,3 +175,75 @@ def merge_tables(derived: Sequence[TableEntry], table: Sequence[TableEntry]) -> 
     """The table with derived open entries in front, replacing older ones for the same
     program, file pattern and scale (table.merge_entries)."""
     return merge_entries(table, derived, in_front=True)
+
+
+def program_coverage(logs: Sequence[TraceLog], table: Sequence[TableEntry]) -> list[str]:
+    """One line per traced program: what the table will do to each of its accesses (the
+    entries that apply and what each rests on), or why nothing will, the access with the
+    most I/O time first. RATIONALE: a table that tunes none of the traced programs once
+    said nothing of it; the README's path ends with what it achieved for each program.
+
+    An access is tuned by the entry the interposer will apply: for collective access its
+    access entry, for independent access the view entry of a strided view or the open
+    entry of the program's file (_coverage_entry). What an entry rests on is its note's
+    basis (measured against the default on that case, calibrated on held-out workloads,
+    else a prediction or the trace history it was derived from)."""
+    seconds: dict[str, dict[tuple[str, int, Access], float]] = defaultdict(
+        lambda: defaultdict(float)
+    )
+    for log in logs:
+        program = log.job["program"]
+        for index, op in enumerate(log.ops):
+            workload = log.workload_of(index)
+            access = Access(workload.pattern, workload.op, workload.group, workload.layout)
+            seconds[program][(op["file"], workload.nprocs, access)] += float(op["duration"])
+    lines = []
+    for program, accesses in seconds.items():
+        # One line per access kind (a file name and scale stand for their like).
+        said: dict[tuple[int, Access], str] = {}
+        for (name, nprocs, access), _ in sorted(accesses.items(), key=lambda kv: -kv[1]):
+            if (nprocs, access) not in said:
+                said[nprocs, access] = _coverage_of(table, program, name, nprocs, access)
+        tuned = sum(1 for text in said.values() if not text.endswith(_NOTHING))
+        parts = "; ".join(
+            f"{nprocs} ranks {a.pattern} {a.op} {a.layout} group {a.group}: {text}"
+            for (nprocs, a), text in said.items()
+        )
+        lines.append(f"{program}: {tuned} of {len(said)} accesses get hints ({parts})")
+    return lines
+
+
+_NOTHING = "the defaults stay"
+
+
+def _coverage_of(
+    table: Sequence[TableEntry], program: str, name: str, nprocs: int, access: Access
+) -> str:
+    """What the table does to one access of a program, in words."""
+    entry = _table_choice(table, program, name, nprocs, access)
+    if entry is None or not entry.hints:
+        entry = match(table, at="open", program=program, file=name, nprocs=nprocs) or entry
+    if entry is None:
+        return f"no entry applies, {_NOTHING}"
+    hints = acting_hints(
+        {k: str(v) for k, v in entry.hints.items()},
+        pattern=access.pattern,
+        op=access.op,
+        nprocs=nprocs,
+        nodes=1,
+    )
+    if not hints:
+        return f"its {entry.at} entry sets nothing that acts here, {_NOTHING}"
+    return f"{', '.join(f'{k}={v}' for k, v in hints.items())} ({_rests_on(entry)})"
+
+
+def _rests_on(entry: TableEntry) -> str:
+    """What an entry's choice rests on, from its note."""
+    from iotuner.tune import note_figures
+
+    figures = note_figures(entry.note)
+    if figures is not None and figures.basis in ("measured", "calibrated"):
+        return f"{entry.at} entry, gain x{figures.gain:.2f} {figures.basis}"
+    if figures is not None:
+        return f"{entry.at} entry, a prediction: no gain measured or calibrated"
+    return f"{entry.at} entry: {entry.note}" if entry.note else f"{entry.at} entry"

@@ -87,13 +87,15 @@ def _table_check(args: argparse.Namespace) -> int:
 
 
 def _table_derive(args: argparse.Namespace) -> int:
-    from iotuner.history import derive_open_entries, merge_tables, read_logs
+    from iotuner.history import derive_open_entries, merge_tables, program_coverage, read_logs
     from iotuner.table import read_table, table_fs_type, write_table
 
     table = read_table(args.table)
-    derived = derive_open_entries(read_logs(args.logs), table)
+    logs = read_logs(args.logs)
+    derived = derive_open_entries(logs, table)
+    merged = merge_tables(derived, table)
     # The table's file system stays its own: derive adds entries, it measures nothing.
-    write_table(args.output, merge_tables(derived, table), fs_type=table_fs_type(args.table))
+    write_table(args.output, merged, fs_type=table_fs_type(args.table))
     print(
         f"{printable(args.output)}: {len(derived)} open entries from trace history, "
         f"{len(table)} kept"
@@ -104,6 +106,9 @@ def _table_derive(args: argparse.Namespace) -> int:
                 f"  {entry.program} {entry.file} x{entry.nprocs}: {entry.hints} ({entry.note})"
             )
         )
+    # What the table will do to each traced program, last (the README's path ends here).
+    for line in program_coverage(logs, merged):
+        print(printable(line))
     return 0
 
 
