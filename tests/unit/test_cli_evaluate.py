@@ -256,3 +256,37 @@ def test_no_calibrated_gain_over_a_default_never_measured(
     predictions = json.loads(capsys.readouterr().out)["predictions"]
     assert predictions and all(p["calibrated_gain"] is None for p in predictions)
     assert all(p["gain"]["basis"] == "unknown" for p in predictions)
+
+
+@pytest.mark.slow  # a training; CI's
+def test_predict_marks_values_no_training_row_had(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 41: predict ranked first configurations whose values no training row had
+    (automatic, where the data had only enable and disable), without saying so."""
+    frame = synthetic_summary_frame(
+        load_space("demo-small"), sizes=(65536, 1048576), nprocs=(1, 2), effects=EFFECTS,
+        noise=0.05, seed=3,
+    )  # fmt: skip
+    frame = frame[~frame["config"].str.contains("romio_cb_write=automatic")]
+    frame = frame.assign(program=["alpha" if n == 1 else "beta" for n in frame["nprocs"]])
+    table = frame.rename(columns=lambda c: c.removeprefix("cfg:"))
+    table.rename(columns={"bw_median": "bandwidth"}).to_csv(tmp_path / "data.csv", index=False)
+    (tmp_path / "m.toml").write_text(MAPPING)
+    db, model = tmp_path / "kb.sqlite", tmp_path / "model"
+    argv = ["ingest", "--db", str(db), "--mapping", str(tmp_path / "m.toml")]
+    assert main([*argv, str(tmp_path / "data.csv")]) == 0
+    assert main(["train", "--db", str(db), "--quick", "--no-rules", "-o", str(model)]) == 0
+    capsys.readouterr()
+    workload = "nprocs=2,pattern=collective,op=write,layout=contiguous,size=1m"
+    argv = ["predict", "--model", str(model), "--workload", workload, "--top", "18"]
+    assert main([*argv, "--json"]) == 0
+    predictions = json.loads(capsys.readouterr().out)["predictions"]
+    for p in predictions:
+        unseen = p["config"]["romio_cb_write"] == "automatic"
+        assert p["untrained_values"] == (["romio_cb_write=automatic"] if unseen else []), p
+    assert main(argv) == 0
+    # The ranked rows (rank, prediction, ...), not the note on the default above them.
+    rows = [line for line in capsys.readouterr().out.splitlines() if line[:6].strip().isdigit()]
+    lines = [line for line in rows if "romio_cb_write=automatic" in line]
+    assert lines and all("(no training row had romio_cb_write=automatic)" in line for line in lines)

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from iotuner.models._evaluate import Evaluation, Figures, SchemeResult
-    from iotuner.space import Space
+    from iotuner.space import Configuration, Space
 
 __all__ = ["add_evaluate", "add_predict", "print_evaluation"]
 
@@ -292,6 +292,18 @@ def _predict(args: argparse.Namespace) -> int:
         found = calibration.gain_bounds(math.log(float(point[i]) / default_bw))
         return None if found is None else [math.exp(v) for v in found]
 
+    trained = model.metadata.get("trained_values")
+
+    def untrained(config: "Configuration") -> list[str]:
+        # Values no training row had (models trained before this was kept: not known).
+        if not isinstance(trained, dict):
+            return []
+        return [
+            f"{k}={v}"
+            for k, v in config.items()
+            if isinstance(trained.get(k), list) and str(v) not in trained[k]
+        ]
+
     ranked = [
         {
             "rank": rank,
@@ -305,6 +317,7 @@ def _predict(args: argparse.Namespace) -> int:
             "calibrated_gain": calibrated(i),
             "gain": _gain_record(calibrated(i)),
             "far_from_data": far[i] or None,
+            "untrained_values": untrained(configs[i]),
         }
         for rank, i in enumerate(order, start=1)
     ]
@@ -375,9 +388,11 @@ def _predict(args: argparse.Namespace) -> int:
         gain = earned_gain(calibrated=entry["calibrated_gain"])
         interval = "" if elsewhere else f"[{entry['low']:.1f} .. {entry['high']:.1f}]"
         figure = f"gain {gain.figure}" + (" calibrated" if gain.basis == "calibrated" else "")
+        unseen = entry["untrained_values"]
+        mark = f"  (no training row had {', '.join(unseen)})" if unseen else ""
         print(
             f"  {entry['rank']:>4}  {entry['predicted']:10.1f}  {interval}  {figure}"
-            f"  {entry['key']}"
+            f"  {entry['key']}{mark}"
         )
     return 0
 

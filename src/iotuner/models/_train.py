@@ -73,7 +73,7 @@ from threadpoolctl import threadpool_limits
 
 from iotuner._progress import Steps
 from iotuner._quiet import converging
-from iotuner.measurement import System
+from iotuner.measurement import CONFIG_PREFIX, System
 from iotuner.models._calibrate import calibrate
 from iotuner.models._common import (
     BANDWIDTH_STATS,
@@ -657,6 +657,14 @@ def fit_model(
         training_rows=len(data),
         residuals=residuals,
     )
+    # Which values of each parameter the rows had: predict marks a configuration that sets
+    # another (a tree extrapolates there, and ranked `automatic` first on data of only
+    # enable and disable).
+    metadata["trained_values"] = {
+        column.removeprefix(CONFIG_PREFIX): sorted({str(cell_value(v)) for v in data[column]})
+        for column in data.columns
+        if column.startswith(CONFIG_PREFIX)
+    }
     return TrainedModel(estimator, schema, metadata)
 
 
