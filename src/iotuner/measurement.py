@@ -131,7 +131,9 @@ class Workload:
     keeping its own region; `stripe_count` and `stripe_size` (bytes) the file's striping
     on a parallel file system such as Lustre (None where the file is not striped or the
     source does not say); `program` the application's name ("iokernel" for bench rows),
-    which tells programs apart for leave-one-program-out evaluation.
+    which tells programs apart for leave-one-program-out evaluation; `memory_block` the
+    bytes of one contiguous piece of a call's memory buffer where it is noncontiguous (0:
+    contiguous; a trace's access shape, formats/README.md, and iokernel --memory-block).
 
     The knowledge base, the summary frame, bench results, CSV mappings, the search's study
     attributes and the model features all take their workload columns from these fields
