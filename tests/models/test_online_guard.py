@@ -89,3 +89,23 @@ def test_the_rank_test_is_scipy_s_exact_mann_whitney() -> None:
             expected = mannwhitneyu(after, before, alternative="less", method="exact").pvalue
             assert rank_test_p(after, before) == pytest.approx(float(expected))
     assert rank_test_p([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]) == pytest.approx(0.05)
+
+
+def test_one_run_against_one_rolls_back_only_clear_harm() -> None:
+    """Issue 41: after one run with the old entry, one run 20 % slower with the new one
+    rolled the change back ("1 run(s) ... below the median of 1 run(s) before"), on the
+    knowledge base's noise alone. One run against one says nothing of the program's
+    spread: only a run far beyond a program's usual variation (clear harm) rolls back."""
+
+    def history(after: float) -> list[dict[str, object]]:
+        return [
+            {**BASE, "event": "run", "hints": OLD, "bandwidth": 100.0},
+            {**BASE, "event": "change", "old": OLD, "new": NEW, "noise": 0.05},
+            {**BASE, "event": "run", "hints": NEW, "bandwidth": after},
+        ]
+
+    assert rollback_event(history(80.0), "p", 2) is None
+    assert rollback_event(history(65.0), "p", 2) is None
+    harm = rollback_event(history(30.0), "p", 2)
+    assert harm is not None and "1 run(s)" in harm["reason"]
+    assert spread([100.0], [80.0], 0.05) == pytest.approx(math.log1p(0.25))

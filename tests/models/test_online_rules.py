@@ -114,9 +114,9 @@ def test_a_choice_never_compared_with_the_default_on_the_workload_is_measured_ag
     assert kept.get("purpose") is None
 
 
-def _one_run(frame, space, workload, value: str, factor: float):  # type: ignore[no-untyped-def]
-    """`frame` where the workload ran `value` once, at `factor` times its default's median
-    (a program's try under `run --learn`: one run, its own median and quartiles)."""
+def _one_run(frame, space, workload, value: str, factor: float, runs: int = 1):  # type: ignore[no-untyped-def]
+    """`frame` where the workload ran `value` once (or `runs` times), at `factor` times its
+    default's median (a program's try under `run --learn`: its own median and quartiles)."""
     frame = frame.copy()
     same = _same(frame, workload)
     default = frame[same & (frame["config"] == config_key(space.default()))]
@@ -124,7 +124,7 @@ def _one_run(frame, space, workload, value: str, factor: float):  # type: ignore
     row = same & (frame["config"] == config_key(space.validate({"romio_ds_write": value})))
     for column in ("bw_min", "bw_q1", "bw_median", "bw_q3", "bw_max"):
         frame.loc[row, column] = level
-    frame.loc[row, "n"] = 1
+    frame.loc[row, "n"] = runs
     return frame
 
 
@@ -168,17 +168,22 @@ def test_a_try_that_met_its_prediction_is_kept() -> None:
 
 
 def test_a_try_below_an_earlier_choice_goes_back_to_it_when_nothing_is_left_to_try() -> None:
-    """Every configuration ran the workload; the last try (`disable`, once) came out below
+    """Every configuration ran the workload; the last try (`disable`, twice) came out below
     the default's runs, within the noise, so the guard keeps waiting: the learner itself
-    goes back to the best measured."""
+    goes back to the best measured. After one run of it, it does not (issue 41: one run
+    is no measurement of a difference)."""
     space = parse_space(SPACE, "test space")
     frame = synthetic_summary_frame(space, effects=EFFECTS, noise=0.1, seed=3)
     workload = _large_independent_writes(frame)
-    frame = _one_run(frame, space, workload, "disable", 0.9)
-    frame = _one_run(frame, space, workload, "enable", 0.8)
+    once = _one_run(
+        _one_run(frame, space, workload, "disable", 0.9), space, workload, "enable", 0.8
+    )
+    event = choose_next(once, space, workload, SLOW, SLOW, [], None)
+    assert event.get("purpose") != "back to the best measured", event
+    frame = _one_run(frame, space, workload, "disable", 0.9, runs=2)
+    frame = _one_run(frame, space, workload, "enable", 0.8, runs=2)
     event = choose_next(frame, space, workload, SLOW, SLOW, [], None)
-    assert event["event"] == "change", event
-    assert event["purpose"] == "back to the best measured"
+    assert event["event"] == "change", event  # by the measured rule or back to the best
     assert event["new"] == {"romio_ds_write": "automatic"}
 
 
@@ -395,7 +400,8 @@ def test_a_run_within_the_noise_of_an_earlier_choice_does_not_send_the_learner_b
     """Issue 31: on tmpfs the learner alternated a change and a rollback. Every
     configuration ran the workload; the one in force (`disable`, once) came out 3 % below
     the default's runs, within the noise: that says nothing, and the learner does not go
-    "back" on it (the guard judges the change over its runs). 30 % below, it goes back."""
+    "back" on it (the guard judges the change over its runs). 30 % below in two runs, it
+    goes back; in one, it waits for the second (issue 41)."""
     space = parse_space(SPACE, "test space")
     frame = synthetic_summary_frame(space, effects=EFFECTS, noise=0.1, seed=3)
     workload = _large_independent_writes(frame)
@@ -406,7 +412,12 @@ def test_a_run_within_the_noise_of_an_earlier_choice_does_not_send_the_learner_b
     assert event.get("purpose") != "back to the best measured", event
     far = _one_run(_one_run(frame, space, workload, "disable", 0.7), space, workload, "enable", 0.5)
     event = choose_next(far, space, workload, SLOW, SLOW, [], None)
-    assert event.get("purpose") == "back to the best measured", event
+    assert event.get("purpose") != "back to the best measured", event
+    far = _one_run(frame, space, workload, "disable", 0.7, runs=2)
+    far = _one_run(far, space, workload, "enable", 0.5, runs=2)
+    event = choose_next(far, space, workload, SLOW, SLOW, [], None)
+    # Back to the default, by the measured rule (its quartiles apart from the try's).
+    assert (event["event"], event["new"]) == ("change", {"romio_ds_write": "automatic"}), event
 
 
 class _FlatCalibration:

@@ -310,9 +310,11 @@ def _calibrated_rule(
             calibrated=True,
             base="in force" if ref == s.cur else "best measured",
         )
-    if ref != s.cur:
+    if ref != s.cur and min(s.runs[ref], s.runs[s.cur]) >= 2:
         # Nothing untried is worth a run, and a configuration this workload ran before
-        # did better than the one in force (the last try): back to it.
+        # did better than the one in force (the last try), two runs or more each: back to
+        # it. RATIONALE: one run against one ("measured x2.93", an interval of 1.47-1.47)
+        # is no measurement of a difference; the guard stops a try that harms clearly.
         return s.measured_change(
             ref,
             purpose="back to the best measured",

@@ -15,6 +15,7 @@ __all__ = [
     "GUARD_P",
     "GUARD_RUNS",
     "SETTLED_RUNS",
+    "UNKNOWN_SPREAD",
     "awaiting_judgement",
     "rank_test_p",
     "rollback_event",
@@ -28,6 +29,13 @@ GUARD_P = 0.05
 FAR_SPREADS = 2.5
 """How many spreads of the program's runs (log) a first run must fall below the median
 before it, every run with the change that far, to roll back before the rank test."""
+UNKNOWN_SPREAD = math.log1p(0.25)
+"""The spread (log) taken where the program's runs give none: one run before a change and
+one after. RATIONALE: one run against one says nothing of how the program's runs vary,
+and the knowledge base's noise (the sweep's repeats, 5-10 %) made a drop of 12 % after one
+run a rollback (issue 41); a program's runs here vary by -18 to +35 % (README, what
+tracing costs), so only a run below 57 % of the one before, on both clocks, is clear
+harm before more runs are in."""
 SETTLED_RUNS = 6
 """Runs with the new entry at which the guard decides: the change stays when the median of
 its runs is not below the median of the runs before it, and is no longer judged after (the
@@ -106,7 +114,7 @@ def spread(before: list[float], after: list[float], noise: float) -> float:
     logs = [np.log(np.asarray(side, dtype=float)) for side in (before, after)]
     squares = sum(float(np.sum((x - x.mean()) ** 2)) for x in logs)
     dof = sum(len(x) - 1 for x in logs)
-    own = math.sqrt(squares / dof) if dof > 0 else 0.0
+    own = math.sqrt(squares / dof) if dof > 0 else UNKNOWN_SPREAD
     return max(own, math.log1p(max(noise, 0.0)))
 
 
