@@ -1053,6 +1053,12 @@ def _check_record(where: str, kind: str, record: dict[str, Any], nprocs: int) ->
     keys = _op_keys() if kind == "op" else _RECORD_KEYS[kind]
     optional = _op_optional_keys() if kind == "op" else _OPTIONAL_KEYS.get(kind, {})
     _check_keys(where, record, keys, optional, frozenset({"record"}))
+    if kind == "op" and 0 < len(optional.keys() & record.keys()) < len(optional):
+        # One writer writes every column or, before they were added, none of them.
+        missing = ", ".join(repr(k) for k in optional if k not in record)
+        raise TraceLogError(
+            f"{where}: the columns added to op records come all or none, got them without {missing}"
+        )
     if kind == "job":
         if (record["format"], record["version"]) != (FORMAT, VERSION):
             raise TraceLogError(

@@ -378,3 +378,18 @@ def test_the_rows_of_a_large_log_read_back_as_written(tmp_path: Path, sample_log
     assert {log.workload_of(i).calls_per_open for i in range(500)} == {500}
     workload = dominant_workload([log])
     assert workload is not None and workload.calls_per_open == 500
+
+
+def test_op_rows_have_the_access_shape_columns_all_or_none(
+    tmp_path: Path, sample_log: Path
+) -> None:
+    """The sample log is from before the access shape's columns (they read as -1); a row
+    with some of them is no log iotuner wrote, and says which it lacks."""
+    shape = {f.name: 1 for f in op_fields() if f.optional}
+    whole = _edited(tmp_path, sample_log, _replace(OP, {**_records(sample_log)[OP], **shape}))
+    assert read_tracelog(whole).ops[0]["file_piece"] == 1
+    partial = dict(shape)
+    del partial["mem_piece"]
+    path = _edited(tmp_path, sample_log, _replace(OP, {**_records(sample_log)[OP], **partial}))
+    with pytest.raises(TraceLogError, match="all or none, got them without 'mem_piece'"):
+        read_tracelog(path)
