@@ -82,6 +82,7 @@ def test_the_pattern_comes_from_the_records_not_the_header(mpi: Mpi, tmp_path: P
     assert workload.calls_per_open == RECORDS + 2
 
 
+@pytest.mark.never_harm  # every stack, and the sanitizer build
 def test_decoding_changes_no_byte(mpi: Mpi, tmp_path: Path) -> None:
     """The decoder asks MPI about the program's datatypes (and frees what it was handed):
     the files are the same bytes with and without it."""
