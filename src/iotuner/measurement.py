@@ -183,7 +183,9 @@ class Workload:
             object.__setattr__(self, name, _optional_count(name, getattr(self, name)))
         object.__setattr__(self, "interleaved", _optional_flag(self.interleaved))
         object.__setattr__(self, "program", _optional_word(self.program))
-        object.__setattr__(self, "memory_block", _optional_size("memory_block", self.memory_block))
+        object.__setattr__(
+            self, "memory_block", _optional_count("memory_block", self.memory_block, 0)
+        )
         if self.pattern not in PATTERNS:
             raise ValueError(f"pattern must be one of {PATTERNS}, got {self.pattern!r}")
         if self.op not in OPS:
@@ -268,27 +270,17 @@ def _is_empty(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
-def _optional_count(name: str, value: Any) -> int | None:
-    """`value` as an int >= 1, or None; integral floats and numpy integers are accepted."""
+def _optional_count(name: str, value: Any, least: int = 1) -> int | None:
+    """`value` as an int >= `least`, or None; integral floats and numpy integers are
+    accepted."""
     if value is None:
         return None
+    wrong = f"{name} must be an integer >= {least} or empty (unknown), got {value!r}"
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be an integer >= 1 or empty (unknown), got {value!r}")
+        raise ValueError(wrong)
     number = float(value)
-    if not number.is_integer() or number < 1:
-        raise ValueError(f"{name} must be an integer >= 1 or empty (unknown), got {value!r}")
-    return int(number)
-
-
-def _optional_size(name: str, value: Any) -> int | None:
-    """`value` as an int >= 0, or None; integral floats and numpy integers are accepted."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be an integer >= 0 or empty (unknown), got {value!r}")
-    number = float(value)
-    if not number.is_integer() or number < 0:
-        raise ValueError(f"{name} must be an integer >= 0 or empty (unknown), got {value!r}")
+    if not number.is_integer() or number < least:
+        raise ValueError(wrong)
     return int(number)
 
 

@@ -3,8 +3,10 @@ from a CSV table: two programs (one per scale), 8 workloads, the 18 configuratio
 demo-small, where one configuration is the best of every workload (tests/models/conftest)."""
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from iotuner.cli import main
@@ -231,17 +233,16 @@ def test_predict_for_a_write_ranks_write_keys_only(
         assert entry["config"]["romio_ds_read"] == "automatic"
 
 
-@pytest.mark.slow  # a training; CI's
-def test_no_calibrated_gain_over_a_default_never_measured(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Tables measured without the default configuration (calibration.default_rows 0):
-    predict gives no calibrated gain over the default, and says unknown."""
+DEMO = load_space("demo-small")
+
+
+def _model_without(tmp_path: Path, left_out: Callable[[pd.Series], pd.Series]) -> Path:
+    """A model trained (quick) on the module's synthetic table without the rows whose
+    configuration key `left_out` picks, through ingest and train as a user does."""
     frame = synthetic_summary_frame(
-        load_space("demo-small"), sizes=(65536, 1048576), nprocs=(1, 2), effects=EFFECTS,
-        noise=0.05, seed=3,
-    )  # fmt: skip
-    frame = frame[frame["config"] != config_key(load_space("demo-small").default())]
+        DEMO, sizes=(65536, 1048576), nprocs=(1, 2), effects=EFFECTS, noise=0.05, seed=3
+    )
+    frame = frame[~left_out(frame["config"])]
     frame = frame.assign(program=["alpha" if n == 1 else "beta" for n in frame["nprocs"]])
     table = frame.rename(columns=lambda c: c.removeprefix("cfg:"))
     table.rename(columns={"bw_median": "bandwidth"}).to_csv(tmp_path / "data.csv", index=False)
@@ -250,6 +251,16 @@ def test_no_calibrated_gain_over_a_default_never_measured(
     argv = ["ingest", "--db", str(db), "--mapping", str(tmp_path / "m.toml")]
     assert main([*argv, str(tmp_path / "data.csv")]) == 0
     assert main(["train", "--db", str(db), "--quick", "--no-rules", "-o", str(model)]) == 0
+    return model
+
+
+@pytest.mark.slow  # a training; CI's
+def test_no_calibrated_gain_over_a_default_never_measured(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Tables measured without the default configuration (calibration.default_rows 0):
+    predict gives no calibrated gain over the default, and says unknown."""
+    model = _model_without(tmp_path, lambda configs: configs == config_key(DEMO.default()))
     capsys.readouterr()
     workload = "nprocs=2,pattern=collective,op=write,layout=contiguous,size=1m"
     assert main(["predict", "--model", str(model), "--workload", workload, "--json"]) == 0
@@ -264,19 +275,7 @@ def test_predict_marks_values_no_training_row_had(
 ) -> None:
     """Issue 41: predict ranked first configurations whose values no training row had
     (automatic, where the data had only enable and disable), without saying so."""
-    frame = synthetic_summary_frame(
-        load_space("demo-small"), sizes=(65536, 1048576), nprocs=(1, 2), effects=EFFECTS,
-        noise=0.05, seed=3,
-    )  # fmt: skip
-    frame = frame[~frame["config"].str.contains("romio_cb_write=automatic")]
-    frame = frame.assign(program=["alpha" if n == 1 else "beta" for n in frame["nprocs"]])
-    table = frame.rename(columns=lambda c: c.removeprefix("cfg:"))
-    table.rename(columns={"bw_median": "bandwidth"}).to_csv(tmp_path / "data.csv", index=False)
-    (tmp_path / "m.toml").write_text(MAPPING)
-    db, model = tmp_path / "kb.sqlite", tmp_path / "model"
-    argv = ["ingest", "--db", str(db), "--mapping", str(tmp_path / "m.toml")]
-    assert main([*argv, str(tmp_path / "data.csv")]) == 0
-    assert main(["train", "--db", str(db), "--quick", "--no-rules", "-o", str(model)]) == 0
+    model = _model_without(tmp_path, lambda configs: configs.str.contains("romio_cb_write=auto"))
     capsys.readouterr()
     workload = "nprocs=2,pattern=collective,op=write,layout=contiguous,size=1m"
     argv = ["predict", "--model", str(model), "--workload", workload, "--top", "18"]
