@@ -733,12 +733,10 @@ general:
 /*
  * iot__trace_untimed says whether a data access about to start goes untimed (struct
  * iot_agg says why): only a summed call (op a constant) of the size the file's last summed
- * call had, in a cell that samples; then *bytes is the call's byte count.
+ * call had (bytes: the call's, from iot__type_size), in a cell that samples.
  */
 static inline __attribute__((always_inline)) int iot__trace_untimed(struct iot_file *f, int op,
-                                                                    MPI_Count count,
-                                                                    MPI_Datatype datatype,
-                                                                    uint64_t *bytes) {
+                                                                    uint64_t bytes) {
     /* Not a collective that gets a row of its own, nor a split or nonblocking one (timed
      * from its begin to its end). */
     if (IOT_OP_COLLECTIVE(op) &&
@@ -750,10 +748,8 @@ static inline __attribute__((always_inline)) int iot__trace_untimed(struct iot_f
     struct iot_agg *a = &row[f->group - 1];
     if (a->countdown == 0)
         return 0;
-    uint64_t b = iot__type_size(count, datatype);
-    if (b != f->group_bytes)
+    if (bytes != f->group_bytes)
         return 0;
-    *bytes = b;
     if (--a->countdown > 0)
         return 1;
     a->countdown = iot__sample_gap();
@@ -784,12 +780,11 @@ int64_t iot__trace_offset_before(struct iot_file *f, int op, MPI_Offset offset);
  * iot__trace_offset_wanted is the test for a call of another size than the last one.
  */
 int iot__trace_offset_wanted(const struct iot_file *f, int op, uint64_t bytes);
-static inline __attribute__((always_inline)) int
-iot__trace_offset_needed(const struct iot_file *f, int op, MPI_Count count, MPI_Datatype datatype) {
+static inline __attribute__((always_inline)) int iot__trace_offset_needed(const struct iot_file *f,
+                                                                          int op, uint64_t bytes) {
     if (f->second_offset == -1) /* -2: not to be known */
         return 1;
     const struct iot_agg *row = f->agg[op];
-    uint64_t bytes = iot__type_size(count, datatype);
     if (row && f->group != 0 && bytes == f->group_bytes)
         return row[f->group - 1].noffsets < 2;
     return iot__trace_offset_wanted(f, op, bytes);

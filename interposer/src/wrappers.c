@@ -71,9 +71,12 @@ static inline __attribute__((always_inline)) int call_begin(struct call *c, MPI_
     }
     if (!f->traced)
         return 0;
-    if (count > 0 && iot__trace_offset_needed(f, op, count, datatype))
+    /* The call's bytes once, for the row it goes to (offsets, sampling) and its count. */
+    if (c->bytes == UNKNOWN_BYTES)
+        c->bytes = iot__type_size(count, datatype);
+    if (count > 0 && iot__trace_offset_needed(f, op, c->bytes))
         c->offset_before = iot__trace_offset_before(f, op, offset), c->looked_up = 1;
-    else if (iot__trace_untimed(f, op, count, datatype, &c->bytes))
+    else if (iot__trace_untimed(f, op, c->bytes))
         return 1;
     c->tsc = iot__state.tsc;
     c->start = iot__ticks_with(c->tsc);
