@@ -232,6 +232,21 @@ class Workload:
             + "".join(f", {name} {value}" for name, value in known.items() if value is not None)
         )
 
+    def describe_shape(self) -> str:
+        """'strided (4 B blocks covering 50 % of the file), memory in pieces of 4 KiB': the
+        file's and the memory's layout alone."""
+        shape = (
+            f"strided ({format_size(self.block)} blocks covering {self.fill:.0%} of the file)"
+            if self.layout == "strided"
+            else self.layout
+        )
+        memory = (
+            f"memory in pieces of {format_size(self.memory_block)}"
+            if self.memory_block
+            else "contiguous memory"
+        )
+        return f"{shape}, {memory}"
+
     @property
     def group(self) -> int:
         return size_group(self.bytes_per_rank)

@@ -11,6 +11,7 @@ more."""
 
 import json
 import re
+import subprocess
 import time
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 
 from iotuner.bench import duration_text
 
-from .test_cli import iotuner
+from .test_cli import IOTUNER, iotuner
 
 WORKLOADS = ("--space", "demo-small", "--nprocs", "2", "--layouts", "contiguous", "--ops",
              "write", "--sizes", "1m", "--open-size", "64m", "--no-db")  # fmt: skip
@@ -81,3 +82,36 @@ def test_a_budget_stops_the_sweep_and_the_same_command_goes_on(tmp_path: Path) -
     assert len(uids) == len(set(uids)) > made  # nothing measured twice, something new
     assert f"{len(uids) - made} new measurements in {results}" in second
     assert list(data.iterdir()) == []  # the stopped job's file is removed too
+
+
+def test_a_measurement_past_its_limit_is_stopped_and_its_workload_left_out(
+    tmp_path: Path,
+) -> None:
+    # Issue 41, item 3: one measurement of a stand-in took minutes of a 10-minute budget.
+    # A limit below what a job's first measurement takes (the job's launch counts in it):
+    # each workload is left out after its first measurement that takes longer (stopped
+    # and not kept when the watchdog sees it running, kept when it ended first), with a
+    # line that says why; the run goes on to the next workload and ends normally.
+    data = tmp_path / "data"
+    data.mkdir()
+    results = tmp_path / "r.bench.jsonl"
+    args = (*SWEEP, "--time-budget", "10m", "--measurement-limit", "0.1s", "--dir", str(data),
+            "--results", str(results))  # fmt: skip
+    out = " ".join(iotuner("bench", *args).stdout.split())
+    left = re.findall(r"left out of this run: n2-(\w+)-write\S+: one measurement took [\d.]+ s, "
+                      r"more than the 0\.1 s one measurement may take of the 10 min budget",
+                      out)  # fmt: skip
+    assert sorted(left) == ["collective", "independent"], out
+    kept = results.read_text().splitlines() if results.exists() else []
+    assert len(kept) <= 2  # at most the measurement that ended before the watchdog saw it
+    assert re.search(rf"{len(kept)} of 84 planned measurements are in", out), out
+    assert list(data.iterdir()) == []
+    assert "every planned measurement is made, but those of the 2 workload(s) left out" in out
+
+
+def test_a_limit_needs_a_budget(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [IOTUNER, "bench", *WORKLOADS, "--time-budget", "none", "--measurement-limit", "5s",
+         "--dir", str(tmp_path)], capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode != 0 and "--measurement-limit needs a --time-budget" in result.stderr

@@ -218,3 +218,29 @@ def test_a_traced_default_run_does_not_outweigh_the_sweeps_comparison() -> None:
         assert choice.hints == {"romio_cb_write": "disable"}
         assert choice.reason.startswith(MEASURED_EVIDENCE)
         assert choice.gain == pytest.approx(3.0)
+
+
+def test_a_gain_measured_on_contiguous_memory_is_not_a_noncontiguous_phase_s() -> None:
+    # The sweep measured collective buffering off at x3 on contiguous memory; the program
+    # also has a phase from 4 KiB pieces of memory, traced at its default only. Before,
+    # that phase took the contiguous case's "measured" x3 (issue 41: a phase 200x slower).
+    phase = {**_row(SMALL, DEFAULT, 20.0, 22.0, 24.0), "memory_block": 4096}
+    frame = pd.concat([summary((250.0, 300.0, 320.0)), pd.DataFrame([phase])], ignore_index=True)
+    frame["memory_block"] = frame["memory_block"].fillna(0)
+    choice = _choices(tune(FlatPredictor(), SPACE, frame))[size_group(SMALL)]
+    assert not choice.reason.startswith(MEASURED_EVIDENCE)
+    assert choice.kept_default, choice.reason  # the flat model sees no gain
+    assert "similar cases only" in choice.reason and "pieces of 4.0 KiB" in choice.reason
+    # Once the sweep measured the phase's own shape too, the measurements decide again.
+    swept = pd.DataFrame(
+        [
+            {**phase, "bw_min": 20.0, "bw_median": 22.0, "bw_max": 24.0},
+            {**_row(SMALL, CB_OFF, 60.0, 66.0, 70.0), "memory_block": 4096},
+        ]
+    )
+    both = pd.concat([summary((250.0, 300.0, 320.0)), swept], ignore_index=True).fillna(
+        {"memory_block": 0}
+    )
+    measured = _choices(tune(FlatPredictor(), SPACE, both))[size_group(SMALL)]
+    assert measured.gain_basis == "measured" and measured.hints == {"romio_cb_write": "disable"}
+    assert "similar" not in measured.reason

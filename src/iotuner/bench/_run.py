@@ -177,6 +177,19 @@ def resume_estimate(plan: BenchPlan, results: Path) -> tuple[int, float | None]:
     return state.measured, Pace.from_measurements(mine).total(rest)
 
 
+SHARE_OF_BUDGET = 0.05
+"""The most of a budget one measurement may take (issue 41: one measurement of a stand-in
+took 9.1 GB and minutes to delete, and a 10-minute sweep was on measurement 6 of 654)."""
+SHARE_FLOOR = 10.0
+"""Seconds one measurement may always take, however small the budget (a start-up)."""
+
+
+def measurement_share(budget: float) -> float:
+    """The seconds one measurement may take within `budget` (SHARE_OF_BUDGET, at least
+    SHARE_FLOOR)."""
+    return max(SHARE_OF_BUDGET * budget, SHARE_FLOOR)
+
+
 STOP_PLAN = "plan"
 STOP_CONFIDENT = "confident"
 STOP_BUDGET = "budget"
@@ -196,6 +209,9 @@ class SweepOutcome:
     seconds: float
     stop: str
     reason: str
+    # Workloads left out of this run because one measurement of them takes more than its
+    # share of the budget (measurement_share): workload key -> why, in a sentence.
+    too_costly: tuple[tuple[str, str], ...] = ()
 
 
 def run_bench(
@@ -220,9 +236,12 @@ def run_sweep(
     *,
     budget: float | None = None,
     since: float | None = None,
+    limit: float | None = None,
 ) -> SweepOutcome:
     """Measure what `results` does not hold yet, in rounds (iotuner.bench._order), within
-    `budget` seconds (None: no limit) from `since` (a time.monotonic(); default now).
+    `budget` seconds (None: no limit) from `since` (a time.monotonic(); default now), no
+    measurement longer than `limit` seconds (default: measurement_share of the budget;
+    a workload past it is left out of the run: SweepOutcome.too_costly).
 
     First the programs' cases (plan.cases, the most I/O time at stake first): their
     first configurations, then model rounds among them (half the time left at most).
@@ -261,6 +280,7 @@ def run_sweep(
         sweep = _Sweep(plan, system, work, log_dir, results, previous, after_workload)
         sweep.deadline = None if budget is None else started + budget
         sweep.budget = budget
+        sweep.limit = limit if limit is not None or budget is None else measurement_share(budget)
         # On stderr: stdout holds the plan and the result lines.
         bar = console if console.stderr else Console(stderr=True)
         with progress_bar(
@@ -275,14 +295,16 @@ def run_sweep(
         for leftover in work.iterdir():
             leftover.unlink()
         work.rmdir()
+    dropped = sweep.dropped
     return SweepOutcome(
         sweep.added,
-        sweep.state.measured,
-        sweep.state.planned,
+        sweep.state.measured + sum(len(r) for p in dropped for r in p.measured.values()),
+        sweep.state.planned + sum(len(p.configs) for p in dropped) * plan.repeats,
         sweep.rounds,
         time.monotonic() - started,
         stop,
         reason,
+        tuple(sweep.too_costly.items()),
     )
 
 
@@ -332,11 +354,14 @@ class _Sweep:
         self.order = {key: n for n, key in enumerate(order)}
         self.deadline: float | None = None
         self.budget: float | None = None
+        self.limit: float | None = None  # the seconds one measurement may take
         self.progress: Progress | None = None
         self.task = TaskID(0)
         self.added = 0
         self.rounds = 0
         self.out_of_time = ""  # why the budget stopped measuring, once it has
+        self.too_costly: dict[str, str] = {}  # left out: one measurement is past its share
+        self.dropped: list[Any] = []  # their planned measurements (SweepState's _Planned)
 
     def left(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.monotonic()
@@ -370,7 +395,11 @@ class _Sweep:
         while True:
             rest = self.state.rest()
             if not rest:
-                return STOP_PLAN, "every planned measurement is made"
+                return STOP_PLAN, "every planned measurement is made" + (
+                    f", but those of the {len(self.too_costly)} workload(s) left out (below)"
+                    if self.too_costly
+                    else ""
+                )
             counts = {key: (self.state.workloads[key].workload, len(v)) for key, v in rest.items()}
             estimate = self.pace.total(counts)
             left = self.left()
@@ -431,6 +460,7 @@ class _Sweep:
         was 7,752 measurements with romio-ufs: it filled any budget, and the generic plan
         never began."""
         jobs = {}
+        cases = [key for key in cases if key in self.state.workloads]
         for key in cases:
             planned = self.state.workloads[key]
             jobs[key] = self.state.missing(key, first_configurations(self.plan, planned.workload))
@@ -447,6 +477,9 @@ class _Sweep:
         left = self.left()
         share_end = None if left is None else time.monotonic() + left / 2
         while cases and (share_end is None or time.monotonic() < share_end):
+            cases = [key for key in cases if key in self.state.workloads]
+            if not cases:
+                return False
             choice = next_choice(self.state, only=set(cases))
             picks = choice.picks or neighbour_picks(self.state, cases)
             if not picks:
@@ -480,6 +513,9 @@ class _Sweep:
         added = 0
         pending = list(jobs)
         while pending:
+            pending = [key for key in pending if key in self.state.workloads]
+            if not pending:
+                break  # the rest was left out as too costly
             if order == "cheapest":
                 key = min(pending, key=self._cost)
             elif order == "nearest":
@@ -516,6 +552,9 @@ class _Sweep:
         left, each = self.left(), self.pace.estimate(workload)
         if left is None:
             return lines
+        if self.limit is not None and each is not None and each > self.limit:
+            self._too_costly(workload, f"one measurement takes about {duration_text(each)}")
+            return []
         if each is None or each <= 0:
             each = 0.0  # nothing measured yet: the first measurement tells
             fits = len(lines) if left > 0 else 0
@@ -524,6 +563,22 @@ class _Sweep:
         if fits < len(lines):
             self._out_of_time(workload, left - fits * each, each)
         return lines[:fits]
+
+    def _too_costly(self, workload: Workload, why: str) -> None:
+        """Leaves `workload` out of the rest of this run: its measurements cost more than
+        their share of the budget (a case of the logs is then said to be unmeasured, not
+        measured in another shape)."""
+        assert self.budget is not None and self.limit is not None
+        key = workload_key(workload)
+        self.too_costly[key] = (
+            f"{why}, more than the {duration_text(self.limit)} one measurement may take of "
+            f"the {duration_text(self.budget)} budget (--measurement-limit); a smaller "
+            f"--open-size or a larger limit measures it"
+        )
+        planned = self.state.workloads.pop(key, None)
+        if planned is not None:
+            self.dropped.append(planned)
+        self._advance(f"left out {key}")
 
     def _out_of_time(self, workload: Workload, left: float, each: float) -> None:
         if self.out_of_time:
@@ -621,24 +676,21 @@ class _Sweep:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(job.pid, signal.SIGTERM)
 
-            left = self.left()
-            watchdog = threading.Timer(max(left, 0.0), stop) if left is not None else None
-            if watchdog is not None:
-                watchdog.daemon = True
-                watchdog.start()
+            last = time.monotonic()
+            overran: list[float] = []  # the seconds of a measurement stopped past its share
+            watchdog = self._watch(stop, lambda: last, overran)
             # stderr is read on a thread while stdout is parsed: a kernel that writes more
             # than a pipe holds to stderr (rank warnings) would otherwise block forever.
             errors: list[str] = []
             drain = threading.Thread(target=lambda: errors.extend(job.stderr or ()), daemon=True)
             drain.start()
-            last = time.monotonic()
             try:
                 assert job.stdout is not None
                 for line in job.stdout:
                     measurement = _parse_line(line, lines, prefix, workload, tag)
                     if measurement is None:
                         continue
-                    now = time.monotonic()
+                    now, measurement_began = time.monotonic(), last
                     self.pace.add(workload, now - last)
                     measurement.provenance.update(
                         wall_seconds=round(now - last, 6), round=self.rounds, chosen=how
@@ -656,6 +708,11 @@ class _Sweep:
                     added.append(measurement)
                     self.added += 1
                     self._advance(label)
+                    if self.limit is not None and now - measurement_began > self.limit:
+                        # Kept (it ended), but the workload costs more than its share.
+                        overran.append(now - measurement_began)
+                        stop()
+                        break
                     left, each = self.left(), self.pace.estimate(workload)
                     if len(added) < len(lines) and left is not None and each and each > left:
                         # The kernel has begun the next one; it would not end in time.
@@ -666,11 +723,12 @@ class _Sweep:
                 stop_group(job)
                 raise
             finally:
-                if watchdog is not None:
-                    watchdog.cancel()
+                watchdog.set()
             if stopped.is_set():
                 stop_group(job)
-                if not self.out_of_time and len(added) < len(lines):
+                if overran:  # the rest of the budget goes elsewhere
+                    self._too_costly(workload, f"one measurement took {duration_text(overran[0])}")
+                elif not self.out_of_time and len(added) < len(lines):
                     assert self.budget is not None
                     self.out_of_time = (
                         f"the time budget ({duration_text(self.budget)}) ended during a "
@@ -683,6 +741,35 @@ class _Sweep:
             raise ConfigError(
                 f"the kernel failed on {workload_key(workload)} (exit {job.returncode}):\n{stderr}"
             )
+
+    def _watch(
+        self, stop: Callable[[], None], since: Callable[[], float], overran: list[float]
+    ) -> threading.Event:
+        """A thread that calls `stop` when the budget ends, or when the measurement under
+        way (begun at `since()`) has taken more than its share of the budget (its seconds
+        then go into `overran`, and the caller leaves the workload out: _too_costly); set
+        the returned event to end it."""
+        done = threading.Event()
+        if self.budget is None or self.limit is None:
+            return done
+        share = self.limit
+
+        def watch() -> None:
+            while not done.wait(WATCH_SECONDS):
+                left = self.left()
+                taken = time.monotonic() - since()
+                if taken > share:
+                    overran.append(taken)
+                if taken > share or (left is not None and left <= 0):
+                    stop()
+                    return
+
+        threading.Thread(target=watch, daemon=True).start()
+        return done
+
+
+WATCH_SECONDS = 0.2
+"""How often a job's watchdog looks at the clock."""
 
 
 def _count(jobs: dict[str, list[Line]]) -> str:

@@ -184,6 +184,13 @@ def add_bench(subparsers: Subparsers) -> None:
         "plan (default 20m): no measurement starts that the pace so far says cannot end "
         "in time, and the output says why it stopped and how much of the plan is measured",
     )
+    parser.add_argument(
+        "--measurement-limit",
+        metavar="DURATION",
+        help="with a time budget, the longest one measurement may take (default: 5 %% of "
+        "the budget, at least 10s): a workload whose measurement is estimated or found to "
+        "take longer is left out of the run, said so, and the budget goes elsewhere",
+    )
     parser.set_defaults(handler=_bench)
 
 
@@ -222,6 +229,13 @@ def _bench(args: argparse.Namespace) -> int:
     layouts = [parse_layout(text) for text in comma_separated(args.layouts, what="--layouts")]
     open_bytes = parse_size(args.open_size)
     budget = parse_duration(args.time_budget, "--time-budget")
+    limit = (
+        None
+        if args.measurement_limit is None
+        else parse_duration(args.measurement_limit, "--measurement-limit")
+    )
+    if limit is not None and budget is None:
+        raise ConfigError("--measurement-limit needs a --time-budget (it is a share of one)")
     sizes, why = plan_sizes(args.sizes, args.max_size, args.dir, nprocs, layouts, open_bytes)
     strided = next((layout for layout in layouts if layout.layout == "strided"), None)
     cases, left_out = program_cases(
@@ -282,11 +296,15 @@ def _bench(args: argparse.Namespace) -> int:
             )
         after = lambda records: ingest_bench_records(store, results, records)  # noqa: E731
     warn_if_busy()
-    outcome = run_sweep(plan, args.dir, results, console, after, budget=budget, since=started)
+    outcome = run_sweep(
+        plan, args.dir, results, console, after, budget=budget, since=started, limit=limit
+    )
     console.print(
         f"stopped after {outcome.rounds} round(s) and {duration_text(outcome.seconds)}: "
         f"{outcome.reason}"
     )
+    for key, why in outcome.too_costly:
+        console.print(f"left out of this run: {key}: {why}")
     share = outcome.measured / outcome.planned if outcome.planned else 1.0
     console.print(
         f"{outcome.measured:,} of {outcome.planned:,} planned measurements are in {results} "

@@ -83,7 +83,7 @@ from iotuner.tune._cases import (
     open_keys,
     prediction_rows,
 )
-from iotuner.tune._evidence import MEASURED_EVIDENCE
+from iotuner.tune._evidence import MEASURED_EVIDENCE, SIMILAR_ONLY
 from iotuner.tune._render import render_choices
 from iotuner.tune._result import (
     Choice,
@@ -104,6 +104,7 @@ __all__ = [
     "OPTIMISE_POOL",
     "OPTIMISE_ROUNDS",
     "OPTIMISE_ROUND_SIZE",
+    "SIMILAR_ONLY",
     "Choice",
     "NoteFigures",
     "Predictor",

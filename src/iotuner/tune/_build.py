@@ -107,6 +107,29 @@ def compared_scales(summary: pd.DataFrame) -> tuple[list[int], list[int]]:
     return sorted(compared), sorted(only_programs)
 
 
+def tune_shapes(summary: pd.DataFrame, layout: str) -> list[tuple[int, float, int | None]]:
+    """The shapes (file block, fill, memory piece) the cases of `layout` predict and
+    compare in: the file's blocks of the training data's rows (a contiguous file: one),
+    each with contiguous memory (memory_block None, as the kernel's rows were before it
+    had pieces) and with every memory piece size the rows measured or traced in it. A
+    program's phase from noncontiguous memory is a shape of its own: a gain measured on
+    contiguous memory is not its gain (issue 41)."""
+    rows = summary[summary["layout"] == layout]
+    memory = (
+        pd.to_numeric(rows["memory_block"], errors="coerce").fillna(0).astype(int)
+        if "memory_block" in rows.columns
+        else pd.Series(0, index=rows.index)
+    )
+    if layout == "contiguous":
+        files = [(0, 1.0)] * len(rows)
+        shapes: set[tuple[int, float, int | None]] = {(0, 1.0, None)}
+    else:
+        files = list(zip(rows["block"].astype(int), rows["fill"].astype(float), strict=True))
+        shapes = {(block, fill, None) for block, fill in files}
+    shapes |= {(b, f, int(m)) for (b, f), m in zip(files, memory, strict=True) if m > 0}
+    return sorted(shapes, key=lambda s: (s[0], s[1], s[2] or 0))
+
+
 def tune(
     predictor: Predictor,
     space: Space,
@@ -135,7 +158,7 @@ def tune(
     noise = measurement_noise(summary)
     low_bytes, high_bytes = summary["bytes_per_rank"].min(), summary["bytes_per_rank"].max()
     trained, beyond = predicted_size_groups(summary)
-    strided = summary[summary["layout"] == "strided"][["block", "fill"]].drop_duplicates()
+    shapes_of = {layout: tune_shapes(summary, layout) for layout in ("contiguous", "strided")}
     nodes = int(summary["nodes"].max())
     choices: list[Choice] = []
     entries: list[TableEntry] = []
@@ -149,11 +172,7 @@ def tune(
     for nprocs in scales:
         pending: list[tuple[list[Workload], int, int]] = []
         for pattern, op, layout in combinations:
-            shapes = (
-                [(0, 1.0)]
-                if layout == "contiguous"
-                else list(strided.itertuples(index=False, name=None))
-            )
+            shapes = shapes_of.get(layout, [])
             groups = trained + (beyond if pattern == "collective" else [])
             for group in sorted(groups):
                 size = representative_bytes(group)
@@ -168,8 +187,9 @@ def tune(
                         block=int(block),
                         fill=float(fill),
                         calls_per_open=calls_per_open(summary, size),
+                        memory_block=memory,
                     )
-                    for block, fill in shapes
+                    for block, fill, memory in shapes
                 ]
                 distance = (
                     0

@@ -14,6 +14,7 @@ __all__ = [
     "GAIN_EVIDENCE",
     "MEASURED_EVIDENCE",
     "NO_EVIDENCE",
+    "SIMILAR_ONLY",
     "WIDEN_PER_DOUBLING",
     "access_default",
     "decide_case",
@@ -39,6 +40,8 @@ DEFAULT_UNMEASURED = (
     "gain unknown: the training data never measured the default configuration, so the "
     "model's prediction of it is an extrapolation"
 )
+
+SIMILAR_ONLY = "measured on similar cases only, so the model decides (a guess)"
 
 MEASURED_EVIDENCE = (
     "measured in this case: its worst repeat beat the default's best in every shape measured"
@@ -97,7 +100,29 @@ def access_default(case: Case, space: Space, keys: OpenKeys) -> int | None:
 
 def decide_case(case: Case, space: Space, keys: OpenKeys, noise: float) -> tuple[int, str] | None:
     """What runs for a case under these open keys, and why; None when the nearest trained
-    choice (beyond the range) has no evidence there, or nothing under the keys is safe."""
+    choice (beyond the range) has no evidence there, or nothing under the keys is safe.
+    Where the measurements of the case miss one of its shapes (a program's own phase, see
+    Case.unmeasured_shapes), the reason says which: the choice is a guess there."""
+    decided = _decide(case, space, keys, noise)
+    if decided is None:
+        return None
+    index, reason = decided
+    others = [i for i in within_open_keys(case, space, keys) if i != 0]
+    missing = list(
+        {
+            str(w): w
+            for i in ([index] if index != 0 else others)
+            for w in case.unmeasured_shapes(i)
+        }.values()
+    )
+    if missing:
+        reason += f"; {SIMILAR_ONLY}: not in {missing[0].describe_shape()}" + (
+            f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        )
+    return index, reason
+
+
+def _decide(case: Case, space: Space, keys: OpenKeys, noise: float) -> tuple[int, str] | None:
     inside = within_open_keys(case, space, keys)
     if not inside:
         return None
@@ -124,7 +149,7 @@ def decide_case(case: Case, space: Space, keys: OpenKeys, noise: float) -> tuple
     if fallback is None or not not_slower(case, fallback, noise):
         return None
     top = int(np.argmax(case.low))
-    if case.measured_verdict(top) is not None:
+    if any(case.measured_verdict(i) is not None for i in inside if i != 0):
         return fallback, (
             "measured in this case: no configuration's worst repeat beat the default's best"
         )
