@@ -8,6 +8,7 @@ import math
 import random
 import re
 import statistics
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -382,3 +383,27 @@ def test_the_local_search_measures_one_parameter_away_from_each_case_s_best(
     # Once they are measured, the search moves on from whichever is best then.
     done = SweepState(plan, [*measured, *(m for m in records if workload_key(m.workload) == key)])
     assert neighbour_picks(done, [key]) == []
+
+
+def test_a_workload_estimated_past_the_measurement_limit_is_not_started() -> None:
+    # Issue 41, item 3: the cost of a measurement is estimated before it starts (from the
+    # pace of what is measured, by the bytes it moves), and one that would take more
+    # than its share of the budget is not started: its workload is left out, said why.
+    from iotuner.bench._run import SweepState, _Sweep
+
+    plan = tmpfs_plan()
+    small, large = plan.workloads[0], plan.workloads[-1]
+    sweep = object.__new__(_Sweep)
+    sweep.plan, sweep.state, sweep.pace = plan, SweepState(plan), Pace()
+    sweep.budget, sweep.limit = 600.0, 30.0
+    sweep.deadline = time.monotonic() + 600
+    sweep.too_costly, sweep.dropped, sweep.progress, sweep.out_of_time = {}, [], None, ""
+    sweep.pace.add(small, 10.0)  # the large one moves 4x its bytes: about 40 s
+    lines = sweep.state.missing(workload_key(large), plan.configurations(large))
+    assert sweep._fitting(large, lines) == []
+    (why,) = sweep.too_costly.values()
+    assert why.startswith("one measurement takes about 40 s, more than the 30 s one measurement")
+    assert workload_key(large) not in sweep.state.workloads  # left out of the rest of the run
+    small_lines = sweep.state.missing(workload_key(small), plan.configurations(small))
+    assert sweep._fitting(small, small_lines) == small_lines  # 10 s: inside its share
+    assert sweep.out_of_time == ""
