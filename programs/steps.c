@@ -10,6 +10,10 @@
  *                  between the ranks (with 2 or more ranks each rank's view has holes,
  *                  which the other ranks fill, so the whole file is defined)
  *   info=KEY:VALUE MPI_File_set_info with that one key
+ *   self=BYTESxN   after a sync and a barrier, rank 0 alone opens the file again (on
+ *                  MPI_COMM_SELF: a one-rank open beside the job's) and makes N
+ *                  MPI_File_write_at_all calls of BYTES from offset 0, writing each byte's
+ *                  own content (below), then closes it; the others wait at a barrier
  *
  * Every call writes this rank's next BYTES of its own stream, which starts where the
  * previous call ended (in the units of the view in force, from the start of the view), so
@@ -45,6 +49,27 @@ static int parse_count(const char *text, unsigned long long *bytes, unsigned lon
         return -1;
     *n = strtoull(end + 1, &end, 10);
     return *end == '\0' && *bytes > 0 && *n > 0 ? 0 : -1;
+}
+
+/* The self= step: N collective calls of BYTES on a one-rank open of path; 1 on a failure. */
+static int write_alone(const char *path, unsigned long long bytes, unsigned long long n) {
+    MPI_File alone;
+    if (MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_WRONLY, MPI_INFO_NULL, &alone) != MPI_SUCCESS)
+        return 1;
+    unsigned char *buf = malloc(bytes);
+    if (!buf)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    int failed = 0;
+    for (unsigned long long c = 0; c < n; c++) {
+        for (unsigned long long k = 0; k < bytes; k++)
+            buf[k] = content(c * bytes + k);
+        MPI_Status status;
+        failed |= MPI_File_write_at_all(alone, (MPI_Offset)(c * bytes), buf, (int)bytes, MPI_BYTE,
+                                        &status) != MPI_SUCCESS;
+    }
+    free(buf);
+    failed |= MPI_File_close(&alone) != MPI_SUCCESS;
+    return failed;
 }
 
 int main(int argc, char **argv) {
@@ -118,6 +143,17 @@ int main(int argc, char **argv) {
                          : MPI_File_set_view(fh, end, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
             failed |= rc != MPI_SUCCESS;
             stream = 0;
+        } else if (strncmp(step, "self=", 5) == 0) {
+            if (parse_count(step + 5, &bytes, &n) != 0) {
+                bad = 1;
+                break;
+            }
+            MPI_File_sync(fh);
+            MPI_Barrier(MPI_COMM_WORLD);
+            if (rank == 0)
+                failed |= write_alone(argv[1], bytes, n);
+            MPI_Barrier(MPI_COMM_WORLD);
+            calls += rank == 0 ? (long long)n : 0;
         } else if (strncmp(step, "info=", 5) == 0 && strchr(step, ':')) {
             char key[MPI_MAX_INFO_KEY + 1];
             const char *colon = strchr(step, ':');
@@ -143,8 +179,8 @@ int main(int argc, char **argv) {
     MPI_Type_free(&strided_type);
     MPI_Type_free(&block);
     if (bad && rank == 0)
-        fprintf(stderr, "steps: a step is not coll=BYTESxN, ind=BYTESxN, view=contiguous|strided "
-                        "or info=KEY:VALUE\n");
+        fprintf(stderr, "steps: a step is not coll=BYTESxN, ind=BYTESxN, view=contiguous|strided, "
+                        "self=BYTESxN or info=KEY:VALUE\n");
     if (failed)
         fprintf(stderr, "steps: rank %d: an MPI call failed\n", rank);
     else if (!bad && rank == 0)

@@ -39,13 +39,15 @@ class Decision:
     entry: TableEntry | None
     applied: dict[str, str]
     why: str
+    nprocs: int | None = None  # said when the file was opened at several scales
 
     @property
     def case(self) -> str:
+        scale = f"{self.nprocs} rank{'s' if self.nprocs != 1 else ''}, " if self.nprocs else ""
         if self.at == "open":
-            return "at open"
+            return f"{scale}at open"
         parts = [f"group {self.group}", self.pattern, self.op, self.layout]
-        return ", ".join(str(p) for p in parts if p is not None)
+        return scale + ", ".join(str(p) for p in parts if p is not None)
 
 
 def table_decisions(log: TraceLog) -> tuple[list[Decision], str]:
@@ -62,13 +64,19 @@ def table_decisions(log: TraceLog) -> tuple[list[Decision], str]:
     decisions: list[Decision] = []
     last_of_file = _last_operations(log)
     rates = _bandwidths(log)
-    for record in log.files:
-        name = str(record["file"])
-        nprocs = int(record.get("nprocs", log.job.get("nprocs", 0)))
+    # One statement per file and scale, however often it was opened: each open of a
+    # name at one scale is looked up alike (a file IOR reopens on one rank is a scale of
+    # its own, with its own entries).
+    scales: dict[tuple[str, int], dict[str, Any]] = {}
+    for number, record in enumerate(log.files):
+        scales.setdefault((str(record["file"]), _open_ranks(log, number)), record)
+    several = {name for name, _ in scales if sum(1 for n, _ in scales if n == name) > 1}
+    for (name, nprocs), record in scales.items():
+        shown = nprocs if name in several else None
         pattern = record.get("pattern") or {}
         layout = "contiguous" if pattern.get("contiguous", True) else "strided"
         opening = match(entries, at="open", program=program, file=name, nprocs=nprocs)
-        cases = last_of_file.get(name, {})
+        cases = last_of_file.get((name, nprocs), {})
         if opening is not None:
             scale = _scale(log, cases)
             accesses = {(kind, op_name) for _, kind, op_name in cases}
@@ -83,6 +91,7 @@ def table_decisions(log: TraceLog) -> tuple[list[Decision], str]:
                     opening,
                     {k: str(v) for k, v in opening.hints.items()},
                     _note(opening) + _cannot_act(opening.hints, accesses, *scale, phase="open"),
+                    shown,
                 )
             )
         for (group, kind, op_name), index in cases.items():
@@ -111,39 +120,63 @@ def table_decisions(log: TraceLog) -> tuple[list[Decision], str]:
             elif not entry.hints:
                 why = "the entry keeps the defaults: " + _note(entry)
             else:
-                why = _note(entry) + _missed(entry, rates.get((name, group, kind, op_name), []))
+                why = _note(entry) + _missed(
+                    entry, rates.get((name, nprocs, group, kind, op_name), [])
+                )
             if entry is not None and applied != {k: str(v) for k, v in entry.hints.items()}:
                 why += (
                     "; its last call still ran under an earlier decision (the interposer "
                     "decides at the 1st, 2nd, 4th, 8th ... collective call and at set_view)"
                 )
             why += _cannot_act(applied, {(kind, op_name)}, *_scale(log, {0: index}), phase=at)
-            decisions.append(Decision(name, at, group, kind, op_name, layout, entry, applied, why))
+            decisions.append(
+                Decision(name, at, group, kind, op_name, layout, entry, applied, why, shown)
+            )
     return decisions, f"table {table}"
 
 
-def _last_operations(log: TraceLog) -> dict[str, dict[tuple[int, str, str], int]]:
-    """File -> (group, pattern, kind) -> the index of its last read or write row, the
-    cases in the order the rows first show them.
+def _last_operations(log: TraceLog) -> dict[tuple[str, int], dict[tuple[int, str, str], int]]:
+    """(file, the ranks of its open) -> (group, pattern, kind) -> the index of its last
+    read or write row, the cases in the order the rows first show them.
 
     The last operation of each case: the interposer decides at the 1st, 2nd, 4th, 8th ...
     collective call, so the first calls of a new size may still run under the decision
     made for an earlier one. RATIONALE: found in one pass over the rows' columns, not one
     per file record (a log may hold hundreds of thousands of rows and as many opens).
     """
-    last: dict[str, dict[tuple[int, str, str], int]] = {}
+    last: dict[tuple[str, int], dict[tuple[int, str, str], int]] = {}
     ops = log.ops
+    scales = _row_scales(log)
     columns = zip(
         ops.column("file"),
+        scales,
         ops.column("group"),
         ops.column("pattern"),
         ops.column("kind"),
         strict=True,
     )
-    for index, (name, group, pattern, kind) in enumerate(columns):
+    for index, (name, nprocs, group, pattern, kind) in enumerate(columns):
         if kind in ("read", "write"):
-            last.setdefault(name, {})[(int(group), str(pattern), str(kind))] = index
+            last.setdefault((name, nprocs), {})[(int(group), str(pattern), str(kind))] = index
     return last
+
+
+def _open_ranks(log: TraceLog, number: int) -> int:
+    """The ranks of open `log.files[number]` (-1: none; the job's), the scale the
+    interposer looked its entries up at."""
+    record = log.files[number] if number >= 0 else {}
+    return int(record.get("nprocs", log.job.get("nprocs", 0)))
+
+
+def _row_scales(log: TraceLog) -> list[int]:
+    """Each op row's scale: the ranks of the open it falls into (_open_ranks)."""
+    known: dict[int, int] = {}
+    scales = []
+    for number in log.open_numbers:
+        if number not in known:
+            known[number] = _open_ranks(log, number)
+        scales.append(known[number])
+    return scales
 
 
 def _scale(log: TraceLog, cases: Mapping[Any, int]) -> tuple[int, int]:
@@ -180,18 +213,18 @@ def _cannot_act(
     )
 
 
-def _bandwidths(log: TraceLog) -> dict[tuple[str, int, str, str], list[float]]:
-    """(file, group, pattern, read or write) -> the bandwidth (MiB/s) of each of its calls,
-    as the knowledge base stores them (one measurement per call)."""
-    found: dict[tuple[str, int, str, str], list[float]] = {}
+def _bandwidths(log: TraceLog) -> dict[tuple[str, int, int, str, str], list[float]]:
+    """(file, scale, group, pattern, read or write) -> the bandwidth (MiB/s) of each of its
+    calls, as the knowledge base stores them (one measurement per call)."""
+    found: dict[tuple[str, int, int, str, str], list[float]] = {}
     ops = log.ops
     columns = zip(
-        ops.column("file"), ops.column("group"), ops.column("pattern"), ops.column("kind"),
-        ops.column("bandwidth"), strict=True,
+        ops.column("file"), _row_scales(log), ops.column("group"), ops.column("pattern"),
+        ops.column("kind"), ops.column("bandwidth"), strict=True,
     )  # fmt: skip
-    for name, group, pattern, kind, bandwidth in columns:
+    for name, nprocs, group, pattern, kind, bandwidth in columns:
         if kind in ("read", "write") and bandwidth:
-            key = (name, int(group), str(pattern), str(kind))
+            key = (name, nprocs, int(group), str(pattern), str(kind))
             found.setdefault(key, []).append(float(bandwidth))
     return found
 

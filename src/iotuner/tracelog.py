@@ -379,6 +379,18 @@ class TraceLog:
         return workload
 
     @functools.cached_property
+    def open_numbers(self) -> list[int]:
+        """For each op row, the index in `files` of the open it falls into (_Opens), -1
+        for none."""
+        opens, ops = self._opens_by_name, self.ops
+        return [
+            opens[name].number_at(stamp, ranks) if name in opens else -1
+            for name, stamp, ranks in zip(
+                ops.column("file"), ops.column("time_stamp"), ops.column("ranks"), strict=True
+            )
+        ]
+
+    @functools.cached_property
     def _workloads(self) -> list[Workload | str]:
         """workload_of for every op, or the reason it is none.
 
@@ -388,13 +400,9 @@ class TraceLog:
         of the file's opens.
         """
         ops = self.ops
-        files, stamps = ops.column("file"), ops.column("time_stamp")
+        files = ops.column("file")
         patterns, kinds, groups = ops.column("pattern"), ops.column("kind"), ops.column("group")
-        opens = self._opens_by_name
-        numbers = [
-            opens[name].number_at(stamp) if name in opens else -1
-            for name, stamp in zip(files, stamps, strict=True)
-        ]
+        numbers = self.open_numbers
         calls: dict[tuple[int, str, str, int], float] = defaultdict(float)
         for number, pattern, kind, group, count, ranks in zip(
             numbers, patterns, kinds, groups, ops.column("calls"), ops.column("ranks"), strict=True
@@ -526,20 +534,30 @@ class TraceLog:
         return self._hints_by_set.get((op["file"], op["hint_set"]))
 
 
+NESTED_LOOKBACK = 8
+"""Opens of one name begun before a row that _Opens looks through for the innermost one
+holding it (a bound: a log may hold hundreds of thousands of opens of one name)."""
+
+
 class _Opens:
     """The opens of one file name (its `file` records), to find the one an op row falls
     into.
 
-    A file opened more than once has one record per open; a row belongs to the first open
-    (by opened_at, then log order) whose [opened_at, closed_at] holds its time stamp, else
-    to the latest open before it (a row summed over many calls is stamped with the first),
-    else to the earliest open.
+    A file opened more than once has one record per open; a row belongs to the latest
+    open (by opened_at, then log order) whose [opened_at, closed_at] holds its time stamp
+    and that has at least the row's ranks (one rank reopening a file the job holds open
+    is an open of its own inside the job's: the rows of either go to their own), looked
+    for among the NESTED_LOOKBACK latest begun; else to the first open whose interval
+    holds it, else to the latest open before it (a row summed over many calls is stamped
+    with the first), else to the earliest open.
     """
 
     def __init__(self, records: list[tuple[int, dict[str, Any]]]) -> None:
         records = sorted(records, key=lambda item: item[1]["opened_at"])
         self._numbers = [number for number, _ in records]
         self._opened = [record["opened_at"] for _, record in records]
+        self._closes = [_closed(record) for _, record in records]
+        self._ranks = [int(record.get("nprocs") or 1) for _, record in records]
         # The latest close among the opens up to each: non-decreasing, so the first open
         # that closes at or after a time is found by bisection.
         self._closed_by: list[float] = []
@@ -548,9 +566,13 @@ class _Opens:
             latest = max(latest, _closed(record))
             self._closed_by.append(latest)
 
-    def number_at(self, time_stamp: float) -> int:
-        """The index in TraceLog.files of the open a row stamped `time_stamp` falls into."""
+    def number_at(self, time_stamp: float, ranks: int = 1) -> int:
+        """The index in TraceLog.files of the open a row stamped `time_stamp`, moved by
+        `ranks` ranks, falls into."""
         started = bisect.bisect_right(self._opened, time_stamp)
+        for at in range(started - 1, max(started - NESTED_LOOKBACK, 0) - 1, -1):
+            if self._closes[at] >= time_stamp and self._ranks[at] >= ranks:
+                return self._numbers[at]
         holding = bisect.bisect_left(self._closed_by, time_stamp)
         if holding < started:
             return self._numbers[holding]

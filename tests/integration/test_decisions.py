@@ -431,3 +431,27 @@ def test_an_access_entry_holding_the_open_entry_s_values_passes_nothing_to_mpi(
     assert access[1]["effective"]["romio_cb_write"] == "enable"
     mpi.run(2, "steps", str(tmp_path / "plain"), *steps, mode="off")
     assert (tmp_path / "tuned").read_bytes() == (tmp_path / "plain").read_bytes()
+
+
+def test_show_makes_one_statement_per_file_and_scale(mpi: Mpi, tmp_path: Path) -> None:
+    """Issue 41: a file reopened by one rank was listed under the two-rank open as both
+    "applied ..." and "(the defaults stay)", once per open. Now each scale of a file has
+    its own statements, each true for every open at that scale, and none twice."""
+    from iotuner.decisions import table_decisions
+
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"nprocs": 2, "group": size_group(SMALL), "hints": {"romio_cb_write": "disable"},
+         "note": "measured gain +80%"},
+    )  # fmt: skip
+    steps = [f"coll={SMALL}x2", f"self={SMALL}x2", f"coll={SMALL}x2", f"self={SMALL}x1"]
+    result = mpi.run(2, "steps", str(tmp_path / "data"), *steps, mode="tune,trace", table=table)
+    decisions, _ = table_decisions(one_log(result))
+    access = [d for d in decisions if d.at == "access"]
+    assert sorted(d.case for d in access) == [
+        f"1 rank, group {size_group(SMALL)}, collective, write, contiguous",
+        f"2 ranks, group {size_group(SMALL)}, collective, write, contiguous",
+    ]
+    two, one = sorted(access, key=lambda d: -(d.nprocs or 0))
+    assert two.applied == {"romio_cb_write": "disable"} and two.why == "measured gain +80%"
+    assert one.applied == {} and one.entry is None and "defaults stay" in one.why
