@@ -118,6 +118,10 @@ def test_the_online_loop_leaves_a_slow_entry_for_the_best(folder: Path) -> None:
     # Each run also has the program's own clock on the file (its bytes over open to
     # close): the guard's second witness.
     assert all(r["phase_bandwidth"] > 0 for r in runs), runs
+    # ... and every phase of that file (the guard judges each).
+    main = runs[0]["workload"]
+    key = f"{main['pattern']} {main['op']} {main['layout']} group {main['group']}"
+    assert all(r["phases"][key] > 0 for r in runs), runs
     assert history[-1]["event"] == "keep"
 
 

@@ -109,3 +109,38 @@ def test_one_run_against_one_rolls_back_only_clear_harm() -> None:
     harm = rollback_event(history(30.0), "p", 2)
     assert harm is not None and "1 run(s)" in harm["reason"]
     assert spread([100.0], [80.0], 0.05) == pytest.approx(math.log1p(0.25))
+
+
+def test_a_change_that_slows_a_smaller_phase_is_rolled_back() -> None:
+    """Issue 41: the guard judged the run's largest workload alone, and a phase of the same
+    file 200 times slower under a change stayed through every learning run. Each run now
+    records every phase of the file; one slower by the rank test rolls the change back,
+    named, while the main phase holds. A phase with fewer runs is not judged."""
+    rng = np.random.default_rng(3)
+
+    def run(hints: dict[str, str], small: float) -> dict[str, object]:
+        def jitter() -> float:
+            return math.exp(rng.normal(0.0, 0.05))
+
+        main = 100.0 * jitter()
+        phases = {"collective write contiguous group 20": main, "collective write "
+                  "contiguous group 12": small * jitter()}  # fmt: skip
+        return {**BASE, "event": "run", "hints": hints, "bandwidth": main, "phases": phases}
+
+    history = [run(OLD, 50.0) for _ in range(GUARD_RUNS)]
+    history.append({**BASE, "event": "change", "old": OLD, "new": NEW, "noise": 0.05})
+    for count in range(1, GUARD_RUNS + 1):
+        history.append(run(NEW, 0.25))  # the small phase 200 times slower
+        rolled = rollback_event(history, "p", 2)
+        if count < GUARD_RUNS:
+            assert rolled is None  # no decision on fewer runs than the rank test needs
+    assert rolled is not None
+    assert rolled["reason"].startswith("its collective write contiguous group 12 phase: 3 runs")
+    # The same runs without the slow phase: kept (the main phase did not move).
+    kept = [
+        {**e, "phases": {"collective write contiguous group 20": e["bandwidth"]}}
+        if e["event"] == "run"
+        else e
+        for e in history
+    ]
+    assert rollback_event(kept, "p", 2) is None

@@ -73,7 +73,7 @@ def learn_after_run(
         _store_logs(store, table, logs, earlier, base, report)
         append_event(table, {**base, "event": "run", "hints": current, "in_force": run.in_force,
                              "bandwidth": run.bandwidth, "phase_bandwidth": run.phase_bandwidth,
-                             "workload": run.workload.as_row(),
+                             "phases": run.phases, "workload": run.workload.as_row(),
                              "logs": [str(p) for p in logs]}, report)  # fmt: skip
         history = earlier + report.events  # read once: this run's events are known
         rollback = rollback_event(history, *scope.stream)

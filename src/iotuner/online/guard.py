@@ -69,6 +69,8 @@ def rollback_event(
     if reason is None:
         reason, p = _slower_by_rank(before, after)
         extra["p"] = p
+    if reason is None:
+        reason = _slower_phase(runs_before, runs_after)
     if reason is None and len(after) == SETTLED_RUNS:
         reason = _not_earned(before, after)
     if reason is None:
@@ -182,6 +184,31 @@ def _slower_by_rank(before: list[float], after: list[float]) -> tuple[str | None
         f"{statistics.median(before):.1f} MiB/s in {len(before)} runs before "
         f"(rank test p = {p:.3f})"
     ), p
+
+
+def _slower_phase(
+    runs_before: list[dict[str, Any]], runs_after: list[dict[str, Any]]
+) -> str | None:
+    """Why a change is rolled back for one phase of the file (a workload the run event's
+    `phases` names) when the main one is not slower: from GUARD_RUNS runs with the change
+    and as many before that recorded the phase, its runs slower by the rank test
+    (_slower_by_rank). None otherwise, and for runs recorded before phases were.
+
+    RATIONALE: judging the run's largest workload alone, a phase of the same program 200
+    times slower under a change stayed through every learning run (issue 41). The table's
+    entries act on the whole file, so undoing the change for that phase is undoing it."""
+    found = []
+    phases_before = [e.get("phases") or {} for e in runs_before]
+    phases_after = [e.get("phases") or {} for e in runs_after]
+    for key in sorted(set().union(*phases_after) if phases_after else ()):
+        before = [float(p[key]) for p in phases_before if p.get(key)]
+        after = [float(p[key]) for p in phases_after if p.get(key)]
+        if len(before) < GUARD_RUNS or len(after) < GUARD_RUNS:
+            continue  # too few runs of this phase to judge it
+        reason, _ = _slower_by_rank(before, after)
+        if reason is not None:
+            found.append(f"its {key} phase: {reason}")
+    return "; ".join(found) if found else None
 
 
 def rank_test_p(after: list[float], before: list[float]) -> float:

@@ -11,7 +11,7 @@ from typing import Any
 from iotuner.measurement import Workload
 from iotuner.tracelog import read_tracelog
 
-__all__ = ["RunSummary", "main_workload"]
+__all__ = ["RunSummary", "main_workload", "phase_key"]
 
 
 @dataclass
@@ -39,6 +39,15 @@ class RunSummary:
     """MiB/s: that file's bytes over the seconds from its opens to the ends of its closes
     (its `file` records), as the program's own clock sees its I/O phase; None when the
     logs have no closed record of it."""
+    phases: dict[str, float] | None = None
+    """MiB/s of each workload on that file (phase_key: its pattern, op, layout and size
+    group), bytes over the seconds of its operations: the guard judges each, so that a
+    change slowing a smaller phase of the file does not stay unseen behind the main one."""
+
+
+def phase_key(workload: Workload) -> str:
+    """'collective write strided group 12': a phase of a file, as runs record it."""
+    return f"{workload.pattern} {workload.op} {workload.layout} group {workload.group}"
 
 
 def main_workload(logs: Sequence[Path]) -> RunSummary:
@@ -83,6 +92,13 @@ def main_workload(logs: Sequence[Path]) -> RunSummary:
         raise ValueError("the run's trace has no timed I/O operation")
     workload, total = moved.most_common(1)[0]
     main_file = files[workload].most_common(1)[0][0]
+    on_file: dict[str, list[float]] = {}
+    for each, by_file in files.items():
+        if main_file in by_file:  # its share of bytes on the file, at the workload's rate
+            share = by_file[main_file] / max(sum(by_file.values()), 1)
+            total_each = on_file.setdefault(phase_key(each), [0.0, 0.0])
+            total_each[0] += moved[each] * share
+            total_each[1] += seconds[each] * share
     return RunSummary(
         program=program,
         nprocs=nprocs or workload.nprocs,
@@ -94,6 +110,7 @@ def main_workload(logs: Sequence[Path]) -> RunSummary:
         file=main_file,
         system=systems[main_file],
         phase_bandwidth=_phase_bandwidth(phases.get(main_file)),
+        phases={k: m / 1048576 / t for k, (m, t) in on_file.items() if m > 0 and t > 0},
     )
 
 
