@@ -551,3 +551,45 @@ def test_a_rolled_back_try_is_known_whatever_idle_keys_its_entry_held() -> None:
     assert first["event"] == "change" and first["new"].get("romio_ds_read") == "disable", first
     again = choose_next(frame, space, workload, entry, entry, [tried], None)
     assert again.get("new", {}).get("romio_ds_read") != "disable", again
+
+
+def _shape_frame(memory_block: int) -> tuple[pd.DataFrame, Workload]:
+    """A sparse knowledge base: the sweep's kernel measured the default (90-110 MiB/s) and
+    `enable` (300-340) on a shape with memory in pieces of `memory_block` (0: contiguous),
+    three repeats each; the program, on memory in 4 KiB pieces, ran once at the default."""
+    space = parse_space(SPACE, "test space")
+    program = Workload(2, 1, "collective", "write", "strided", 4096, 512, 0.5, 8,
+                       program="md", memory_block=4096)  # fmt: skip
+    kernel = Workload(2, 1, "collective", "write", "strided", 4096, 512, 0.5, 4,
+                      program="iokernel", memory_block=memory_block)  # fmt: skip
+
+    def row(w: Workload, hints: dict[str, str], low: float, mid: float, high: float, n: int):  # type: ignore[no-untyped-def]
+        config = space.validate(hints)
+        return {**w.as_row(), "system": "s", "config": config_key(config), "n": n,
+                "bw_min": low, "bw_q1": low, "bw_median": mid, "bw_q3": high, "bw_max": high,
+                "cfg:romio_ds_write": config["romio_ds_write"]}  # fmt: skip
+
+    rows = [
+        row(kernel, {}, 90.0, 100.0, 110.0, 3),
+        row(kernel, {"romio_ds_write": "enable"}, 300.0, 320.0, 340.0, 3),
+        row(program, {}, 50.0, 50.0, 50.0, 1),
+    ]
+    return pd.DataFrame(rows), program
+
+
+def test_a_sparse_knowledge_base_tries_the_sweep_s_best_on_the_program_s_shape() -> None:
+    """Issue 41: with a sparse knowledge base the learner kept the default for ever ("too
+    little data" or an uncalibrated model's overlapping bands) while the sweep had
+    measured the program's own shape. It now tries the sweep's best there, its gain
+    unknown until the program's runs measure it, and never one measured on another
+    memory layout."""
+    space = parse_space(SPACE, "test space")
+    frame, program = _shape_frame(memory_block=4096)
+    event = choose_next(frame, space, program, {}, {}, [], None)
+    assert event["event"] == "change", event
+    assert event["new"] == {"romio_ds_write": "enable"} and event["gain"] is None
+    assert event["purpose"] == "try the sweep's best on this shape"
+    assert "x3.20 over the configuration in force" in event["evidence"]
+    other, program = _shape_frame(memory_block=0)  # the sweep's contiguous memory
+    kept = choose_next(other, space, program, {}, {}, [], None)
+    assert kept["event"] == "keep", kept

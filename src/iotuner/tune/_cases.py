@@ -33,6 +33,7 @@ __all__ = [
     "OpenKeys",
     "Predictor",
     "calls_per_open",
+    "comparing_workload",
     "measured_in_summary",
     "measurement_noise",
     "open_keys",
@@ -130,7 +131,7 @@ def measured_in_summary(
     configurations are keyed: a knob not set ran at its default, and one that cannot
     matter to the case is at its default), per shape of the case (its workloads, in
     order) the worst, median and best repeat (see Case.measured), from the one workload
-    that compared the most configurations in that shape (_comparing_workload). A row whose
+    that compared the most configurations in that shape (comparing_workload). A row whose
     settings are not the space's is left out; two rows of one configuration keep the one
     with more repeats."""
     first = case.first
@@ -150,7 +151,7 @@ def measured_in_summary(
         if workload.layout == "strided":
             shape = rows[(rows["block"] == workload.block) & (rows["fill"] == workload.fill)]
         shape = shape[_same_memory(shape, workload)]
-        for _, row in _comparing_workload(shape).iterrows():
+        for _, row in comparing_workload(shape).iterrows():
             worst, middle, best = (float(row[c]) for c in ("bw_min", "bw_median", "bw_max"))
             key = _summary_key(row, space, workload, present)
             if key is None or min(worst, middle, best) <= 0:
@@ -178,7 +179,7 @@ def _same_memory(rows: pd.DataFrame, workload: Workload) -> "pd.Series[bool]":
     return theirs == (workload.memory_block or 0)
 
 
-def _comparing_workload(rows: pd.DataFrame) -> pd.DataFrame:
+def comparing_workload(rows: pd.DataFrame) -> pd.DataFrame:
     """The rows of the one workload (every workload column alike: the program, its calls
     per open, its size...) that measured the most configurations among `rows`; ties go to
     the one with more repeats, then to the first in order.
