@@ -136,6 +136,7 @@ def test_a_change_that_slows_a_smaller_phase_is_rolled_back() -> None:
             assert rolled is None  # no decision on fewer runs than the rank test needs
     assert rolled is not None
     assert rolled["reason"].startswith("its collective write contiguous group 12 phase: 3 runs")
+    assert len(rolled["runs_before"]) == len(rolled["runs_after"]) == GUARD_RUNS  # named
     # The same runs without the slow phase: kept (the main phase did not move).
     kept = [
         {**e, "phases": {"collective write contiguous group 20": e["bandwidth"]}}

@@ -65,7 +65,9 @@ def rollback_event(
     reason = _far_below(before, after, sigma)
     if reason is not None:
         reason = _clock_agrees(runs_before, runs_after, noise, reason)
-    extra: dict[str, Any] = {"spread": sigma}
+    # The runs it rests on, by their trace logs (each run event names its own).
+    extra: dict[str, Any] = {"spread": sigma, "runs_before": _logs_of(runs_before),
+                             "runs_after": _logs_of(runs_after)}  # fmt: skip
     if reason is None:
         reason, p = _slower_by_rank(before, after)
         extra["p"] = p
@@ -78,6 +80,11 @@ def rollback_event(
     return {"event": "rollback", "program": program, "nprocs": nprocs, "old": new,
             "new": old, "reason": reason, "after": after, "before": before,
             "entries_before": change.get("entries_before"), **extra}  # fmt: skip
+
+
+def _logs_of(runs: list[dict[str, Any]]) -> list[str]:
+    """The first trace log of each run (a run event lists its logs), '' where none."""
+    return [str((e.get("logs") or [""])[0]) for e in runs]
 
 
 def awaiting_judgement(
