@@ -2,13 +2,15 @@
 
     .venv/bin/python bench/real_programs.py --table TABLE [--dirs /tmp,/dev/shm] [--repeats 5]
     .venv/bin/python bench/real_programs.py --build-table  # the README path, per --dirs file system
-    .venv/bin/python bench/real_programs.py --table TABLE --quick  # smoke run: 2 cells, 1 repeat
+    .venv/bin/python bench/real_programs.py --table TABLE --quick  # smoke run: 5 cells, 1 repeat
 
 The programs are vendored in third_party/ and built here into build/third_party/ with the
 mpicc setup.sh used (.venv/share/iotuner/build.json): IOR (github hpc/ior, its MPIIO
-backend) and pio_noncontig (github wkliao/mpi-io-examples). A cell is program x access
-pattern x read/write x directory, run with 2 ranks. In each cell, every repeat runs, in an
-order rotated by one per repeat:
+backend), and from github wkliao/mpi-io-examples pio_noncontig, nvars (several arrays per
+rank, memory with ghost cells), ghost_cell (2-D tiles from memory with ghost cells) and
+large_dtype (100-byte pieces through a view with holes, collective and independent). A
+cell is program x access pattern x read/write x directory, run with 2 ranks. In each
+cell, every repeat runs, in an order rotated by one per repeat:
 
 - default: the program as it is, no preload, no hints beyond its own;
 - tuned:   `iotuner run --mode tune --table TABLE -- ...` (the interposer applying the table);
@@ -27,8 +29,9 @@ Bandwidth is bytes moved / the program's wall time (mpiexec start to exit, measu
 small timer that starts mpiexec with the environment and launcher options `iotuner run`
 would use, so the CLI's own start-up is not counted but the interposer's work inside the
 program is). Writes reach storage: IOR syncs
-(-e, MPI_File_sync before close); pio_noncontig does not sync, so the timer fsyncs its file
-after it exits and the fsync counts in its time (the same for every variant). Reads read a
+(-e, MPI_File_sync before close); the others do not sync, so the timer fsyncs their file
+after they exit and the fsync counts in their time (the same for every variant; so does
+ghost_cell's rank 0 reading the file back to check it). Reads read a
 file written once before the cell's repeats and are mostly served from the page cache (no
 root to drop it). IOR's own bandwidth figure is kept in --json as `own_mib_s`.
 
@@ -122,11 +125,14 @@ def build_programs(mpicc: str, out: Path = BUILD) -> dict[str, Path]:
             ["-O2", "-DHAVE_CONFIG_H", f"-I{ior_cfg}", f"-I{ior_src}", *map(str, ior_sources)],
             ["-lm"],
         ),
-        "pio_noncontig": (
-            [THIRD / "mpi-io-examples" / "pio_noncontig.c"],
-            ["-O2", str(THIRD / "mpi-io-examples" / "pio_noncontig.c")],
-            [],
-        ),
+        **{
+            name: (
+                [THIRD / "mpi-io-examples" / f"{name}.c"],
+                ["-O2", str(THIRD / "mpi-io-examples" / f"{name}.c")],
+                [],
+            )
+            for name in ("pio_noncontig", "nvars", "ghost_cell", "large_dtype")
+        },
     }
     built = {}
     for name, (deps, args, libs) in recipes.items():
@@ -157,6 +163,7 @@ class Pattern:
     what: str
     full: tuple[str, ...]
     quick: tuple[str, ...]
+    ops: tuple[str, ...] = ("write", "read")  # nvars and ghost_cell only write
 
     @property
     def file_name(self) -> str:
@@ -174,13 +181,30 @@ class Pattern:
             opts = ["-a", "MPIIO", *(["-c"] if self.collective else []), *sizes]
             opts += ["-w", "-e"] if op == "write" else ["-r"]
             return [str(binary), *opts, "-k", "-i", "1", "-o", str(target)]
+        if self.program == "nvars":
+            return [str(binary), *sizes, "-f", str(target)]
+        if self.program == "ghost_cell":
+            return [str(binary), "-q", *sizes, str(target)]
         return [str(binary), *sizes, "-w" if op == "write" else "-r", "-f", str(target)]
+
+    def file_bytes(self, quick: bool) -> int:
+        """The least size of the file one run leaves (large_dtype's six calls write one
+        region six times)."""
+        moved = self.nbytes(quick)
+        return moved // 6 if self.program == "large_dtype" else moved
 
     def nbytes(self, quick: bool, nprocs: int = NPROCS) -> int:
         """Bytes all ranks move in one run, from the program's own size rules."""
         opt = dict(zip(self.sizes(quick)[::2], self.sizes(quick)[1::2], strict=False))
         if self.program == "ior":
             return nprocs * _size(opt["-b"]) * int(opt.get("-s", "1"))
+        if self.program == "nvars":  # -n arrays of 2 x len x len ints per rank
+            return nprocs * int(opt["-n"]) * 2 * int(opt["-l"]) ** 2 * 4
+        if self.program == "ghost_cell":  # -n copies of a len x len int array per rank
+            return nprocs * int(opt["-n"]) * int(opt["-l"]) ** 2 * 4
+        if self.program == "large_dtype":  # six calls (write_all, write, 2 iwrite_all,
+            # 2 iwrite; the reads alike) of -n arrays of (len - gap)^2 bytes per rank
+            return 6 * nprocs * int(opt["-n"]) * (int(opt["-l"]) - int(opt["-g"])) ** 2
         # pio_noncontig: each rank writes nrows of ncols_g/2048 bytes in nvars*2048/nprocs
         # subarrays, plus one small variable of nrows bytes.
         nvars, nrows, ncols = int(opt["-n"]), int(opt["-k"]), int(opt["-c"])
@@ -242,22 +266,61 @@ PATTERNS = (
         ("-n", "1", "-k", "64", "-c", "1048576"),
         ("-n", "1", "-k", "8", "-c", "1048576"),
     ),
+    Pattern(
+        "nvars",
+        "arrays-100b-mem-coll",
+        True,
+        "several 3-D arrays per rank in one shared file, one call from memory in 100-byte "
+        "pieces (ghost cells left out), collective",
+        ("-n", "4096", "-l", "25"),
+        ("-n", "256", "-l", "25"),
+        ("write",),
+    ),
+    Pattern(
+        "ghost_cell",
+        "tile-256b-mem-coll",
+        True,
+        "2-D tiles at a 10-byte offset, one call from memory in 256-byte pieces (ghost "
+        "cells left out), collective",
+        ("-l", "64", "-n", "2048"),
+        ("-l", "64", "-n", "128"),
+        ("write",),
+    ),
+    Pattern(
+        "large_dtype",
+        "records-100b-view",
+        True,
+        "100-byte pieces through a file view with holes, from memory in 100-byte pieces, "
+        "several arrays; collective, independent and nonblocking calls of each",
+        ("-n", "1024", "-l", "101", "-g", "1"),
+        ("-n", "64", "-l", "101", "-g", "1"),
+    ),
 )
-OPS = ("write", "read")
 
 
-def ran_ok(pattern: Pattern, op: str, out: str, target: Path, nbytes: int) -> str | None:
+def ran_ok(pattern: Pattern, op: str, out: str, target: Path, quick: bool) -> str | None:
     """Why a run does not look like the program did its I/O, or None when it does."""
     if pattern.program == "ior":
         if not any(line.split()[:1] == [op] for line in out.splitlines()):
             return f"IOR printed no {op} result"
+    elif pattern.program == "nvars":
+        if "Time of collective write" not in out:
+            return "nvars did not report its write"
+    elif pattern.program == "ghost_cell":
+        if "Error" in out:  # its rank 0 reads the file back and checks every value
+            return "ghost_cell found unexpected values"
+    elif pattern.program == "large_dtype":
+        # It prints "Error:" for a wrong byte but exits 0 (third_party/mpi-io-examples).
+        if "Error" in out or f"nonblocking independent {op}" not in out:
+            return f"large_dtype did not report a verified {op}"
     elif op == "read" and "Time of collective read" not in out:
         return "pio_noncontig did not report a verified read"
     elif op == "write" and "Time of collective write" not in out:
         return "pio_noncontig did not report its write"
     size = target.stat().st_size if target.exists() else -1
-    if size < nbytes:
-        return f"{target} holds {size} bytes, expected at least {nbytes}"
+    least = pattern.file_bytes(quick)
+    if size < least:
+        return f"{target} holds {size} bytes, expected at least {least}"
     return None
 
 
@@ -394,7 +457,7 @@ def run_once(
     problem = (
         f"exit status {done.returncode}"
         if done.returncode != 0
-        else ran_ok(pattern, op, done.stdout, target, nbytes)
+        else ran_ok(pattern, op, done.stdout, target, args.quick)
     )
     if problem is not None:
         sys.exit(
@@ -809,7 +872,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="explicit grid: a JSON-lines file of {hint: value} objects (instead of --space)",
     )
     parser.add_argument("--only", help="comma-separated globs over PROGRAM/PATTERN/OP")
-    parser.add_argument("--quick", action="store_true", help="smoke run: 2 small cells, 1 repeat")
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: a small cell of each program, 1 repeat"
+    )
     parser.add_argument("--json", help="write the raw figures here")
     parser.add_argument(
         "--build-dir", type=Path, default=BUILD, help=f"where to build the programs ({BUILD})"
@@ -848,7 +913,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if args.quick:
         args.repeats = 1
         args.max_configs = args.max_configs or 2
-        args.only = args.only or "ior/interleaved-4k-coll/write,pio_noncontig/*/read"
+        args.only = args.only or (
+            "ior/interleaved-4k-coll/write,pio_noncontig/*/read,nvars/*/write,"
+            "ghost_cell/*/write,large_dtype/*/read"
+        )
     args.max_configs = args.max_configs or 8
     if args.learn_runs is None:
         args.learn_runs = 5 if args.db is not None or args.build_table else 0
@@ -908,7 +976,7 @@ def main(argv: list[str]) -> int:
         cells = []
         for base in bases:
             for pattern in PATTERNS:
-                for op in OPS:
+                for op in pattern.ops:
                     label = f"{pattern.program}/{pattern.name}/{op}"
                     if not any(fnmatch.fnmatch(label, g) for g in globs):
                         continue

@@ -35,11 +35,11 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     spec.loader.exec_module(bench)
     bin_dir = tmp_path_factory.mktemp("bin")
     binaries = bench.build_programs(bench.tools()["mpicc"], bin_dir)
-    assert set(binaries) == {"ior", "pio_noncontig"}
+    assert set(binaries) == {"ior", "pio_noncontig", "nvars", "ghost_cell", "large_dtype"}
     return bin_dir
 
 
-def test_quick_run_runs_both_programs(built: Path, tmp_path: Path) -> None:
+def test_quick_run_runs_every_program(built: Path, tmp_path: Path) -> None:
     table = write_table(
         tmp_path / "table.jsonl",
         {"at": "open", "nprocs": 2, "hints": {"romio_cb_write": "enable"}},
@@ -55,12 +55,12 @@ def test_quick_run_runs_both_programs(built: Path, tmp_path: Path) -> None:
     # The count comes first, whatever it is.
     first = done.stdout.splitlines()[0]
     assert first.startswith("tuned slower than default beyond noise: ")
-    assert first.endswith(" of 2 cells")
+    assert first.endswith(" of 5 cells")
 
     cells = json.loads(raw.read_text())["cells"]
-    assert {c["cell"].split("/")[0] for c in cells} == {"ior", "pio_noncontig"}
     ops = {c["cell"].split("/")[0]: c["cell"].split("/")[2] for c in cells}
-    assert ops == {"ior": "write", "pio_noncontig": "read"}
+    assert ops == {"ior": "write", "pio_noncontig": "read", "nvars": "write",
+                   "ghost_cell": "write", "large_dtype": "read"}  # fmt: skip
     for cell in cells:
         names = [v["name"] for v in cell["variants"]]
         assert names[:2] == ["default", "tuned"]
@@ -117,3 +117,34 @@ def test_vendored_ior_writes_the_bytes_it_says(built: Path, mpiexec: str, tmp_pa
     assert done.returncode == 0, done.stdout + done.stderr
     assert target.stat().st_size == 2 * 8 * 4096
     assert any(line.split()[:1] == ["write"] for line in done.stdout.splitlines())
+
+
+def test_the_new_programs_are_traced_in_their_own_shapes(
+    built: Path, mpiexec: str, tmp_path: Path
+) -> None:
+    """Issue 41's programs unlike IOR's, traced as `iotuner run` traces them: the trace
+    sees nvars' memory in 100-byte pieces (ghost cells left out) and large_dtype's
+    100-byte file pieces with holes, collective and independent."""
+    from iotuner.summary import summarize
+    from iotuner.tracelog import read_tracelog
+
+    iotuner = Path(sys.executable).parent / "iotuner"
+    runs = {
+        "nvars": ["-n", "16", "-l", "25", "-f", str(tmp_path / "nv.dat")],
+        "large_dtype": ["-n", "8", "-l", "101", "-g", "1", "-w", "-f", str(tmp_path / "ld.dat")],
+    }
+    shapes = {}
+    for name, args in runs.items():
+        done = subprocess.run(
+            [str(iotuner), "run", "--log-dir", str(tmp_path / name), "--", mpiexec, "-n", "2",
+             str(built / name), *args],
+            capture_output=True, text=True, timeout=BUDGET, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        (log,) = (tmp_path / name).glob("*.iotrace.jsonl")
+        trace = read_tracelog(log)
+        shapes[name] = {op["operation"]: (op["file_piece"], op["mem_piece"]) for op in trace.ops}
+        assert summarize(trace).files  # show can summarize it
+    assert shapes["nvars"]["MPI_File_write_all"][1] == 100
+    assert shapes["large_dtype"]["MPI_File_write"] == (100, 100)
+    assert shapes["large_dtype"]["MPI_File_write_all"] == (100, 100)
