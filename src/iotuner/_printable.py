@@ -14,8 +14,12 @@ doubled: names print as they are unless they hold one of these.
 """
 
 import re
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["CONTROL", "markup_safe", "printable"]
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = ["CONTROL", "markup_safe", "printable", "terminal"]
 
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]")
 """The characters printable escapes."""
@@ -31,6 +35,15 @@ def markup_safe(text: object) -> str:
     from rich.markup import escape
 
     return escape(printable(text))
+
+
+def terminal(**options: Any) -> "Console":
+    """A rich console for iotuner's output (`options` as rich.console.Console takes them),
+    with emoji codes off: a workload written strided:100:0.98 printed as "strided💯0.98"
+    (rich reads ":100:" as an emoji code, with or without markup)."""
+    from rich.console import Console
+
+    return Console(emoji=False, **options)
 
 
 def _escaped(match: re.Match[str]) -> str:

@@ -12,7 +12,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from iotuner._printable import printable
+from iotuner._printable import printable, terminal
 
 __all__ = ["breakable", "fit_table", "print_table", "say", "whole"]
 
@@ -22,7 +22,7 @@ def say(text: str) -> None:
     terminal's width (a long line is otherwise broken inside a word by the terminal).
     Control characters in it (a name's ESC sequence) are shown escaped (_printable)."""
     shown = "\n".join(printable(line) for line in text.split("\n"))
-    Console(highlight=False).print(shown, markup=False)
+    terminal(highlight=False).print(shown, markup=False)
 
 
 def whole(text: str, style: str = "") -> Text:

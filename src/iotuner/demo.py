@@ -28,6 +28,7 @@ from rich.table import Table
 
 from iotuner._fileio import make_private_dirs
 from iotuner._load import warn_if_busy
+from iotuner._printable import terminal
 from iotuner._progress import progress_bar, steps_bar
 from iotuner._tables import breakable, print_table, whole
 from iotuner.bench import (
@@ -174,14 +175,14 @@ def run_demo(settings: DemoSettings, console: Console) -> dict[str, Series]:
     # The median of the repeats, not the thesis' minimum: on this kind of machine (one
     # local disk, page cache, fsync) a single slow sync can cut one repeat tenfold, and a
     # model of those outliers tunes nothing.
-    with steps_bar(Console(stderr=True), "train") as steps:
+    with steps_bar(terminal(stderr=True), "train") as steps:
         report = train_command(
             data.frame, space, workdir / "model", target="bw_median", quick=True, progress=steps
         )
     render_train_summary(report, console)
 
     step("3. tune: predict every configuration for every case")
-    result = tune(load_model(workdir / "model"), space, data.frame, progress=Console(stderr=True))
+    result = tune(load_model(workdir / "model"), space, data.frame, progress=terminal(stderr=True))
     table = workdir / "tuned-table.jsonl"
     write_table(table, result.entries, fs_type=data.system.fs_type)
     changed = sum(not c.kept_default for c in result.choices)
@@ -262,7 +263,7 @@ def _try_them_all(
 def _counting(what: str, total: int) -> Iterator[Callable[[], None]]:
     """A bar of `total` runs on stderr (in a log, a line a minute: _progress); the
     callable counts one done."""
-    with progress_bar(Console(stderr=True)) as bar:
+    with progress_bar(terminal(stderr=True)) as bar:
         task = bar.add_task(what, total=total)
         yield lambda: bar.advance(task)
 

@@ -20,6 +20,7 @@ from rich.table import Column
 from rich.text import Text
 
 from iotuner._fileio import create_private_file
+from iotuner._printable import terminal
 from iotuner._progress import progress_bar
 from iotuner.bench._order import (
     UPPER_QUANTILE,
@@ -282,7 +283,7 @@ def run_sweep(
         sweep.budget = budget
         sweep.limit = limit if limit is not None or budget is None else measurement_share(budget)
         # On stderr: stdout holds the plan and the result lines.
-        bar = console if console.stderr else Console(stderr=True)
+        bar = console if console.stderr else terminal(stderr=True)
         with progress_bar(
             bar, _LeftColumn(table_column=Column(no_wrap=True)), transient=False, eta=False
         ) as progress:

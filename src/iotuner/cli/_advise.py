@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from iotuner._printable import terminal
 from iotuner.cli._common import Subparsers
 from iotuner.cli._learn import _add_learning_source
 
@@ -115,8 +116,6 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def _advise(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from iotuner.advise import advise, read_source
     from iotuner.errors import IotunerError
     from iotuner.table import write_table
@@ -168,7 +167,7 @@ def _advise(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(advice.to_dict(), indent=2, allow_nan=False))
         return 0
-    print_advice(advice, Console(), args.table)
+    print_advice(advice, terminal(), args.table)
     return 0
 
 

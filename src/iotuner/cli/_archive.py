@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from iotuner._printable import terminal
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -21,8 +23,6 @@ ERRORS_SHOWN = 5
 
 
 def advise_archive(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from iotuner.archive import (
         DaskOptions,
         ModelSetup,
@@ -46,7 +46,7 @@ def advise_archive(args: argparse.Namespace) -> int:
     html = args.html
     if html is not None and html.exists() and not html.is_dir():
         raise ConfigError(f"--html {html}: exists and is not a directory")
-    progress = Console(stderr=True)
+    progress = terminal(stderr=True)
     with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
         setup = _model_setup(args, ModelSetup)
     logs = iter_logs(args.log, args.from_list)
@@ -95,7 +95,7 @@ def advise_archive(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    console = Console()
+    console = terminal()
     print_ranking(console, ranking, rows, errors, counts)
     if html is not None:
         from iotuner._printable import markup_safe

@@ -4,6 +4,7 @@ sweep never saw) on this machine, in a directory of its own."""
 import argparse
 from pathlib import Path
 
+from iotuner._printable import terminal
 from iotuner.cli._common import Subparsers
 
 __all__ = ["add_demo"]
@@ -42,10 +43,8 @@ def add_demo(subparsers: Subparsers) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from iotuner.demo import DemoSettings, run_demo
 
     settings = DemoSettings(args.nprocs, args.repeats, args.dir, args.sweep_repeats)
-    run_demo(settings, Console())
+    run_demo(settings, terminal())
     return 0

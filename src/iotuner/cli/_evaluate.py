@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from iotuner._printable import terminal
 from iotuner.cli._common import Subparsers, comma_separated, store_from_args
 from iotuner.cli._learn import _add_learning_source
 from iotuner.errors import ConfigError
@@ -61,8 +62,6 @@ def add_evaluate(subparsers: Subparsers) -> None:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from iotuner._progress import steps_bar
     from iotuner.learn import training_data
     from iotuner.models._evaluate import SCHEMES, evaluate_models, model_choices, model_names
@@ -73,14 +72,14 @@ def _evaluate(args: argparse.Namespace) -> int:
     data = training_data(
         store_from_args(args), system=args.system, space=args.space, kind=args.kind
     )
-    console = Console(stderr=args.json)
+    console = terminal(stderr=args.json)
     if not args.json:
         console.print(
             f"evaluating on {len(data.frame)} summarised cases of system "
             f"{data.system.fingerprint} ({data.system.host}, {data.system.fs_type}), "
             f"space {data.space.name}"
         )
-    with steps_bar(Console(stderr=True), "evaluate") as steps:
+    with steps_bar(terminal(stderr=True), "evaluate") as steps:
         result = evaluate_models(
             data.frame,
             data.space,

@@ -9,7 +9,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from iotuner._printable import printable
+from iotuner._printable import printable, terminal
 from iotuner.cli._common import Subparsers, add_db_argument, store_from_args
 from iotuner.errors import ConfigError
 
@@ -196,8 +196,6 @@ def add_train(subparsers: Subparsers) -> None:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from iotuner._progress import steps_bar
     from iotuner.cli._evaluate import print_evaluation
     from iotuner.models import (
@@ -209,10 +207,10 @@ def _train(args: argparse.Namespace) -> int:
     )
 
     # With --json, stdout holds the JSON object alone; what train says goes to stderr.
-    console = Console(stderr=args.json)
+    console = terminal(stderr=args.json)
     with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
         data = _training_data(args)
-    with steps_bar(Console(stderr=True), "train") as steps:
+    with steps_bar(terminal(stderr=True), "train") as steps:
         report = train_command(
             data.frame,
             data.space,
@@ -273,8 +271,6 @@ def _tune(args: argparse.Namespace) -> int:
     import contextlib as _contextlib
     import sys as _sys
 
-    from rich.console import Console
-
     from iotuner._tables import say
     from iotuner.models import load_model
     from iotuner.table import write_table
@@ -288,7 +284,7 @@ def _tune(args: argparse.Namespace) -> int:
         _same_system(args.model, model.metadata, data.system)
         method, why = tune_method(data.space)
         say(f"tune: {method}: {why}")
-    result = tune(model, data.space, data.frame, seed=args.seed, progress=Console(stderr=True))
+    result = tune(model, data.space, data.frame, seed=args.seed, progress=terminal(stderr=True))
     # The file system the measurements were made on: the interposer leaves files on others
     # untuned (formats/README.md, "Tuning table").
     write_table(args.output, result.entries, fs_type=data.system.fs_type)
@@ -310,7 +306,7 @@ def _tune(args: argparse.Namespace) -> int:
             "at that scale (only runs in one configuration, such as a program's traced "
             "runs), so no entry is written for it"
         )
-    render_choices(result, Console())
+    render_choices(result, terminal())
     return 0
 
 
@@ -387,10 +383,8 @@ def add_analyze(subparsers: Subparsers) -> None:
 
 
 def _analyze(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from iotuner.models import analyze, render_analyze
 
     data = _training_data(args)
-    render_analyze(analyze(data.frame, data.space, stat=args.stat), Console(), limit=args.limit)
+    render_analyze(analyze(data.frame, data.space, stat=args.stat), terminal(), limit=args.limit)
     return 0

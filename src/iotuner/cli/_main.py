@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from iotuner import __version__
+from iotuner._printable import terminal
 from iotuner._quiet import library_warnings
 from iotuner.cli._advise import add_advise
 from iotuner.cli._common import ERROR_STATUS, Subparsers, print_error
@@ -75,12 +76,10 @@ _RESUMING = ("bench", "search")
 
 
 def _note(line: str) -> None:
-    from rich.console import Console
-
     from iotuner._printable import markup_safe
 
     # Wrapped at words to the terminal, as the rest of the output.
-    Console(stderr=True, highlight=False).print(f"iotuner: note: {markup_safe(line)}")
+    terminal(stderr=True, highlight=False).print(f"iotuner: note: {markup_safe(line)}")
 
 
 def _parser() -> argparse.ArgumentParser:

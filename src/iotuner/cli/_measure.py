@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from iotuner._choices import INGEST_KINDS
-from iotuner._printable import printable
+from iotuner._printable import printable, terminal
 from iotuner.cli._common import (
     ERROR_STATUS,
     Subparsers,
@@ -195,8 +195,6 @@ def add_bench(subparsers: Subparsers) -> None:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from iotuner._load import warn_if_busy
     from iotuner.bench import (
         STOP_BUDGET,
@@ -266,7 +264,7 @@ def _bench(args: argparse.Namespace) -> int:
     if not results.parent.is_dir():
         raise ConfigError(f"the folder of the results file {results} does not exist")
     store = None if args.no_db else store_from_args(args)
-    console = Console()
+    console = terminal()
     console.print(f"{why}; size per call x calls per open: {plan.calls_text()}")
     if cases:
         console.print(
@@ -453,8 +451,6 @@ def darshan_config(text: str | None) -> dict[str, str] | None:
 
 
 def _ingest(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from iotuner._progress import progress_bar
     from iotuner.ingest import IngestError, ingest_file, input_files, load_mapping
     from iotuner.measurement import System
@@ -482,7 +478,7 @@ def _ingest(args: argparse.Namespace) -> int:
     status = 0
     # A bar only for many files, and only while it runs: in a log, the line per file
     # below is the record of the progress.
-    bar = progress_bar(Console(stderr=True), transient=True)
+    bar = progress_bar(terminal(stderr=True), transient=True)
     live = len(files) > 1 and bar.console.is_terminal
     with store_from_args(args) as store, bar if live else contextlib.nullcontext():
         task = bar.add_task("ingest", total=len(files))

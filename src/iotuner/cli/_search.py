@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from iotuner._choices import STRATEGIES
-from iotuner._printable import markup_safe
+from iotuner._printable import markup_safe, terminal
 from iotuner.cli._common import (
     Subparsers,
     add_db_argument,
@@ -217,7 +217,6 @@ def add_search(subparsers: Subparsers) -> None:
 
 
 def _search(args: argparse.Namespace) -> int:
-    from rich.console import Console
     from rich.progress import TextColumn
     from rich.table import Column
 
@@ -296,7 +295,7 @@ def _search(args: argparse.Namespace) -> int:
             population=args.population, generations=args.generations, mutation=args.mutation
         ),
     )
-    console = Console(stderr=True)
+    console = terminal(stderr=True)
     # The search's own eta (from its trials' times and --parallel) in the status.
     status = TextColumn("{task.fields[status]}", table_column=Column(overflow="fold"))
     with progress_bar(console, status, eta=False, transient=False) as progress:
@@ -316,7 +315,7 @@ def _search(args: argparse.Namespace) -> int:
             on_progress=show,
         )
     # With --json, stdout holds the JSON alone: the report goes to stderr.
-    report = Console(stderr=args.json)
+    report = terminal(stderr=args.json)
     print_result(result, report)
     record = result_record(result)
     # Every trial's logs, not only this run's: a search killed before it stored its

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from iotuner._fileio import atomic_write_text
 from iotuner._load import warn_if_busy
-from iotuner._printable import printable
+from iotuner._printable import printable, terminal
 from iotuner._secrets import mask_secrets
 from iotuner._units import format_size
 from iotuner.cli._common import ERROR_STATUS, Subparsers, command_after_dashes, print_error
@@ -240,8 +240,6 @@ def add_show(subparsers: Subparsers) -> None:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from iotuner.decisions import table_decisions
     from iotuner.render import print_summary
     from iotuner.summary import summarize
@@ -249,7 +247,7 @@ def _show(args: argparse.Namespace) -> int:
 
     warn_about_leftovers([args.log])
     log = read_tracelog(args.log)
-    console = Console()
+    console = terminal()
     print_summary(summarize(log), console)
     decisions, note = table_decisions(log)
     if decisions:
