@@ -455,3 +455,23 @@ def test_show_makes_one_statement_per_file_and_scale(mpi: Mpi, tmp_path: Path) -
     two, one = sorted(access, key=lambda d: -(d.nprocs or 0))
     assert two.applied == {"romio_cb_write": "disable"} and two.why == "measured gain +80%"
     assert one.applied == {} and one.entry is None and "defaults stay" in one.why
+
+
+def test_a_view_entry_keeping_the_defaults_changes_nothing(mpi: Mpi, tmp_path: Path) -> None:
+    """tune writes a view entry without hints where independent strided access keeps the
+    defaults (issue 41): at set_view it sets nothing, warns of nothing, and the program
+    writes the same bytes as without iotuner."""
+    table = write_table(
+        tmp_path / "table.jsonl",
+        {"at": "view", "nprocs": 2, "layout": "strided", "hints": {},
+         "note": "independent access to strided views: the defaults stay"},
+    )  # fmt: skip
+    steps = ["view=strided", f"ind={SMALL}x3", f"coll={SMALL}x2", "view=contiguous"]
+    steps.append(f"ind={SMALL}x2")
+    reference, produced = tmp_path / "reference", tmp_path / "produced"
+    plain = mpi.run_plain(2, "steps", str(reference), *steps)
+    tuned = mpi.run(2, "steps", str(produced), *steps, mode="tune,trace", table=table)
+    assert plain.stdout == tuned.stdout and warnings_in(tuned.stderr) == []
+    assert produced.read_bytes() == reference.read_bytes()
+    views = [h for h in one_log(tuned).hints if h["at"] == "set_view"]
+    assert all(not v["table"] for v in views)  # no set_view record sets a key

@@ -222,3 +222,21 @@ def test_a_scale_only_a_programs_traced_run_shows_gets_no_entries() -> None:
     kernel = traced.assign(program="iokernel")
     result = tune(KnownPredictor(), SPACE, pd.concat([bench, kernel], ignore_index=True))
     assert result.scales_left_out == () and {c.nprocs for c in result.choices} == {1, 2}
+
+
+class FlatPredictor(KnownPredictor):
+    """Every configuration alike: nothing beats the default anywhere."""
+
+    def predict_interval(self, frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        median = np.full(len(frame), 100.0)
+        return median, median * 0.9, median * 1.1
+
+
+def test_independent_strided_access_keeping_the_defaults_still_gets_its_view_entry() -> None:
+    # Issue 41: large_dtype's independent writes through a view with holes had no entry in
+    # the README path's table ("no entry applies"), since the view entry was written only
+    # when it set something. Now it is written with no hints and says why the defaults stay.
+    result = tune(FlatPredictor(), SPACE, summary())
+    (view,) = [e for e in result.entries if e.at == "view"]
+    assert (view.nprocs, view.layout, view.hints) == (2, "strided", {})
+    assert view.note is not None and "the defaults stay" in view.note
