@@ -223,6 +223,9 @@ def _coverage_of(
     entry = _table_choice(table, program, name, nprocs, access)
     if entry is None or not entry.hints:
         entry = match(table, at="open", program=program, file=name, nprocs=nprocs) or entry
+    if entry is None and access.pattern == "independent" and access.layout == "contiguous":
+        # No entry is what tune writes there: only an open entry's keys could act.
+        return f"independent contiguous access, which only open entries tune: none, {_NOTHING}"
     if entry is None:
         return f"no entry applies, {_NOTHING}"
     hints = acting_hints(

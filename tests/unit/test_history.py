@@ -65,3 +65,18 @@ def test_derive_keeps_only_the_keys_that_fit_every_access_of_the_file(
     # With the original log (independent reads), data sieving for writes cannot act on them.
     (out,) = [e for e in derive_open_entries(read_logs([sample_log]), table) if e.file == "out.dat"]
     assert out.hints == collective
+
+
+def test_coverage_says_why_independent_contiguous_access_has_no_entry() -> None:
+    # tune writes no entry for independent contiguous access (only open keys act on it):
+    # "no entry applies" read as a table that forgot the case (issue 41).
+    from iotuner.history import Access, _coverage_of
+
+    contiguous = Access("independent", "write", 11, "contiguous")
+    text = _coverage_of([], "ior", "f.dat", 2, contiguous)
+    assert (
+        text
+        == "independent contiguous access, which only open entries tune: none, the defaults stay"
+    )
+    strided = Access("independent", "write", 11, "strided")
+    assert _coverage_of([], "ior", "f.dat", 2, strided) == "no entry applies, the defaults stay"

@@ -311,9 +311,13 @@ def _view_choice(
             why = "the view entry's configuration, for every independent strided case of the scale"
         choices.append(_choice(case, space, index, why))
     if chosen is None:
-        return choices, {}, (
-            f"independent access to strided views: the defaults stay, no single "
-            f"configuration beats them with evidence in most of the {len(cases)} cases"
+        return (
+            choices,
+            {},
+            (
+                f"independent access to strided views: the defaults stay, no single "
+                f"configuration beats them with evidence in most of the {len(cases)} cases"
+            ),
         )
     hints = _rest(space, chosen)
     return (
