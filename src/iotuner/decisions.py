@@ -109,30 +109,38 @@ def table_decisions(log: TraceLog) -> tuple[list[Decision], str]:
                 layout=layout,
             )
             applied = _applied(log, op)
-            if entry is None:
-                why = (
-                    "no entry for this case: the table covers other sizes or scales (the "
-                    "defaults stay)"
-                    if at == "access"
-                    else "independent access: only an open entry, or a view entry for strided "
-                    "views, acts on it"
-                )
-            elif not entry.hints:
-                why = "the entry keeps the defaults: " + _note(entry)
-            else:
-                why = _note(entry) + _missed(
-                    entry, rates.get((name, nprocs, group, kind, op_name), [])
-                )
-            if entry is not None and applied != {k: str(v) for k, v in entry.hints.items()}:
-                why += (
-                    "; its last call still ran under an earlier decision (the interposer "
-                    "decides at the 1st, 2nd, 4th, 8th ... collective call and at set_view)"
-                )
+            why = _access_why(at, entry, applied, rates.get((name, nprocs, group, kind, op_name)))
             why += _cannot_act(applied, {(kind, op_name)}, *_scale(log, {0: index}), phase=at)
             decisions.append(
                 Decision(name, at, group, kind, op_name, layout, entry, applied, why, shown)
             )
     return decisions, f"table {table}"
+
+
+def _access_why(
+    at: str, entry: TableEntry | None, applied: dict[str, str], rates: list[float] | None
+) -> str:
+    """Why a case ran as it did: no entry, an entry that keeps the defaults, or the entry's
+    note (with this run's bandwidth where it missed the prediction), and whether its last
+    call still ran under an earlier decision."""
+    if entry is None:
+        return (
+            "no entry for this case: the table covers other sizes or scales (the defaults stay)"
+            if at == "access"
+            else "independent access: only an open entry, or a view entry for strided views, "
+            "acts on it"
+        )
+    why = (
+        "the entry keeps the defaults: " + _note(entry)
+        if not entry.hints
+        else _note(entry) + _missed(entry, rates or [])
+    )
+    if applied != {k: str(v) for k, v in entry.hints.items()}:
+        why += (
+            "; its last call still ran under an earlier decision (the interposer decides at "
+            "the 1st, 2nd, 4th, 8th ... collective call and at set_view)"
+        )
+    return why
 
 
 def _last_operations(log: TraceLog) -> dict[tuple[str, int], dict[tuple[int, str, str], int]]:

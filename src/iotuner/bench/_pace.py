@@ -90,8 +90,11 @@ class Pace:
 
 
 def duration_text(seconds: float) -> str:
-    """'0.8 s', '45 s', '20 min', '2.5 min', '3.2 h': a duration as a person reads it."""
+    """'5 ms', '0.8 s', '45 s', '20 min', '2.5 min', '3.2 h': a duration as a person reads
+    it."""
     seconds = max(seconds, 0.0)
+    if 0 < seconds < 0.095:
+        return f"{seconds * 1000:.0f} ms"
     if seconds < 9.95:
         return f"{seconds:.1f} s"
     if seconds < 120:

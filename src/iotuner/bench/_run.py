@@ -612,13 +612,11 @@ class _Sweep:
                 self.task, completed=self.state.measured, description=label, left=self._eta()
             )
 
-    def _job(
-        self, workload: Workload, chosen: list[Line], how: str, added: list[Measurement]
-    ) -> None:
-        """One MPI job: `chosen` (configuration, repeat) pairs of the workload, shuffled;
-        appends to `added` each measurement it adds to the results file, as it adds it (so
-        the caller has them when the job fails or is interrupted)."""
-        prefix = f"{self.prefix}:{workload_key(workload)}"
+    def _plan_file(
+        self, workload: Workload, chosen: list[Line], prefix: str
+    ) -> tuple[dict[str, Line], Path]:
+        """The kernel's plan of `chosen`, shuffled, written to the work folder: its lines
+        by plan id (c<configuration>r<repeat>), and the file."""
         index = {
             config_key(c): i
             for i, c in enumerate(self.state.workloads[workload_key(workload)].configs)
@@ -647,6 +645,16 @@ class _Sweep:
                 for plan_id in ids
             )
         )
+        return lines, plan_file
+
+    def _job(
+        self, workload: Workload, chosen: list[Line], how: str, added: list[Measurement]
+    ) -> None:
+        """One MPI job: `chosen` (configuration, repeat) pairs of the workload, shuffled;
+        appends to `added` each measurement it adds to the results file, as it adds it (so
+        the caller has them when the job fails or is interrupted)."""
+        prefix = f"{self.prefix}:{workload_key(workload)}"
+        lines, plan_file = self._plan_file(workload, chosen, prefix)
         label = f"round {self.rounds}: {workload_key(workload)}"
         self._advance(label)
         tag = uuid.uuid4().hex[:12]
@@ -697,27 +705,10 @@ class _Sweep:
                         wall_seconds=round(now - last, 6), round=self.rounds, chosen=how
                     )
                     last = now
-                    # RATIONALE: write-ahead: the line is on storage before the measurement
-                    # is counted, and long before the knowledge base gets it (when the job
-                    # ends); a run killed in between leaves it in the results file, from
-                    # which the next run stores it (iotuner.cli bench, store_unstored).
-                    out.write(
-                        measurement_to_json(measurement, self.system, self.plan.space.name) + "\n"
-                    )
-                    _sync(out)
-                    self.state.add(measurement)
-                    added.append(measurement)
-                    self.added += 1
-                    self._advance(label)
-                    if self.limit is not None and now - measurement_began > self.limit:
-                        # Kept (it ended), but the workload costs more than its share.
-                        overran.append(now - measurement_began)
-                        stop()
-                        break
-                    left, each = self.left(), self.pace.estimate(workload)
-                    if len(added) < len(lines) and left is not None and each and each > left:
-                        # The kernel has begun the next one; it would not end in time.
-                        self._out_of_time(workload, left, each)
+                    self._keep(measurement, out, added, label)
+                    if self._past_limit(now - measurement_began, overran) or (
+                        len(added) < len(lines) and self._next_too_late(workload)
+                    ):
                         stop()
                         break
             except BaseException:
@@ -727,20 +718,55 @@ class _Sweep:
                 watchdog.set()
             if stopped.is_set():
                 stop_group(job)
-                if overran:  # the rest of the budget goes elsewhere
-                    self._too_costly(workload, f"one measurement took {duration_text(overran[0])}")
-                elif not self.out_of_time and len(added) < len(lines):
-                    assert self.budget is not None
-                    self.out_of_time = (
-                        f"the time budget ({duration_text(self.budget)}) ended during a "
-                        f"measurement of {workload_key(workload)}, which was stopped and "
-                        f"not kept"
-                    )
+                self._stopped(workload, overran, unfinished=len(added) < len(lines))
             drain.join(timeout=GRACE_SECONDS if stopped.is_set() else None)
             stderr = "".join(errors)
         if job.returncode != 0 and not stopped.is_set():
             raise ConfigError(
                 f"the kernel failed on {workload_key(workload)} (exit {job.returncode}):\n{stderr}"
+            )
+
+    def _past_limit(self, seconds: float, overran: list[float]) -> bool:
+        """Whether a measurement that ended took more than the limit: kept, but its
+        workload costs more than its share (its seconds go into `overran`)."""
+        if self.limit is None or seconds <= self.limit:
+            return False
+        overran.append(seconds)
+        return True
+
+    def _next_too_late(self, workload: Workload) -> bool:
+        """Whether the measurement the kernel has begun would not end in time."""
+        left, each = self.left(), self.pace.estimate(workload)
+        if left is None or not each or each <= left:
+            return False
+        self._out_of_time(workload, left, each)
+        return True
+
+    def _keep(self, measurement: Measurement, out: IO[str], added: list[Measurement],
+              label: str) -> None:  # fmt: skip
+        """One measurement into the results file, then counted.
+
+        RATIONALE: write-ahead: the line is on storage before the measurement is counted,
+        and long before the knowledge base gets it (when the job ends); a run killed in
+        between leaves it in the results file, from which the next run stores it
+        (iotuner.cli bench, store_unstored)."""
+        out.write(measurement_to_json(measurement, self.system, self.plan.space.name) + "\n")
+        _sync(out)
+        self.state.add(measurement)
+        added.append(measurement)
+        self.added += 1
+        self._advance(label)
+
+    def _stopped(self, workload: Workload, overran: list[float], unfinished: bool) -> None:
+        """Why a job was stopped: a measurement past its limit (the workload is left out,
+        the rest of the budget goes elsewhere), else the budget's end."""
+        if overran:
+            self._too_costly(workload, f"one measurement took {duration_text(overran[0])}")
+        elif not self.out_of_time and unfinished:
+            assert self.budget is not None
+            self.out_of_time = (
+                f"the time budget ({duration_text(self.budget)}) ended during a measurement "
+                f"of {workload_key(workload)}, which was stopped and not kept"
             )
 
     def _watch(

@@ -290,15 +290,14 @@ def _shape_rule(s: Situation, frame: Any) -> dict[str, Any] | None:
     the noise ... by an uncalibrated model") while the sweep had measured the program's
     own shape (issue 41): a learner with little data must still learn from what it has."""
     from iotuner.tune import comparing_workload
+    from iotuner.tune._cases import memory_pieces
 
     w = s.workload
     same = np.ones(len(frame), dtype=bool)
     for column in SHAPE_COLUMNS:
         if column in frame:
             same &= (frame[column] == getattr(w, column)).to_numpy(dtype=bool)
-    if "memory_block" in frame:
-        memory = frame["memory_block"].fillna(0).to_numpy()
-        same &= memory == (w.memory_block or 0)
+    same &= (memory_pieces(frame) == (w.memory_block or 0)).to_numpy(dtype=bool)
     if "program" in frame and w.program:
         same &= (frame["program"] != w.program).to_numpy(dtype=bool)
     rows = comparing_workload(frame[same])

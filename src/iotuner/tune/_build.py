@@ -27,6 +27,7 @@ from iotuner.tune._cases import (
     calls_per_open,
     measured_in_summary,
     measurement_noise,
+    memory_pieces,
     optimise_scale,
     predict_case,
     representative_bytes,
@@ -115,11 +116,7 @@ def tune_shapes(summary: pd.DataFrame, layout: str) -> list[tuple[int, float, in
     program's phase from noncontiguous memory is a shape of its own: a gain measured on
     contiguous memory is not its gain (issue 41)."""
     rows = summary[summary["layout"] == layout]
-    memory = (
-        pd.to_numeric(rows["memory_block"], errors="coerce").fillna(0).astype(int)
-        if "memory_block" in rows.columns
-        else pd.Series(0, index=rows.index)
-    )
+    memory = memory_pieces(rows)
     if layout == "contiguous":
         files = [(0, 1.0)] * len(rows)
         shapes: set[tuple[int, float, int | None]] = {(0, 1.0, None)}

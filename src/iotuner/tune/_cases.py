@@ -36,6 +36,7 @@ __all__ = [
     "comparing_workload",
     "measured_in_summary",
     "measurement_noise",
+    "memory_pieces",
     "open_keys",
     "optimise_scale",
     "predict_case",
@@ -173,10 +174,15 @@ def _same_memory(rows: pd.DataFrame, workload: Workload) -> "pd.Series[bool]":
     RATIONALE: a program's phase from noncontiguous memory took 0.45 s per call where the
     kernel's contiguous calls took 0.002 s under one hint; a gain measured on the
     contiguous case is not the program's (issue 41)."""
+    return memory_pieces(rows) == (workload.memory_block or 0)
+
+
+def memory_pieces(rows: pd.DataFrame) -> "pd.Series[int]":
+    """Each row's memory piece size: its memory_block, 0 where memory was contiguous or
+    the row does not tell (a Darshan log, a trace or frame from before the column)."""
     if "memory_block" not in rows.columns:
-        return pd.Series(not workload.memory_block, index=rows.index)
-    theirs = pd.to_numeric(rows["memory_block"], errors="coerce").fillna(0)
-    return theirs == (workload.memory_block or 0)
+        return pd.Series(0, index=rows.index, dtype=int)
+    return pd.to_numeric(rows["memory_block"], errors="coerce").fillna(0).astype(int)
 
 
 def comparing_workload(rows: pd.DataFrame) -> pd.DataFrame:
