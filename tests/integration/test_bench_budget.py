@@ -89,10 +89,10 @@ def test_a_measurement_past_its_limit_is_stopped_and_its_workload_left_out(
 ) -> None:
     # Issue 41, item 3: one measurement of a stand-in took minutes of a 10-minute budget.
     # A limit below anything a measurement can take (1 ms; the job's launch counts in
-    # its first measurement): each workload is left out after its first measurement (stopped and not kept when
-    # the watchdog sees it running, kept when it ended first), or before its first when
-    # the pace of the other says it takes longer, with a line that says why; the run goes
-    # on to the next workload and ends normally.
+    # its first measurement): each workload is left out after its first measurement
+    # (stopped and not kept when the watchdog sees it running, kept when it ended first),
+    # or before its first when the pace of the other says it takes longer, with a line
+    # that says why; the run goes on to the next workload and ends normally.
     data = tmp_path / "data"
     data.mkdir()
     results = tmp_path / "r.bench.jsonl"
