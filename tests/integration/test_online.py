@@ -108,7 +108,10 @@ def test_the_online_loop_leaves_a_slow_entry_for_the_best(folder: Path) -> None:
     changes = [e for e in history if e["event"] == "change"]
     assert len(changes) == 1, history
     assert changes[0]["old"] == SLOW
-    assert changes[0]["gain"] > 1 and changes[0]["interval"][0] > 1
+    # The traced runs the knowledge base started with are no learning runs: they suggest
+    # the try, and its gain stays unknown until the learning runs measure it.
+    assert changes[0]["model"] == "the program's earlier traced runs", changes[0]
+    assert changes[0]["gain"] is None and changes[0]["interval"] is None
     # Ends on sieving on: no entry (ROMIO's automatic, the measured best) or `enable`.
     assert _program_hints(folder).get("romio_ds_write", "automatic") in ("automatic", "enable")
     assert changes[0]["new"] == _program_hints(folder)
@@ -123,6 +126,22 @@ def test_the_online_loop_leaves_a_slow_entry_for_the_best(folder: Path) -> None:
     key = f"{main['pattern']} {main['op']} {main['layout']} group {main['group']}"
     assert all(r["phases"][key] > 0 for r in runs), runs
     assert history[-1]["event"] == "keep"
+
+
+def test_a_measured_change_rests_on_the_learner_s_own_runs(folder: Path) -> None:
+    """The measured rule compares the program's learning runs, two or more each side:
+    the knowledge base's traced runs of every value (the fixture's) do not count."""
+    _set_program(folder, {"romio_ds_write": "enable"})
+    for _ in range(2):
+        _learn(folder, "--refit-every", "0")  # runs recorded, no refit
+    _set_program(folder, SLOW)
+    _learn(folder, "--refit-every", "0")
+    _learn(folder)  # the second run with SLOW: two runs each, then the refit
+    history = read_history(folder / "table.jsonl")
+    (change,) = [e for e in history if e["event"] == "change"]
+    assert change["model"] == "the workload's measurements", change
+    assert change["old"] == SLOW and change["new"] == {"romio_ds_write": "enable"}
+    assert change["gain"] > 1 and change["interval"][0] > 1
 
 
 @pytest.mark.slow  # CI's

@@ -593,3 +593,37 @@ def test_a_sparse_knowledge_base_tries_the_sweep_s_best_on_the_program_s_shape()
     other, program = _shape_frame(memory_block=0)  # the sweep's contiguous memory
     kept = choose_next(other, space, program, {}, {}, [], None)
     assert kept["event"] == "keep", kept
+
+
+def test_only_the_program_s_learning_runs_in_the_load_window_measure_a_gain() -> None:
+    """Issue 41: the learner went back to the default on "measured x2.93" against the one
+    run traced before the sweep, at another load. Given its learning runs, a refit claims
+    a measured gain from them alone (two or more each side, the latest
+    LOAD_WINDOW_RUNS); the knowledge base's rows of the workload suggest a try whose gain
+    stays unknown."""
+    from iotuner.online.choice import MEASURED
+    from iotuner.online.evidence import LOAD_WINDOW_RUNS
+
+    space = parse_space(SPACE, "test space")
+    frame = synthetic_summary_frame(space, effects={"romio_ds_write": {"disable": 0.3}},
+                                    noise=0.02, seed=5)  # fmt: skip
+    workload = _large_independent_writes(frame)
+    row = workload.as_row()
+    level = float(frame[_same(frame, workload)]["bw_median"].max())
+
+    def runs(hints: dict[str, str], bandwidth: float, count: int) -> list[dict]:
+        return [{"event": "run", "hints": hints, "in_force": hints, "workload": row,
+                 "bandwidth": bandwidth} for _ in range(count)]  # fmt: skip
+
+    slow_only = runs(SLOW, level * 0.3, 3)
+    event = choose_next(frame, space, workload, SLOW, SLOW, [], None, own_runs=slow_only)
+    assert event.get("model") != MEASURED, event  # the model's try (calibrated), if any
+
+    both = runs({}, level, 2) + runs(SLOW, level * 0.3, 2)
+    event = choose_next(frame, space, workload, SLOW, SLOW, [], None, own_runs=both)
+    assert event["model"] == MEASURED and event["gain"] > 3, event
+
+    # The default's runs long before the window (a different load) measure nothing now.
+    old = runs({}, level, 2) + runs(SLOW, level * 0.3, LOAD_WINDOW_RUNS)
+    event = choose_next(frame, space, workload, SLOW, SLOW, [], None, own_runs=old)
+    assert event.get("model") != MEASURED, event

@@ -183,6 +183,7 @@ class _Learner:
             self.run.app_keys,
             saved=saved,
             calibration_cache=self.table.with_name(self.table.name + ".calibration.json"),
+            own_runs=[e for e in mine if e["event"] == "run"],
         )
         if event.get("event") == "change":
             self._write(event, _note(event, current))

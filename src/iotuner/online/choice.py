@@ -1,15 +1,19 @@
 """What to try next on the run's main workload (every run teaches: the configuration a
 refit chooses is measured by the next run, and judged by the guard). The rules, in order:
 
-1. measured: a configuration whose runs beat the ones in force is taken;
+1. measured: a configuration whose runs beat the ones in force is taken (the program's
+   own learning runs, the latest evidence.LOAD_WINDOW_RUNS: measured as the runs the
+   guard judges, never one traced run from before the sweep);
 2. calibrated: else the untried configuration with the best calibrated bound is tried,
    within the risk the program's runs have earned (iotuner.online.risk);
-3. then, when nothing is tried and the default never ran the workload while another
-   configuration is in force, one run measures the default;
+3. then, when nothing is tried and the default never ran the workload in those runs
+   while another configuration is in force, one run measures the default;
 4. uncalibrated (one workload in the knowledge base): the model's bands must not overlap;
 5. sparse: where the model keeps what is in force for want of evidence (too little data,
-   or an uncalibrated model's overlapping bands), the configuration the sweep measured
-   beating the one in force on the program's own shape is tried, a guess the guard judges.
+   or an uncalibrated model's overlapping bands), the configuration the program's own
+   earlier traced runs (a search's, the knowledge base's rows of its workload) measured
+   beating the one in force is tried, else the one the sweep measured beating it on the
+   program's own shape: a guess the guard judges, its gain unknown (another load window).
 
 Only configurations whose keys can act on the workload are candidates (can_act).
 """
@@ -24,7 +28,8 @@ from typing import Any
 import numpy as np
 
 from iotuner.measurement import Workload
-from iotuner.online.evidence import acting_key, measured_runs, model_evidence
+from iotuner.online.evidence import acting_key, measured_runs, model_evidence, runs_by_config
+from iotuner.online.guard import GUARD_RUNS
 from iotuner.online.risk import (
     best_measured,
     closest_words,
@@ -139,13 +144,17 @@ def choose_next(
     app_keys: Collection[str] = (),
     saved: Any = None,
     calibration_cache: Path | None = None,
+    own_runs: Sequence[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The change (or keep) event of a refit (module doc). `runs`: the bandwidths of the
     program's runs so far at this scale (this one included), which set how much a try
     may risk (risk_budget). `app_keys`: the hints the program passes itself. `model`:
     the kind to refit; `saved`: `train`'s model, used as it is; `calibration_cache`: where
-    a refitted model's calibration is kept between runs (evidence.model_evidence)."""
-    s = _situation(frame, space, workload, current, in_force, rejected, app_keys)
+    a refitted model's calibration is kept between runs (evidence.model_evidence).
+    `own_runs`: the program's `run` events (the learner's), which alone measure its
+    configurations (evidence.LOAD_WINDOW_RUNS); None takes the frame's rows of the
+    workload instead (a caller without a history)."""
+    s = _situation(frame, space, workload, current, in_force, rejected, app_keys, own_runs)
     found = partial(model_evidence, saved=saved, cache=calibration_cache)
     return _measured_rule(s) or _model_rules(s, frame, model, runs, found)
 
@@ -158,6 +167,7 @@ def _situation(
     in_force: dict[str, str],
     rejected: list[dict[str, Any]],
     app_keys: Collection[str],
+    own_runs: Sequence[dict[str, Any]] | None,
 ) -> Situation:
     from iotuner.tune import measurement_noise
 
@@ -174,7 +184,16 @@ def _situation(
         return acting_key(space, {k: hints[k] for k in readable}, workload)
 
     rows = int(frame["n"].sum()) if "n" in frame else len(frame)
-    median, low, high, runs = measured_runs(frame, space, workload, keys)
+    if own_runs is None:
+        median, low, high, runs = measured_runs(frame, space, workload, keys)
+    else:
+        row = workload.as_row()
+        mine = [
+            (key_of(e.get("in_force") or e.get("hints") or {}), float(e["bandwidth"]))
+            for e in own_runs
+            if e.get("workload") == row and e.get("bandwidth")
+        ]
+        median, low, high, runs = runs_by_config(mine, keys)
     return Situation(
         space=space,
         workload=workload,
@@ -226,11 +245,18 @@ def _measured_rule(s: Situation) -> dict[str, Any] | None:
 
 
 def _measure_default(s: Situation) -> dict[str, Any] | None:
-    """One run with the default when it never ran this workload while another
-    configuration is in force (the table's, chosen without trial runs): it measures what
-    that configuration gains, and a run with the default is never slower than the
-    default. Then the measured rule keeps the better of the two."""
+    """One run with the default when it never ran this workload in the program's
+    learning runs while another configuration is in force (the table's, chosen without
+    trial runs), once that one has GUARD_RUNS runs: it measures what that configuration
+    gains, and a run with the default is never slower than the default. The guard judges
+    it against those runs, and the measured rule keeps the better of the two.
+
+    RATIONALE: the default is measured as the runs it is compared with (issue 41); with
+    fewer runs in force the guard's rank test could not undo a slower default before
+    SETTLED_RUNS runs."""
     if s.cur == s.default or np.isfinite(s.median[s.default]) or s.keys[s.default] in s.banned:
+        return None
+    if s.runs[s.cur] < GUARD_RUNS:
         return None
     event = s.change(
         s.default,
@@ -238,8 +264,8 @@ def _measure_default(s: Situation) -> dict[str, Any] | None:
         None,
         purpose="measure the default",
         model=MEASURED,
-        evidence="the default never ran this workload: one run with it measures what the "
-        "configuration in force gains",
+        evidence="the default never ran this workload in the program's learning runs: one "
+        "run with it measures what the configuration in force gains",
     )
     if event["new"] == dict(s.current):
         return None  # the program's own values are its default: nothing to measure
@@ -259,6 +285,7 @@ def _model_rules(
     except ModelError as exc:
         return (
             _measure_default(s)
+            or _earlier_runs_rule(s, frame)
             or _shape_rule(s, frame)
             or s.keep(
                 "no configuration's measured runs beat the ones in force",
@@ -269,13 +296,45 @@ def _model_rules(
         return _calibrated_rule(s, found.median, found.calibration, found.kind, runs)
     event = _uncalibrated_rule(s, found.median, found.low, found.high, found.kind)
     if event["event"] == "keep" and "within the noise" in event["reason"]:
-        return _shape_rule(s, frame) or event
+        return _earlier_runs_rule(s, frame) or _shape_rule(s, frame) or event
     return event
 
 
 SHAPE_COLUMNS = ("nprocs", "pattern", "op", "layout", "block", "fill", "group")
 """What the sweep's rows must share with the run's workload to speak for its shape (with
 the memory layout: memory_block)."""
+
+
+def _earlier_runs_rule(s: Situation, frame: Any) -> dict[str, Any] | None:
+    """A try of the configuration the program's earlier traced runs (the knowledge
+    base's rows of its very workload: a search's, traced runs before the sweep) measured
+    beating the one in force, as the measured rule judges, two runs or more each. Made
+    at another time and load than the learning runs, they suggest a try and measure no
+    gain: the program's runs measure it, the guard judges it."""
+    median, low, high, runs = measured_runs(frame, s.space, s.workload, s.keys)
+    if runs[s.cur] < 2:
+        return None
+    margin = 1.0 + (s.noise if math.isfinite(s.noise) else 0.0)
+    beating = [
+        i for i in range(len(s.keys))
+        if i != s.cur and s.candidate(i) and s.keys[i] not in s.banned and runs[i] >= 2
+        and low[i] > high[s.cur] and median[i] > median[s.cur] * margin
+    ]  # fmt: skip
+    if not beating:
+        return None
+    best = max(beating, key=lambda i: median[i])
+    event = s.change(
+        best,
+        None,
+        None,
+        purpose="try what the program's earlier runs measured",
+        model="the program's earlier traced runs",
+        evidence=f"its earlier traced runs measured it x{median[best] / median[s.cur]:.2f} "
+        f"over the configuration in force ({int(runs[best])} and {int(runs[s.cur])} runs, "
+        "the lower quartile above the upper), at another time and load than the learning "
+        "runs: a guess the program's runs measure and the guard judges",
+    )
+    return None if event["new"] == dict(s.current) else event
 
 
 def _shape_rule(s: Situation, frame: Any) -> dict[str, Any] | None:

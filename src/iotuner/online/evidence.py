@@ -3,6 +3,7 @@ configuration, and the model's calibration on held-out workloads."""
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from iotuner.space import Space, SpaceError, config_key
 
 __all__ = [
     "CALIBRATION_FOLDS",
+    "LOAD_WINDOW_RUNS",
     "PREDICTIONS_KEPT",
     "ModelEvidence",
     "SavedModel",
@@ -23,6 +25,7 @@ __all__ = [
     "measured_runs",
     "model_evidence",
     "quick_calibration",
+    "runs_by_config",
 ]
 
 CALIBRATION_FOLDS = 24
@@ -77,6 +80,33 @@ def measured_runs(
                 (r["bw_q1"], r["bw_q3"]) if r["n"] >= 2 else (r["bw_median"], r["bw_median"])
             )
     return median, low, high, runs
+
+
+LOAD_WINDOW_RUNS = 24
+"""The program's latest runs (of its file and scale) that measure its configurations for
+the learner. RATIONALE: the learner compares runs made the way it judges them (learning
+runs, traced alike) and near in time (a machine's load moves over hours); on two programs
+it went back to the default after "measured x2.93" against the one run traced before the
+sweep, at another load (issue 41). Rows of other traced runs speak through the model."""
+
+
+def runs_by_config(
+    runs: Sequence[tuple[str, float]], keys: list[str]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """As measured_runs, from the program's own learning runs: (configuration key,
+    MiB/s) each, the latest LOAD_WINDOW_RUNS of them; quartiles as the knowledge base's
+    summaries (numpy's linear percentile), one run its own median and quartiles."""
+    median, low, high = (np.full(len(keys), np.nan) for _ in range(3))
+    counts = np.zeros(len(keys))
+    by_key: dict[str, list[float]] = {}
+    for key, bandwidth in runs[-LOAD_WINDOW_RUNS:]:
+        by_key.setdefault(key, []).append(bandwidth)
+    for key, values in by_key.items():
+        if key in keys:
+            i = keys.index(key)
+            low[i], median[i], high[i] = np.percentile(values, [25, 50, 75])
+            counts[i] = len(values)
+    return median, low, high, counts
 
 
 def acting_key(space: Space, config: dict[str, Any], workload: Workload) -> str:
