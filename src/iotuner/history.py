@@ -228,6 +228,8 @@ def _coverage_of(
         return f"independent contiguous access, which only open entries tune: none, {_NOTHING}"
     if entry is None:
         return f"no entry applies, {_NOTHING}"
+    if not entry.hints:
+        return f"{_rests_on(entry)}: {_NOTHING}"
     hints = acting_hints(
         {k: str(v) for k, v in entry.hints.items()},
         pattern=access.pattern,

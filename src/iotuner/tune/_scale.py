@@ -101,6 +101,11 @@ def tune_scale(
                 f"(summed log gain {scores[keys]:+.2f} over {len(inside)} cases)",
             )
         )
+    elif inside and len(candidates) > 1:
+        # Also when they stay: the entry says why, so that every traced case has an
+        # entry (independent contiguous access gets only the open entry, issue 41).
+        entries.append(TableEntry(at="open", nprocs=nprocs, hints={},
+                                  note=_open_defaults_note(scores, keys, len(inside))))  # fmt: skip
     choices: list[Choice] = []
     for case in cases:
         if case.first.pattern == "independent":
@@ -157,6 +162,18 @@ def tune_scale(
                 )
             )
     return entries, choices
+
+
+def _open_defaults_note(scores: dict[OpenKeys, float | None], kept: OpenKeys, cases: int) -> str:
+    """Why the open-only keys stay at their defaults at a scale: of the other
+    assignments, how many would slow some case beyond the noise, how many gain nothing."""
+    others = [v for k, v in scores.items() if k != kept]
+    unsafe = sum(v is None for v in others)
+    return (
+        f"open-only hints: the defaults stay at this scale; of {len(others)} other "
+        f"assignments, {unsafe} would slow a case beyond the noise and "
+        f"{len(others) - unsafe} gain nothing beyond it over the {cases} cases"
+    )
 
 
 def _rest(space: Space, config: Configuration) -> dict[str, str | int]:
