@@ -91,6 +91,47 @@ int iot__kv_from_info(struct iot_kv *kv, MPI_Info info) {
 
 /* -------------------------------------------------------------- warnings */
 
+/*
+ * `text` as the terminal may show it, into `out`: the CLI's printable rule
+ * (src/iotuner/_printable.py): C0, DEL and C1 as \xNN, U+2028-U+202E and U+2066-U+2069 as
+ * \uNNNN; and a byte that does not start a valid UTF-8 character as \xNN. A warning names
+ * table lines, file names and paths from the environment, which are data (issue 42: the
+ * ESC of a refused fs_type reached the terminal). `out` holds 4 * strlen(text) + 1.
+ */
+static void printable_into(const char *text, char *out) {
+    const unsigned char *c = (const unsigned char *)text;
+    while (*c) {
+        int n = *c < 0x80             ? 1
+                : (*c & 0xe0) == 0xc0 ? 2
+                : (*c & 0xf0) == 0xe0 ? 3
+                : (*c & 0xf8) == 0xf0 ? 4
+                                      : 0;
+        unsigned cp = n == 1 ? *c : n == 2 ? (*c & 0x1fu) : n == 3 ? (*c & 0x0fu) : (*c & 0x07u);
+        for (int k = 1; k < n; k++) {
+            if ((c[k] & 0xc0) != 0x80) {
+                n = 0;
+                break;
+            }
+            cp = (cp << 6) | (c[k] & 0x3fu);
+        }
+        static const unsigned least[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (n == 0 || cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+            out += sprintf(out, "\\x%02x", *c++); /* not UTF-8: the byte, shown */
+            continue;
+        }
+        if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+            out += sprintf(out, "\\x%02x", cp);
+        else if ((cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
+            out += sprintf(out, "\\u%04x", cp);
+        else {
+            memcpy(out, c, (size_t)n);
+            out += n;
+        }
+        c += n;
+    }
+    *out = '\0';
+}
+
 void iot__warn(int speak, const char *fmt, ...) {
     char msg[1024];
     va_list ap;
@@ -114,8 +155,11 @@ void iot__warn(int speak, const char *fmt, ...) {
     if (!known) {
         if (nseen < (int)(sizeof seen / sizeof seen[0]))
             seen[nseen++] = hash;
-        if (speak)
-            fprintf(stderr, "iotuner: warning: %s\n", msg);
+        if (speak) {
+            static char shown[4 * sizeof msg + 1]; /* under warn_lock */
+            printable_into(msg, shown);
+            fprintf(stderr, "iotuner: warning: %s\n", shown);
+        }
         struct iot_buf quoted = {0};
         iot__buf_json_string(&quoted, msg);
         if (quoted.data && !quoted.failed)

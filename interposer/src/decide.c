@@ -8,6 +8,7 @@
  */
 #include "iot.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -744,13 +745,27 @@ void iot__hints_finish(void) {
     pthread_mutex_unlock(&iot__state.lock);
 }
 
+/*
+ * The seq of a new hints record (state lock held): this rank's count of them times the
+ * world's size plus its world rank, so that no two ranks name two records alike. A file
+ * opened on a rank's own communicator has its hints recorded, and its rows written, by
+ * that rank (issue 42: two ranks opening one name on MPI_COMM_SELF both wrote seq 0, and
+ * the log was refused). -1 (no record) once the number would not fit an int.
+ */
+static int next_hint_seq(struct iot_state *s) {
+    int size = s->world_size > 0 ? s->world_size : 1;
+    if (s->hint_counter < 0 || s->hint_counter > (INT_MAX - size) / size)
+        return -1;
+    return s->hint_counter++ * size + s->world_rank;
+}
+
 void iot__record_hints(struct iot_file *f, const char *at, const struct iot_kv *requested,
                        const struct iot_kv *table, const struct iot_kv *held, int file_existed) {
     struct iot_state *s = &iot__state;
     pthread_mutex_lock(&s->lock);
-    f->hint_seq = s->hint_counter++;
+    f->hint_seq = next_hint_seq(s);
     pthread_mutex_unlock(&s->lock);
-    if (!s->trace || !f->traced || f->rank != 0)
+    if (f->hint_seq < 0 || !s->trace || !f->traced || f->rank != 0)
         return;
     /* Without memory to keep it, the record is written now, as whole as memory allows
      * (op rows name it by its seq: a log without it would not read). */

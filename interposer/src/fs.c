@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * ROMIO's file-system prefixes ("ufs:/scratch/a"): MPI opens the path after the colon.
@@ -35,24 +36,48 @@ static const char *without_prefix(const char *filename) {
     return filename;
 }
 
-/* The real path of the file, or of its directory when the file does not exist yet (an
- * open that creates it); 0 or -1. */
-static int real_path_of(const char *path, char *out) {
-    if (realpath(path, out))
-        return 0;
-    if (errno != ENOENT)
-        return -1;
-    char dir[PATH_MAX];
+/* The directory part of `path` ("." or "/" where it has none) into dir; 0 or -1. */
+static int dir_of(const char *path, char *dir, size_t len) {
     const char *slash = strrchr(path, '/');
     if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else if ((size_t)(slash - path) < sizeof dir)
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    else
+        return snprintf(dir, len, ".") < (int)len ? 0 : -1;
+    if (slash == path)
+        return snprintf(dir, len, "/") < (int)len ? 0 : -1;
+    return snprintf(dir, len, "%.*s", (int)(slash - path), path) < (int)len ? 0 : -1;
+}
+
+/*
+ * The real path an open of `path` reaches, as the kernel resolves it: the file's, or, for
+ * a file the open creates, its directory's real path and its name; 0 or -1. A dangling
+ * symlink is followed to where the open creates its target (issue 42: a dangling link on
+ * ext4 to a file on tmpfs got the ext4 table's hints), up to the kernel's 40 links;
+ * Python's os.path.realpath (System.detect) resolves it alike.
+ */
+static int real_path_of(const char *path, char *out) {
+    char at[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
+    if (snprintf(at, sizeof at, "%s", path) >= (int)sizeof at)
         return -1;
-    return realpath(dir, out) ? 0 : -1;
+    for (int links = 0; links <= 40; links++) {
+        if (realpath(at, out))
+            return 0;
+        if (errno != ENOENT || dir_of(at, dir, sizeof dir) != 0)
+            return -1;
+        ssize_t n = readlink(at, link, sizeof link - 1);
+        if (n < 0) { /* not there and not a link: the file the open creates */
+            char real_dir[PATH_MAX];
+            if (!realpath(dir, real_dir))
+                return -1;
+            const char *name = strrchr(at, '/') ? strrchr(at, '/') + 1 : at;
+            const char *sep = strcmp(real_dir, "/") == 0 ? "" : "/";
+            return snprintf(out, PATH_MAX, "%s%s%s", real_dir, sep, name) < PATH_MAX ? 0 : -1;
+        }
+        link[n] = '\0';
+        int fits = link[0] == '/' ? snprintf(at, sizeof at, "%s", link) < (int)sizeof at
+                                  : snprintf(at, sizeof at, "%s/%s", dir, link) < (int)sizeof at;
+        if (!fits)
+            return -1;
+    }
+    return -1; /* ELOOP, as the open would find */
 }
 
 /* Whether mount point dir holds the real path target. */

@@ -171,6 +171,9 @@ struct iot_agg {
     uint64_t exact_ticks; /* ticks when sampling began (exact_calls calls, all timed) */
     uint64_t exact_calls; /* 0 while every call is timed */
     uint32_t countdown;   /* while sampling: calls left until the next timed one (>= 1) */
+    uint32_t unsteady;    /* a sampled call was an outlier: every later call is timed */
+    double sampled_sq;    /* sum of the squared ticks of the calls timed while sampling */
+    double folded_var;    /* variance (ticks^2) of the estimate folded into ticks */
     int hint_set;         /* the hints record in force at the last call (-1: none) */
     int shape;            /* the file's access shape at the last call (iot_file's shapes) */
     int noffsets;         /* offsets noted below (2 at most) */
@@ -178,7 +181,7 @@ struct iot_agg {
     uint64_t first_bytes; /* pattern, and the first one's bytes (trace.c: cell_offsets) */
 };
 
-enum { IOT_SAMPLE_AFTER = 64, IOT_SAMPLE_GAP_MAX = 15 };
+enum { IOT_SAMPLE_AFTER = 64, IOT_SAMPLE_GAP_MAX = 15, IOT_SAMPLE_OUTLIER = 8 };
 
 /* iot__agg_sampling decides, after a cell's IOT_SAMPLE_AFTER-th call and each later power
  * of two while every call is timed, whether to time only some of its later ones (trace.c). */
@@ -196,22 +199,6 @@ static inline uint32_t iot__sample_gap(void) {
     return 1 + x % IOT_SAMPLE_GAP_MAX;
 }
 
-/* iot__agg_count adds one timed call (started at `start`, `bytes` moved, `ticks` long,
- * under hints record `hint_set`) to `a`. */
-static inline void iot__agg_count(struct iot_agg *a, uint64_t start, uint64_t bytes, uint64_t ticks,
-                                  int hint_set, int shape) {
-    if (a->calls == 0 || start < a->first_start)
-        a->first_start = start;
-    a->calls++;
-    a->timed++;
-    a->bytes += bytes;
-    a->ticks += ticks;
-    a->hint_set = hint_set;
-    a->shape = shape;
-    if (a->exact_calls == 0 && a->timed >= IOT_SAMPLE_AFTER && (a->timed & (a->timed - 1)) == 0)
-        iot__agg_sampling(a);
-}
-
 /* iot__agg_ticks is the cell's time in its calls: measured, or, where only some calls
  * after the first exact_calls were timed, those calls' mean time for each untimed one. */
 static inline double iot__agg_ticks(const struct iot_agg *a) {
@@ -222,6 +209,59 @@ static inline double iot__agg_ticks(const struct iot_agg *a) {
     double sampled = (double)(a->ticks - a->exact_ticks);
     return (double)a->exact_ticks +
            sampled * (double)(a->calls - a->exact_calls) / (double)(a->timed - a->exact_calls);
+}
+
+/* iot__agg_variance is the variance (ticks^2) of iot__agg_ticks: the sampled calls' spread,
+ * scaled to the calls they stand for (a simple random sample, without replacement), plus
+ * what was folded in before (iot__agg_unsteady). 0 where every call was timed. */
+static inline double iot__agg_variance(const struct iot_agg *a) {
+    double n = (double)(a->timed - a->exact_calls), total = (double)(a->calls - a->exact_calls);
+    if (a->exact_calls == 0 || a->timed <= a->exact_calls || n < 2 || total <= n)
+        return a->folded_var;
+    double sum = (double)(a->ticks - a->exact_ticks);
+    double spread = (a->sampled_sq - sum * sum / n) / (n - 1);
+    return a->folded_var + (spread > 0 ? spread : 0) * total * total / n * (1 - n / total);
+}
+
+/*
+ * iot__agg_unsteady ends sampling in `a` at a timed call far longer than those before
+ * (IOT_SAMPLE_OUTLIER times their mean: a preemption on a busy machine, a stall of the
+ * storage): the estimate so far becomes the cell's measured time, with its variance kept,
+ * and every later call is timed. RATIONALE: a sampled call stands for about 8, so one
+ * preempted call of 4 ms among 2 us calls moved a row by a factor of 3 (issue 42); counted
+ * once, and every call timed after it, what the row says stays what the calls took.
+ */
+static inline void iot__agg_unsteady(struct iot_agg *a) {
+    a->folded_var = iot__agg_variance(a);
+    a->ticks = (uint64_t)(iot__agg_ticks(a) + 0.5);
+    a->timed = a->calls;
+    a->exact_calls = a->exact_ticks = 0;
+    a->countdown = 0;
+    a->sampled_sq = 0;
+    a->unsteady = 1;
+}
+
+/* iot__agg_count adds one timed call (started at `start`, `bytes` moved, `ticks` long,
+ * under hints record `hint_set`) to `a`. */
+static inline void iot__agg_count(struct iot_agg *a, uint64_t start, uint64_t bytes, uint64_t ticks,
+                                  int hint_set, int shape) {
+    if (a->calls == 0 || start < a->first_start)
+        a->first_start = start;
+    if (a->exact_calls > 0) { /* sampling */
+        if ((double)ticks > IOT_SAMPLE_OUTLIER * (double)a->ticks / (double)a->timed)
+            iot__agg_unsteady(a);
+        else
+            a->sampled_sq += (double)ticks * (double)ticks;
+    }
+    a->calls++;
+    a->timed++;
+    a->bytes += bytes;
+    a->ticks += ticks;
+    a->hint_set = hint_set;
+    a->shape = shape;
+    if (a->exact_calls == 0 && !a->unsteady && a->timed >= IOT_SAMPLE_AFTER &&
+        (a->timed & (a->timed - 1)) == 0)
+        iot__agg_sampling(a);
 }
 
 /*

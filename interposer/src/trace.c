@@ -627,7 +627,7 @@ static void closed_write(const struct iot_closed *c) {
         int op = cell / IOT_NGROUPS;
         double calls = sum[2 * ncoll + 4 * k], bytes = sum[2 * ncoll + 4 * k + 1];
         double ranks = sum[2 * ncoll + 4 * k + 2], estimated = sum[2 * ncoll + 4 * k + 3];
-        double first = min[ncoll + k], slowest = max[ncoll + k];
+        double first = min[ncoll + k], slowest = max[ncoll + k], error = max[ncoll + ncells + k];
         const double *cell_sums = shape_sums + SHAPE_SUMS * (ncoll + k);
         const double *cell_mins = shape_mins + SHAPE_MINS * (ncoll + k);
         k++;
@@ -650,6 +650,7 @@ static void closed_write(const struct iot_closed *c) {
             .bytes_per_rank = calls > 0 ? (long long)(bytes / calls) : 0,
             .summary = estimated > 0 ? 2 : 1,
             .hint_set = c->cell_hints ? c->cell_hints[k - 1] : c->hint_seq,
+            .duration_error = estimated > 0 ? error : 0,
         };
         shape_row(&row, cell_sums, cell_mins);
         write_op_row(&row);
@@ -742,7 +743,8 @@ static void file_reduce(struct iot_file *f) {
      * two accesses gives HUGE_VAL, which no minimum keeps. */
     size_t nrows = ncoll + ncells;
     size_t nsum = 2 * ncoll + 4 * ncells + SHAPE_SUMS * nrows + 4;
-    size_t nmin = ncoll + ncells + M_N + SHAPE_MINS * nrows, nmax = ncoll + ncells;
+    /* Maxima: each row's slowest rank's time, then each summed row's largest error. */
+    size_t nmin = ncoll + ncells + M_N + SHAPE_MINS * nrows, nmax = ncoll + 2 * ncells;
     /* Every element is written below; rank 0 reduces into them in place. */
     sum = iot__malloc(nsum * sizeof *sum), min = iot__malloc((nmin + nmax) * sizeof *min);
     max = iot__malloc((nmax + 1) * sizeof *max);
@@ -772,9 +774,11 @@ static void file_reduce(struct iot_file *f) {
         sum[2 * ncoll + 4 * k] = used ? (double)a->calls : 0;
         sum[2 * ncoll + 4 * k + 1] = used ? (double)a->bytes : 0;
         sum[2 * ncoll + 4 * k + 2] = used;
-        sum[2 * ncoll + 4 * k + 3] = used && a->timed < a->calls; /* time estimated */
+        /* time estimated (in part, where sampling ended at an outlier) */
+        sum[2 * ncoll + 4 * k + 3] = used && (a->timed < a->calls || a->unsteady);
         min[ncoll + k] = used ? ticks_since_start(a->first_start, rate) : HUGE_VAL;
         max[ncoll + k] = used ? iot__agg_ticks(a) * rate : 0;
+        max[ncoll + ncells + k] = used ? 1.645 * sqrt(iot__agg_variance(a)) * rate : 0;
         shape_figures(f, used ? a->shape : -1, used ? (double)a->calls : 0,
                       used ? (double)a->bytes : 0, shape_sums + SHAPE_SUMS * (ncoll + k),
                       shape_mins + SHAPE_MINS * (ncoll + k));

@@ -40,10 +40,11 @@ from typing import Any
 import pandas as pd
 
 from iotuner._inputs import InputError, checked_input
-from iotuner.code_advice import SMALL_REQUEST, code_advice
+from iotuner.code_advice import code_advice
 from iotuner.coverage import Coverage
 from iotuner.coverage import size_words as _size
 from iotuner.diagnose import Finding, diagnose_job, ordered
+from iotuner.diagnose._thresholds import SMALL_REQUEST_BYTES
 from iotuner.errors import IotunerError
 from iotuner.formats import size_group
 from iotuner.gains import EarnedGain, stated_gain
@@ -58,7 +59,6 @@ from iotuner.tracelog import TraceLog, read_tracelog
 from iotuner.tune import Choice, Predictor, tune
 
 __all__ = [
-    "SMALL_REQUEST",
     "Advice",
     "AdviceError",
     "Recommendation",
@@ -324,7 +324,7 @@ def _local_fs_type(path: str, host: str | None) -> str:
     this machine's mount table), else "unknown": a trace records no file system type."""
     if not path or host is None or host.split(".")[0] != socket.gethostname().split(".")[0]:
         return "unknown"
-    return System.detect(Path(path).parent, "", "").fs_type
+    return System.detect(Path(path), "", "").fs_type
 
 
 def _starts_like_json(path: Path) -> bool:
@@ -376,7 +376,7 @@ def workload_evidence(workload: Workload, source: str) -> list[Evidence]:
     one shared file, a strided view. (A Darshan log's evidence comes from its counters.)"""
     found = []
     per_call = workload.bytes_per_rank
-    if per_call < SMALL_REQUEST:
+    if per_call < SMALL_REQUEST_BYTES:
         found.append(
             Evidence(
                 "small_requests",

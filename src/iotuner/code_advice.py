@@ -8,20 +8,17 @@ Hints act only on MPI-IO calls, and collective buffering only on collective ones
 * independent MPI-IO calls on a file all ranks share: collective calls let ROMIO merge
   the ranks' requests (two-phase I/O); where ranks cannot wait for each other,
   non-blocking calls at least overlap them;
-* small transfers (under SMALL_REQUEST per call) outside collective I/O: no hint merges
+* small transfers (under SMALL_REQUEST_BYTES per call, the diagnosis's one notion of a
+  small request, iotuner.diagnose._thresholds) outside collective I/O: no hint merges
   them; the program must buffer and move larger pieces.
 
 Each piece of advice is one short sentence, said as a change to the code.
 """
 
+from iotuner.diagnose._thresholds import SMALL_REQUEST_BYTES
 from iotuner.ingest import FileGroup
 
-__all__ = ["SMALL_REQUEST", "code_advice"]
-
-SMALL_REQUEST = 64 * 1024
-"""Bytes per call below which a request counts as small: well under one stripe or
-collective buffer, where per-call costs dominate (Kunkel et al. see data sieving and
-two-phase I/O matter most there). advise's evidence of a trace uses it too."""
+__all__ = ["code_advice"]
 
 
 def code_advice(group: FileGroup, python: bool) -> list[str]:
@@ -53,7 +50,7 @@ def code_advice(group: FileGroup, python: bool) -> list[str]:
             f"collective buffering only merges collective calls; where ranks cannot wait "
             f"for each other, non-blocking {nonblocking} overlaps them"
         )
-    if w.bytes_per_rank < SMALL_REQUEST and w.pattern != "collective":
+    if w.bytes_per_rank < SMALL_REQUEST_BYTES and w.pattern != "collective":
         found.append(
             f"move larger pieces per call (now {w.bytes_per_rank:,} bytes): buffer in the "
             "program and write or read MiBs at a time; no hint merges small independent calls"

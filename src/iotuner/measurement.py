@@ -12,6 +12,7 @@ import json
 import math
 import numbers
 import os
+import re
 import socket
 from collections.abc import Mapping
 from dataclasses import MISSING, asdict, dataclass, field, fields
@@ -61,6 +62,9 @@ STAT_COLUMNS = ("n", "bw_min", "bw_q1", "bw_median", "bw_q3", "bw_max")
 """Repeats and the five-number summary of their bandwidths (MiB/s)."""
 
 
+_MOUNT_ESCAPE = re.compile(r"\\([0-7]{3})")
+
+
 @dataclass(frozen=True)
 class System:
     """Where a measurement was made: results from different systems are never mixed up.
@@ -82,7 +86,11 @@ class System:
 
     @staticmethod
     def detect(data_dir: Path, mpi_library: str, fs_driver: str) -> "System":
-        """This machine, for data written under `data_dir` (mount from /proc/self/mounts)."""
+        """This machine, for data written under `data_dir`, or to the file `data_dir`
+        (mount from /proc/self/mounts). The path is resolved as an open resolves it:
+        symlinks followed, a dangling one to where the open creates its target (issue 42;
+        the interposer's interposer/src/fs.c resolves it alike), and the longest mount
+        point that holds it wins, of equal ones the later."""
         fs_type, fs_mount = "unknown", "/"
         target = os.path.realpath(data_dir)
         try:
@@ -93,7 +101,9 @@ class System:
             parts = line.split()
             if len(parts) < 3:
                 continue
-            mount = parts[1].replace("\\040", " ")
+            # The kernel writes a space, tab, newline and backslash as \ooo (getmntent reads
+            # them back so in C).
+            mount = _MOUNT_ESCAPE.sub(lambda m: chr(int(m.group(1), 8)), parts[1])
             inside = target == mount or target.startswith(mount.rstrip("/") + "/")
             if inside and len(mount) >= len(fs_mount):
                 fs_type, fs_mount = parts[2], mount

@@ -59,14 +59,15 @@ def _print_file(file: FileSummary, console: Console) -> None:
                 markup_safe(op.operation),
                 whole(str(op.calls)),
                 whole(format_size(op.bytes)),
-                whole(f"{mark}{op.duration:.6f}"),
+                whole(f"{mark}{op.duration:.6f}" + (f" ±{op.error:.6f}" if op.error > 0 else "")),
                 whole(f"{mark}{op.bandwidth:.2f}"),
                 markup_safe(op.shape),
             )
         print_table(console, [(table, None)])
         if any(op.estimated for op in file.operations):
             console.print(
-                "~ estimated: of these short calls only a sample was timed (formats/README.md)"
+                "~ estimated: of these short calls only a sample was timed, ± its 90 % "
+                "interval (formats/README.md)"
             )
     for hint_set in file.hint_sets:
         print_table(console, [(_hints_table(hint_set), None)])

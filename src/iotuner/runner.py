@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from iotuner._printable import printable
 from iotuner._safejson import loads_json
-from iotuner.errors import ConfigError, RunError, SetupError, TableError
+from iotuner.errors import ConfigError, IotunerError, RunError, SetupError
 
 __all__ = [
     "MODES",
@@ -375,11 +376,11 @@ def run(
     starts: run --learn records it, to find the logs of a run killed before it learned),
     so the logs it wrote are told apart from those of other runs by name:
     `<log dir>/<program>-<YYYYmmdd-HHMMSS>-<pid>-<tag>.iotrace.jsonl`.
-    In the tune modes the table is validated first: the interposer would run untuned on a
-    bad table, and the error is clearer here. With `capture`, the command's standard output
-    and error are returned as text instead of passed through; `extra_env` adds variables
-    (e.g. a program's parameters); after `timeout` seconds the command is stopped, with
-    every process it started, and RunError raised (run_child). With `call_rows`, each
+    In the tune modes the table is validated first: a missing, empty or refused one makes
+    the run untuned, with one warning (_untuned_if_refused). With `capture`, the command's
+    standard output and error are returned as text instead of passed through; `extra_env`
+    adds variables (e.g. a program's parameters); after `timeout` seconds the command is
+    stopped, with every process it started, and RunError raised (run_child). With `call_rows`, each
     collective call gets an op row of its own (up to limits.def's TRACE_MAX_RECORDS per
     file), and every call is timed, for a person studying the calls; otherwise calls are
     summed per routine and size group, and of short calls only a sample is timed, which is
@@ -390,6 +391,7 @@ def run(
     command, launcher_note = with_known_launcher(command)
     tag = tag or new_tag()
     log_dir = Path(log_dir or default_log_dir()).absolute()
+    mode, refusal = _untuned_if_refused(mode, table)
     env = interposer_env(mode, table, log_dir, policy, tag, library=library)
     if call_rows:
         from iotuner.formats import limits
@@ -410,19 +412,11 @@ def run(
     else:
         command, env = preload_ranks_only(command, env, os.environ.get("LD_PRELOAD"))
     notes = [f"iotuner: warning: {mismatch}"] if mismatch else []
+    notes += [refusal] if refusal else []
     if launcher_note:
         notes.insert(0, launcher_note)
     if not mismatch and table is not None and _tunes(mode):
         notes += _ompio_job_settings(table, env, library or find_library())
-    if table is not None and _tunes(mode):
-        # A refused table would leave the program untuned: say so before running it. Lines
-        # the interposer drops are its to report (one warning each, the rest applies).
-        # Imported here: `iotuner run --mode trace` starts without the table reader.
-        from iotuner.table import check_table
-
-        refused = check_table(table).refused
-        if refused is not None:
-            raise TableError(f"{table}: refused ({refused[0]}): {refused[1]}")
     make_log_dir(log_dir)
     if notes and not capture:
         print("\n".join(notes), file=sys.stderr, flush=True)
@@ -535,6 +529,31 @@ def run_child(
             stop_group(process)
         raise
     return process.returncode, stdout or "", stderr or ""
+
+
+def _untuned_if_refused(mode: str, table: Path | str | None) -> tuple[str, str | None]:
+    """The mode to run in, and the warning to give, when a tune mode's table is missing,
+    empty or refused: the program runs untuned (still traced when asked), never stopped
+    (issue 42: a job script whose table was truncated lost its run). The interposer, which
+    would refuse the table too, is not given it, so the job gets one warning, this one.
+    Lines the interposer drops are its to report (one warning each, the rest applies)."""
+    if table is None or not _tunes(mode):
+        return mode, None
+    # Imported here: `iotuner run --mode trace` starts without the table reader.
+    from iotuner.table import check_table
+
+    try:
+        refused = check_table(table).refused
+    except (OSError, IotunerError) as exc:
+        refused = ("unreadable", str(exc))
+    if refused is None:
+        return mode, None
+    untuned = "trace" if "trace" in mode.split(",") else "off"
+    return untuned, (
+        f"iotuner: warning: {printable(str(table))} refused ({refused[0]}): "
+        f"{printable(refused[1])}; the program runs untuned"
+        + (" (traced)" if untuned == "trace" else "")
+    )
 
 
 def _tunes(mode: str) -> bool:

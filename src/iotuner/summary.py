@@ -3,6 +3,7 @@
 Kept apart from the rendering (iotuner.render) so a report or a test can use the figures.
 """
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +59,10 @@ class OperationSummary:
     shape: str = ""
     """What one call touched in the file and in memory, in words (shape_words), of the
     routine's row that moved the most bytes; "" when the log does not say."""
+    error: float = 0.0
+    """Seconds: half the width of the estimate's 90 % interval, the rows' `duration_error`
+    added as independent errors (root of the sum of squares); 0 where every call was
+    timed or the log is older than the column."""
 
     @property
     def bandwidth(self) -> float:
@@ -154,7 +159,7 @@ def _operations(log: TraceLog) -> dict[str, dict[str, OperationSummary]]:
     """File -> MPI routine -> its rows added up, both in the order the rows first name them."""
     sums: dict[str, dict[str, list[Any]]] = {}
     ops = log.ops
-    for index, (name, operation, calls, moved, seconds, summary) in enumerate(
+    for index, (name, operation, calls, moved, seconds, summary, error) in enumerate(
         zip(
             ops.column("file"),
             ops.column("operation"),
@@ -162,28 +167,39 @@ def _operations(log: TraceLog) -> dict[str, dict[str, OperationSummary]]:
             ops.column("bytes"),
             ops.column("duration"),
             ops.column("summary"),
+            ops.column("duration_error"),
             strict=True,
         )
     ):
+        squared = error * error if error > 0 else 0.0  # -1: a log older than the column
         routines = sums.get(name)
         if routines is None:
             routines = sums[name] = {}
         total = routines.get(operation)
         if total is None:
-            routines[operation] = [calls, moved, 0.0 + seconds, summary == 2, index, moved]
+            routines[operation] = [calls, moved, 0.0 + seconds, summary == 2, index, moved, squared]
         else:
             total[0] += calls
             total[1] += moved
             total[2] += seconds
             total[3] = total[3] or summary == 2
+            total[6] += squared
             if moved > total[5]:
                 total[4], total[5] = index, moved
     return {
         name: {
             operation: OperationSummary(
-                operation, calls, moved, seconds, estimated, shape_words(ops[heaviest])
+                operation,
+                calls,
+                moved,
+                seconds,
+                estimated,
+                shape_words(ops[heaviest]),
+                math.sqrt(squared),
             )
-            for operation, (calls, moved, seconds, estimated, heaviest, _) in routines.items()
+            for operation, (calls, moved, seconds, estimated, heaviest, _, squared) in (
+                routines.items()
+            )
         }
         for name, routines in sums.items()
     }
@@ -227,7 +243,8 @@ def _file_summary(
         file=name,
         bytes_read=sum(r["bytes_read"] for r in records),
         bytes_written=sum(r["bytes_written"] for r in records),
-        patterns=[r["pattern"] for r in records],
+        # null in the record of an open still open at MPI_Finalize (not reduced)
+        patterns=[r["pattern"] for r in records if isinstance(r["pattern"], dict)],
         reduced=all(r["reduced"] for r in records),
         operations=list(operations.values()),
         hint_sets=[_hint_set(h) for h in hints],

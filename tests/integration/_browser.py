@@ -63,3 +63,33 @@ def image_check(page: Path, profile: Path) -> dict[str, object]:
     assert found, f"the check script wrote nothing; DOM tail:\n{dom[-1000:]}"
     result: dict[str, object] = json.loads(found.group(1).replace("&quot;", '"'))
     return result
+
+
+LAYOUT_SCRIPT = """<script>
+window.addEventListener("load", function () {
+  var names = document.querySelectorAll("td.counters code");
+  var broken = Array.from(names).filter(function (c) {
+    return c.getClientRects().length > 1;
+  });
+  var out = document.createElement("pre");
+  out.id = "layout-check";
+  out.textContent = JSON.stringify({
+    width: document.documentElement.scrollWidth,
+    codes: names.length,
+    broken: broken.map(function (c) { return c.textContent; })
+  });
+  document.body.appendChild(out);
+});
+</script>"""
+"""Writes into the DOM the page's width and the counter names of its findings that the
+layout broke over two lines or more."""
+
+
+def layout_check(page: Path, profile: Path, width: int) -> dict[str, object]:
+    """What LAYOUT_SCRIPT (which must be in `page`) found with the window `width` px wide."""
+    dom = chromium(f"--window-size={width},900", "--virtual-time-budget=10000", "--dump-dom",
+                   page.as_uri(), profile=profile).stdout  # fmt: skip
+    found = re.search(r'<pre id="layout-check">([^<]*)</pre>', dom)
+    assert found, f"the layout script wrote nothing; DOM tail:\n{dom[-1000:]}"
+    result: dict[str, object] = json.loads(found.group(1).replace("&quot;", '"'))
+    return result

@@ -16,6 +16,7 @@ import json
 import re
 from collections import defaultdict
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,7 @@ from PIL import Image
 from iotuner.advise import advise, read_source
 from iotuner.report._archive import program_page_name
 
+from ._browser import LAYOUT_SCRIPT, layout_check
 from .test_archive import make_archive, rows_of
 from .test_cli import iotuner
 
@@ -242,3 +244,20 @@ def test_an_unknown_saving_names_the_sweep_that_would_make_it_known(
     # The rows say what the explanation rests on.
     row = json.dumps(ior)
     assert '"through_mpiio": true' in row and '"modelled": false' in row
+
+
+def test_the_pages_fit_1400_px_without_breaking_a_name(
+    pages: dict[str, Any], tmp_path: Path
+) -> None:
+    """Was: counter names broken mid-word in a narrow column (code { word-break:
+    break-all }). Each program page, as Chromium lays it out 1,400 px wide: no wider than
+    the window, and every name in its tables on one line."""
+    folder = pages["folder"]
+    checked = 0
+    for page in sorted((folder / "html" / "programs").glob("*.html"))[:4]:
+        probe = tmp_path / page.name
+        probe.write_text(page.read_text().replace("</body>", LAYOUT_SCRIPT + "</body>"))
+        found = layout_check(probe, tmp_path / f"profile-{page.stem}", 1400)
+        assert found["width"] <= 1400 and found["broken"] == [], (page.name, found)
+        checked += int(found["codes"])  # type: ignore[call-overload]
+    assert checked > 20

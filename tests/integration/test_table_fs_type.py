@@ -10,12 +10,19 @@ iotuner. A table without fs_type applies everywhere (test_interposer covers that
 """
 
 import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from iotuner._printable import CONTROL, printable
 from iotuner.cli import main
 from iotuner.measurement import System
+from iotuner.runner import interposer_env
 
 from .conftest import (
     TIMEOUT,
@@ -117,3 +124,100 @@ def test_a_file_system_that_cannot_be_told_leaves_the_program_unharmed(
     assert len(warned) == 1 and "could not tell the file system" in warned[0], warned
     log = one_log(result)
     assert log.end is not None and len(log.end["warnings"]) == 1
+
+
+def _odd_paths(ours: Path, other: Path) -> dict[str, tuple[Path, Path]]:
+    """Paths whose open creates a file in `ours` or in `other` (two file systems): case ->
+    (path, the directory the file lands in). The links are made here; the files they name
+    do not exist yet."""
+    (other / "sub").mkdir()
+    (ours / "dirlink").symlink_to(other)
+    (ours / "sublink").symlink_to(other / "sub")
+    (ours / "dangling").symlink_to(other / "dangling-target.dat")
+    (ours / "chain1").symlink_to("chain2")  # relative, then absolute and dangling
+    (ours / "chain2").symlink_to(other / "chained.dat")
+    (ours / "reldir").mkdir()
+    (ours / "reldir" / "rel").symlink_to("../dirlink/rel-target.dat")
+    (other / "back").symlink_to(ours / "back-target.dat")
+    return {
+        "new file": (ours / "new.dat", ours),
+        "dangling link to the other file system": (ours / "dangling", other),
+        "new file in a linked directory": (ours / "dirlink" / "new.dat", other),
+        "'..' after a linked directory": (ours / "sublink" / ".." / "dotdot.dat", other),
+        "chain of links, the last dangling": (ours / "chain1", other),
+        "relative dangling link through a linked directory": (ours / "reldir" / "rel", other),
+        "dangling link back": (other / "back", ours),
+    }
+
+
+def test_the_interposer_and_ingest_tell_a_new_file_s_file_system_alike(
+    mpi: Mpi, tmp_path: Path
+) -> None:
+    """Issue 42: a dangling symlink on ext4 to a file on tmpfs, created by the open, got
+    the ext4 table's hints. The file system of a path is that of where the open creates
+    it, for the interposer (its open hints record: tuned, or untuned and why) and for
+    Python (System.detect, which ingest and advise use), over links, '..' and, as root, a
+    bind mount."""
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or here(shm) == here(tmp_path):
+        pytest.skip("needs /dev/shm on another file system than the test's directory")
+    other = Path(tempfile.mkdtemp(dir=shm, prefix="iotuner-fs-"))
+    bind = tmp_path / "bind"
+    bound = False
+    try:
+        paths = _odd_paths(tmp_path, other)
+        if os.geteuid() == 0 and shutil.which("mount"):
+            bind.mkdir()
+            mounted = subprocess.run(
+                ["mount", "--bind", str(other), str(bind)], capture_output=True
+            )
+            bound = mounted.returncode == 0
+            if bound:
+                paths["new file under a bind mount"] = (bind / "bound.dat", other)
+        fs_there = here(other)
+        table = table_on(tmp_path / "table.jsonl", fs_there)
+        for case, (path, lands_in) in paths.items():
+            python_says = System.detect(path, "", "").fs_type
+            assert python_says == here(lands_in), case
+            result = run_interposed(
+                mpi.command(2, "iokernel", "--file", str(path), "--size", "64k"),
+                mode="tune,trace",
+                table=table,
+                log_dir=tmp_path / "logs" / case.replace(" ", "-").replace("'", ""),
+                capture=True,
+                timeout=TIMEOUT,
+            )
+            assert result.returncode == 0, f"{case}: {result.stderr[-2000:]}"
+            opened = [h for h in one_log(result).hints if h["at"] == "open"]
+            assert opened, case
+            if python_says == fs_there:
+                assert "untuned" not in opened[0], f"{case}: {opened[0].get('untuned')}"
+            else:
+                assert opened[0]["untuned"].endswith(f"the file is on {python_says}"), case
+    finally:
+        if bound:
+            subprocess.run(["umount", str(bind)], capture_output=True)
+        shutil.rmtree(other, ignore_errors=True)
+
+
+@pytest.mark.parametrize("fs_type", ["ext4\x1b[2J", "xfs\u202e4txe", "nfs\x9b31m", "gpfs\x7f"])
+def test_the_interposer_prints_a_refused_fs_type_escaped(
+    mpi: Mpi, tmp_path: Path, fs_type: str
+) -> None:
+    """Issue 42: the interposer's warning about a refused fs_type printed its text raw (an
+    ESC reached the terminal) where `iotuner table check` prints it escaped. The
+    interposer, preloaded without `iotuner run` (which now runs the program untuned before
+    the interposer sees such a table), shows it by the CLI's printable rule."""
+    table = table_on(tmp_path / "table.jsonl", fs_type)
+    env = interposer_env("tune", table, tmp_path / "logs", "table", "escaped")
+    done = mpi.run_env(env, 2, "iokernel", "--file", str(tmp_path / "data"), "--size", "64k")
+    warned = warnings_in(done.stderr)
+    assert len(warned) == 1, done.stderr
+    assert printable(fs_type) in warned[0] and not CONTROL.search(warned[0]), warned[0]
+    checked = subprocess.run(
+        [str(Path(sys.executable).parent / "iotuner"), "table", "check", str(table)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert printable(fs_type) in checked.stdout and not CONTROL.search(checked.stdout)

@@ -50,7 +50,14 @@ REDUNDANT_BYTES = 1 << 20
 
 STRAGGLER_TIME_SHARE = 0.15
 """On a shared file, the slowest rank's time minus the fastest's past this share of the
-file's summed I/O time is a straggler (Drishti's imbalance_stragglers)."""
+slowest's is a straggler (Drishti's imbalance_stragglers divides by the time summed over
+the ranks, which hides any straggler of a large job)."""
+
+AGGREGATOR_MEAN_SLACK = 2.0
+"""A shared file's POSIX time over its aggregators (counted by the slowest rank's share of
+the bytes) may pass the slowest rank's time by the other ranks' own calls (opens, the
+metadata of 495 ranks beside one aggregator's writes: 1.13 times); past this factor the
+count is wrong, and the straggler test holds the slowest rank against every rank."""
 
 STRAGGLER_BYTES_SHARE = 0.15
 """The same for the bytes the slowest and fastest rank moved (Drishti applies the same
@@ -105,6 +112,17 @@ of the job's time."""
 
 SHARE_OF_RUN_WARNING = 0.01
 """Past this share it is a warning; under it (a hundredth of the run) information."""
+
+COLLECTIVE_ALREADY_SHARE = 0.99
+"""MPI-IO calls of a file past this share collective: its POSIX calls are then collective
+buffering's, and the advice for small, random or strided POSIX calls is about the
+aggregators (cb_buffer_size, cb_nodes, striping), not to make the calls collective."""
+
+CRITICAL_FLOOR_CORE_HOURS = 1.0
+"""Under this many core-hours at stake (the mean rank's seconds times the ranks) a finding
+is at most a warning, whatever its share of the run: a centre acts first on what costs its
+machine hours, and a test job of 2 seconds on 4 ranks (8 core-seconds) was "critical"
+(issue 42). One core-hour is an hour of one rank, or 28 s of 128."""
 
 SECONDS_CRITICAL = 600.0
 """Without a run time: ten minutes at stake is critical..."""

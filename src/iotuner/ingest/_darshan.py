@@ -49,7 +49,9 @@ Darshan summed over the ranks, and whose times it summed too):
   the first layout component (logs before 3.41 call them LUSTRE_STRIPE_WIDTH and
   LUSTRE_STRIPE_SIZE; PyDarshan reads those as components), from the group's largest file
   with a LUSTRE record; unknown without one.
-* `program`: the base name of the first word of the executable line, unknown when empty.
+* `program`: the base name of the first word of the executable line; when it is empty, the
+  executable's name in the log's file name as darshan-runtime writes it
+  (`<user>_<exe>_id<job>_...`), else the log's file name without `.darshan`.
 * `seconds`: the summed time of the calls (MPIIO_F_WRITE_TIME or MPIIO_F_READ_TIME, for
   POSIX and STDIO files POSIX_F_*_TIME, STDIO_F_*_TIME) over the records, divided by
   nprocs: the mean rank's time in those calls, opening and closing left out, as bench
@@ -278,6 +280,19 @@ def _check_header(path: Path, data: bytes, size: int) -> str:
     return version
 
 
+_LOG_NAME = re.compile(r"[^_]+_(?P<exe>.+?)_id\d+")
+"""darshan-runtime's log names: <user>_<executable>_id<job>_<month>-<day>-<seconds>-..."""
+
+
+def _program_of_log_name(path: Path) -> str:
+    """The program of a log whose executable line is empty: from the log's name as
+    darshan-runtime writes it, else the name itself (issue 42: dxt.darshan's program was
+    blank in the terminal)."""
+    stem = path.name.removesuffix(".darshan")
+    named = _LOG_NAME.match(stem)
+    return named.group("exe") if named else stem
+
+
 def read_darshan(
     path: Path | str, nodes: int | None = None, *, reader: "DarshanReader | None" = None
 ) -> DarshanJob:
@@ -340,7 +355,7 @@ def _job(path: Path, log: Mapping[str, Any], nodes: int | None) -> DarshanJob:
     frames: Mapping[str, pd.DataFrame] = log["frames"]
     stripes: Mapping[int, tuple[int, int]] = log["stripes"]
     exe = str(log["exe"]).strip()
-    program = os.path.basename(exe.split()[0]) if exe.split() else ""
+    program = os.path.basename(exe.split()[0]) if exe.split() else _program_of_log_name(path)
     run_time = job.get("run_time")
     notes = [
         "Darshan records no MPI-IO hint values: the configuration that produced these "

@@ -202,6 +202,6 @@ def _trace_system(
     if not os.path.isabs(file) and cwd and os.path.isabs(cwd):
         file = os.path.join(cwd, file)
     if host == here and os.path.isabs(file):
-        detected = System.detect(Path(file).parent, mpi_library, driver)
+        detected = System.detect(Path(file), mpi_library, driver)
         return System(host, detected.mpi_library, detected.fs_type, driver, detected.fs_mount)
     return System(host, mpi_library, "unknown", driver, "unknown")
