@@ -171,7 +171,12 @@ struct iot_agg {
     uint64_t exact_ticks; /* ticks when sampling began (exact_calls calls, all timed) */
     uint64_t exact_calls; /* 0 while every call is timed */
     uint32_t countdown;   /* while sampling: calls left until the next timed one (>= 1) */
-    uint32_t unsteady;    /* a sampled call was an outlier: every later call is timed */
+    uint32_t unsteady;    /* sampling met an outlier: every later call is timed */
+    uint32_t untimed_run; /* while sampling: calls left untimed since the last timed one */
+    uint64_t last_end;    /* iot__ticks() at the end of the last timed call */
+    uint64_t between;     /* ticks between one timed call's end and the next one's start, */
+    uint64_t betweens;    /* summed while every call is timed, and how many: the program's */
+                          /* own work between its calls */
     double sampled_sq;    /* sum of the squared ticks of the calls timed while sampling */
     double folded_var;    /* variance (ticks^2) of the estimate folded into ticks */
     int hint_set;         /* the hints record in force at the last call (-1: none) */
@@ -182,6 +187,9 @@ struct iot_agg {
 };
 
 enum { IOT_SAMPLE_AFTER = 64, IOT_SAMPLE_GAP_MAX = 15, IOT_SAMPLE_OUTLIER = 8 };
+/* A run of untimed calls ends sampling sooner: its mean hides one long call among them,
+ * and the run's time is what the calls took (iot__agg_unsteady). */
+enum { IOT_SAMPLE_RUN_OUTLIER = 3 };
 
 /* iot__agg_sampling decides, after a cell's IOT_SAMPLE_AFTER-th call and each later power
  * of two while every call is timed, whether to time only some of its later ones (trace.c). */
@@ -224,16 +232,27 @@ static inline double iot__agg_variance(const struct iot_agg *a) {
 }
 
 /*
- * iot__agg_unsteady ends sampling in `a` at a timed call far longer than those before
- * (IOT_SAMPLE_OUTLIER times their mean: a preemption on a busy machine, a stall of the
- * storage): the estimate so far becomes the cell's measured time, with its variance kept,
- * and every later call is timed. RATIONALE: a sampled call stands for about 8, so one
- * preempted call of 4 ms among 2 us calls moved a row by a factor of 3 (issue 42); counted
- * once, and every call timed after it, what the row says stays what the calls took.
+ * iot__agg_unsteady ends sampling in `a`, before it counts a timed call that started
+ * `start`: the estimate so far becomes the cell's measured time, with its variance kept,
+ * and every later call is timed. With `run` set, the calls left untimed since the last
+ * timed one are counted by the time that passed since it, less the program's own work
+ * between calls as it was while every call was timed (a preemption among them counts as
+ * their time, as timing each would mostly have counted it). RATIONALE: a sampled call
+ * stands for about 8, so one preempted call of 4 ms among 2 us calls moved a row by a
+ * factor of 3, and preemptions that hit untimed calls went uncounted (issue 42); on a
+ * busy machine a row must say what its calls took, which timing every call does.
  */
-static inline void iot__agg_unsteady(struct iot_agg *a) {
+static inline void iot__agg_unsteady(struct iot_agg *a, uint64_t start, int run) {
     a->folded_var = iot__agg_variance(a);
-    a->ticks = (uint64_t)(iot__agg_ticks(a) + 0.5);
+    double estimate = iot__agg_ticks(a);
+    if (run && a->untimed_run > 0 && a->timed > a->exact_calls && a->betweens > 0) {
+        double n = (double)(a->timed - a->exact_calls), k = (double)a->untimed_run;
+        double work = (double)a->between / (double)a->betweens * (k + 1);
+        double took = (double)(start - a->last_end) - work;
+        estimate -= (double)(a->ticks - a->exact_ticks) / n * k; /* the mean's share */
+        estimate += took > 0 ? took : 0;
+    }
+    a->ticks = (uint64_t)(estimate + 0.5);
     a->timed = a->calls;
     a->exact_calls = a->exact_ticks = 0;
     a->countdown = 0;
@@ -242,14 +261,23 @@ static inline void iot__agg_unsteady(struct iot_agg *a) {
 }
 
 /* iot__agg_count adds one timed call (started at `start`, `bytes` moved, `ticks` long,
- * under hints record `hint_set`) to `a`. */
+ * under hints record `hint_set`) to `a`. While sampling, a call over IOT_SAMPLE_OUTLIER
+ * times the mean of the timed ones, or a run of untimed calls that took over that many
+ * times what the means of calls and of the work between them say, ends it
+ * (iot__agg_unsteady). */
 static inline void iot__agg_count(struct iot_agg *a, uint64_t start, uint64_t bytes, uint64_t ticks,
                                   int hint_set, int shape) {
     if (a->calls == 0 || start < a->first_start)
         a->first_start = start;
     if (a->exact_calls > 0) { /* sampling */
-        if ((double)ticks > IOT_SAMPLE_OUTLIER * (double)a->ticks / (double)a->timed)
-            iot__agg_unsteady(a);
+        double mean = (double)a->ticks / (double)a->timed;
+        double work = a->betweens ? (double)a->between / (double)a->betweens : 0;
+        double run = (double)(start - a->last_end);
+        double expected = (mean + work) * (double)(a->untimed_run + 1);
+        if (a->untimed_run > 0 && run > IOT_SAMPLE_RUN_OUTLIER * expected)
+            iot__agg_unsteady(a, start, 1); /* the machine (or the program) did more */
+        else if ((double)ticks > IOT_SAMPLE_OUTLIER * mean)
+            iot__agg_unsteady(a, start, 0); /* a preempted or stalled call */
         else
             a->sampled_sq += (double)ticks * (double)ticks;
     }
@@ -259,6 +287,12 @@ static inline void iot__agg_count(struct iot_agg *a, uint64_t start, uint64_t by
     a->ticks += ticks;
     a->hint_set = hint_set;
     a->shape = shape;
+    if (a->exact_calls == 0 && a->calls > 1 && start >= a->last_end) {
+        a->between += start - a->last_end;
+        a->betweens++;
+    }
+    a->last_end = start + ticks;
+    a->untimed_run = 0;
     if (a->exact_calls == 0 && !a->unsteady && a->timed >= IOT_SAMPLE_AFTER &&
         (a->timed & (a->timed - 1)) == 0)
         iot__agg_sampling(a);
@@ -800,6 +834,7 @@ static inline __attribute__((always_inline)) void iot__trace_untimed_done(struct
                                                                           int op, uint64_t bytes) {
     struct iot_agg *a = &f->agg[op][f->group - 1];
     a->calls++;
+    a->untimed_run++;
     a->bytes += bytes;
     a->hint_set = f->hint_seq;
     a->shape = f->shape;

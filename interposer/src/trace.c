@@ -1024,7 +1024,9 @@ void iot__log_finish(void) {
                         "\"reduced\": false, \"complete\": false}\n",
                         f->size, f->opened_at, (unsigned long long)f->bytes_read,
                         (unsigned long long)f->bytes_written);
-        iot__warn(1, "%s was still open at MPI_Finalize; only rank 0's figures are logged",
+        iot__warn(1,
+                  "%s was still open at MPI_Finalize; the log has rank 0's bytes of it, no "
+                  "rows of its calls",
                   f->name);
     }
 

@@ -40,7 +40,9 @@ def _print_file(file: FileSummary, console: Console) -> None:
     console.rule(f"[bold]{markup_safe(file.file)}[/]", align="left")
     console.print(f"read {format_size(file.bytes_read)}, written {format_size(file.bytes_written)}")
     if not file.reduced:
-        console.print("[yellow]⚠ not closed before MPI_Finalize: rank 0's figures only[/]")
+        console.print(
+            "[yellow]⚠ not closed before MPI_Finalize: rank 0's bytes only, no rows of its calls[/]"
+        )
     for pattern in file.patterns:
         # A key without a value (null: e.g. no stride when no rank made two accesses) is
         # left out: "stride_min=None" is Python's word, not the log's.

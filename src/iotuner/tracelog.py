@@ -143,12 +143,20 @@ limit, not more patience).
 _OP_NAMES = tuple(f.name for f in op_fields())
 _OP_INTS = tuple(f.name for f in op_fields() if f.type == "INT")
 _OP_KEY_SET = frozenset(["record", *_OP_NAMES])
-_OP_KEY_SET_BEFORE = frozenset(["record", *(f.name for f in op_fields() if not f.optional)])
 _OP_UNKNOWN: dict[str, Any] = {
     f.name: -1.0 if f.type == "REAL" else -1 for f in op_fields() if f.optional
 }
 """The optional op columns (added after logs were written without them) and the value a
 row without them reads as: -1, unknown."""
+_OP_GENERATIONS: dict[frozenset[str], dict[str, Any]] = {
+    frozenset(
+        ["record", *(f.name for f in op_fields() if not f.optional), *list(_OP_UNKNOWN)[:n]]
+    ): dict(list(_OP_UNKNOWN.items())[n:])
+    for n in range(len(_OP_UNKNOWN))
+}
+"""The key sets of op records of earlier writers, each with the columns it lacks: the
+optional columns were added in the order trace_op_fields.def lists them, so a writer's
+row holds the first n of them (0: the access shape's, then duration_error)."""
 _OP_TEXT_AT = tuple(i for i, f in enumerate(op_fields()) if f.type == "TEXT")
 
 _NPROCS = "the job's nprocs"
@@ -983,9 +991,10 @@ def _op_values(
     _check_record, else None (and _check_record says what is wrong); decided fast, as the
     op rows are nearly all of a log. `known_texts`: strings already found to be text."""
     if record.keys() != _OP_KEY_SET:
-        if record.keys() != _OP_KEY_SET_BEFORE:
+        lacking = _OP_GENERATIONS.get(frozenset(record.keys()))
+        if lacking is None:
             return None
-        record = {**record, **_OP_UNKNOWN}  # a log from before the optional columns
+        record = {**record, **lacking}  # a log from before some optional columns
     values: tuple[Any, ...] = _OP_VALUES(record)
     if tuple(map(type, values)) != _OP_TYPES_WRITTEN:
         for value, written in zip(values, _OP_TYPES_WRITTEN, strict=True):
@@ -1075,11 +1084,15 @@ def _check_record(where: str, kind: str, record: dict[str, Any], nprocs: int) ->
     keys = _op_keys() if kind == "op" else _RECORD_KEYS[kind]
     optional = _op_optional_keys() if kind == "op" else _OPTIONAL_KEYS.get(kind, {})
     _check_keys(where, record, keys, optional, frozenset({"record"}))
-    if kind == "op" and 0 < len(optional.keys() & record.keys()) < len(optional):
-        # One writer writes every column or, before they were added, none of them.
-        missing = ", ".join(repr(k) for k in optional if k not in record)
+    present = [k in record for k in optional]
+    if kind == "op" and present != sorted(present, reverse=True):
+        # A writer writes the columns added up to its version, in the order they came.
+        missing = ", ".join(
+            repr(k) for k, there in zip(optional, present, strict=True) if not there
+        )
         raise TraceLogError(
-            f"{where}: the columns added to op records come all or none, got them without {missing}"
+            f"{where}: the columns added to op records come in the order they were added "
+            f"(trace_op_fields.def), got them without {missing}"
         )
     if kind == "job":
         if (record["format"], record["version"]) != (FORMAT, VERSION):

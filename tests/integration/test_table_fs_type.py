@@ -136,8 +136,9 @@ def _odd_paths(ours: Path, other: Path) -> dict[str, tuple[Path, Path]]:
     (ours / "dangling").symlink_to(other / "dangling-target.dat")
     (ours / "chain1").symlink_to("chain2")  # relative, then absolute and dangling
     (ours / "chain2").symlink_to(other / "chained.dat")
-    (ours / "reldir").mkdir()
-    (ours / "reldir" / "rel").symlink_to("../dirlink/rel-target.dat")
+    # Not here: a relative dangling link whose target goes through a linked directory
+    # ("../dirlink/x"), which ROMIO itself refuses to open ("Invalid file name": its own
+    # resolution of a missing file's directory, ADIO_ResolveFileType).
     (other / "back").symlink_to(ours / "back-target.dat")
     return {
         "new file": (ours / "new.dat", ours),
@@ -145,7 +146,6 @@ def _odd_paths(ours: Path, other: Path) -> dict[str, tuple[Path, Path]]:
         "new file in a linked directory": (ours / "dirlink" / "new.dat", other),
         "'..' after a linked directory": (ours / "sublink" / ".." / "dotdot.dat", other),
         "chain of links, the last dangling": (ours / "chain1", other),
-        "relative dangling link through a linked directory": (ours / "reldir" / "rel", other),
         "dangling link back": (other / "back", ours),
     }
 
@@ -220,4 +220,5 @@ def test_the_interposer_prints_a_refused_fs_type_escaped(
         text=True,
         check=False,
     )
-    assert printable(fs_type) in checked.stdout and not CONTROL.search(checked.stdout)
+    assert printable(fs_type) in checked.stdout
+    assert not any(CONTROL.search(line) for line in checked.stdout.splitlines())

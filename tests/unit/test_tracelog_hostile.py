@@ -380,16 +380,24 @@ def test_the_rows_of_a_large_log_read_back_as_written(tmp_path: Path, sample_log
     assert workload is not None and workload.calls_per_open == 500
 
 
-def test_op_rows_have_the_access_shape_columns_all_or_none(
+def test_op_rows_have_the_added_columns_in_the_order_they_came(
     tmp_path: Path, sample_log: Path
 ) -> None:
-    """The sample log is from before the access shape's columns (they read as -1); a row
-    with some of them is no log iotuner wrote, and says which it lacks."""
-    shape = {f.name: 1 for f in op_fields() if f.optional}
-    whole = _edited(tmp_path, sample_log, _replace(OP, {**_records(sample_log)[OP], **shape}))
+    """The sample log is from before the access shape's columns (they read as -1). A row of
+    the writer that added them but not yet duration_error reads, that one as -1; a row
+    with a later column but not an earlier one is no log iotuner wrote, and says which it
+    lacks."""
+    added = {f.name: 1 for f in op_fields() if f.optional}
+    whole = _edited(tmp_path, sample_log, _replace(OP, {**_records(sample_log)[OP], **added}))
     assert read_tracelog(whole).ops[0]["file_piece"] == 1
-    partial = dict(shape)
+    shape_only = {k: v for k, v in added.items() if k != "duration_error"}
+    earlier = _edited(
+        tmp_path, sample_log, _replace(OP, {**_records(sample_log)[OP], **shape_only})
+    )
+    row = read_tracelog(earlier).ops[0]
+    assert row["file_piece"] == 1 and row["duration_error"] == -1
+    partial = dict(added)
     del partial["mem_piece"]
     path = _edited(tmp_path, sample_log, _replace(OP, {**_records(sample_log)[OP], **partial}))
-    with pytest.raises(TraceLogError, match="all or none, got them without 'mem_piece'"):
+    with pytest.raises(TraceLogError, match=r"in the order they were added .* without 'mem_piece'"):
         read_tracelog(path)
