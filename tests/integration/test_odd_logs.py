@@ -21,6 +21,8 @@ from iotuner.tracelog import read_tracelog
 from .conftest import Mpi, one_log, write_table
 from .test_cli import iotuner
 
+pytestmark = pytest.mark.never_harm  # every stack of .ci/run, and the sanitizer build
+
 TABLE = [{"at": "open", "hints": {"romio_ds_write": "disable"}}]
 
 
