@@ -174,9 +174,8 @@ struct iot_agg {
     uint32_t unsteady;    /* sampling met an outlier: every later call is timed */
     uint32_t untimed_run; /* while sampling: calls left untimed since the last timed one */
     uint64_t last_end;    /* iot__ticks() at the end of the last timed call */
-    uint64_t between;     /* ticks between one timed call's end and the next one's start, */
-    uint64_t betweens;    /* summed while every call is timed, and how many: the program's */
-                          /* own work between its calls */
+    double work;          /* while sampling: the program's mean ticks between two calls, */
+                          /* while every call was timed (iot__agg_sampling) */
     double sampled_sq;    /* sum of the squared ticks of the calls timed while sampling */
     double folded_var;    /* variance (ticks^2) of the estimate folded into ticks */
     int hint_set;         /* the hints record in force at the last call (-1: none) */
@@ -245,10 +244,9 @@ static inline double iot__agg_variance(const struct iot_agg *a) {
 static inline void iot__agg_unsteady(struct iot_agg *a, uint64_t start, int run) {
     a->folded_var = iot__agg_variance(a);
     double estimate = iot__agg_ticks(a);
-    if (run && a->untimed_run > 0 && a->timed > a->exact_calls && a->betweens > 0) {
+    if (run && a->untimed_run > 0 && a->timed > a->exact_calls) {
         double n = (double)(a->timed - a->exact_calls), k = (double)a->untimed_run;
-        double work = (double)a->between / (double)a->betweens * (k + 1);
-        double took = (double)(start - a->last_end) - work;
+        double took = (double)(start - a->last_end) - a->work * (k + 1);
         estimate -= (double)(a->ticks - a->exact_ticks) / n * k; /* the mean's share */
         estimate += took > 0 ? took : 0;
     }
@@ -271,9 +269,8 @@ static inline void iot__agg_count(struct iot_agg *a, uint64_t start, uint64_t by
         a->first_start = start;
     if (a->exact_calls > 0) { /* sampling */
         double mean = (double)a->ticks / (double)a->timed;
-        double work = a->betweens ? (double)a->between / (double)a->betweens : 0;
         double run = (double)(start - a->last_end);
-        double expected = (mean + work) * (double)(a->untimed_run + 1);
+        double expected = (mean + a->work) * (double)(a->untimed_run + 1);
         if (a->untimed_run > 0 && run > IOT_SAMPLE_RUN_OUTLIER * expected)
             iot__agg_unsteady(a, start, 1); /* the machine (or the program) did more */
         else if ((double)ticks > IOT_SAMPLE_OUTLIER * mean)
@@ -287,10 +284,6 @@ static inline void iot__agg_count(struct iot_agg *a, uint64_t start, uint64_t by
     a->ticks += ticks;
     a->hint_set = hint_set;
     a->shape = shape;
-    if (a->exact_calls == 0 && a->calls > 1 && start >= a->last_end) {
-        a->between += start - a->last_end;
-        a->betweens++;
-    }
     a->last_end = start + ticks;
     a->untimed_run = 0;
     if (a->exact_calls == 0 && !a->unsteady && a->timed >= IOT_SAMPLE_AFTER &&

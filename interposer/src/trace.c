@@ -192,6 +192,10 @@ void iot__agg_sampling(struct iot_agg *a) {
     a->exact_calls = a->calls;
     a->exact_ticks = a->ticks;
     a->countdown = 1; /* the next call is timed */
+    /* The program's own work between two calls: what the calls' span holds besides them
+     * (every call timed so far, one after another on this cell). */
+    double span = (double)(a->last_end - a->first_start) - (double)a->ticks;
+    a->work = a->calls > 1 && span > 0 ? span / (double)(a->calls - 1) : 0;
 }
 
 static void agg_add(struct iot_file *f, int op, uint64_t start, uint64_t ticks, uint64_t bytes) {

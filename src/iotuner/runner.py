@@ -531,6 +531,18 @@ def run_child(
     return process.returncode, stdout or "", stderr or ""
 
 
+def table_refusal(table: Path | str) -> tuple[str, str] | None:
+    """Why the interposer would refuse `table` (the rule and its words), or None: what
+    `iotuner table check` says, a file that cannot be read being "unreadable"."""
+    # Imported here: `iotuner run --mode trace` starts without the table reader.
+    from iotuner.table import check_table
+
+    try:
+        return check_table(table).refused
+    except (OSError, IotunerError) as exc:
+        return ("unreadable", str(exc))
+
+
 def _untuned_if_refused(mode: str, table: Path | str | None) -> tuple[str, str | None]:
     """The mode to run in, and the warning to give, when a tune mode's table is missing,
     empty or refused: the program runs untuned (still traced when asked), never stopped
@@ -539,13 +551,7 @@ def _untuned_if_refused(mode: str, table: Path | str | None) -> tuple[str, str |
     Lines the interposer drops are its to report (one warning each, the rest applies)."""
     if table is None or not _tunes(mode):
         return mode, None
-    # Imported here: `iotuner run --mode trace` starts without the table reader.
-    from iotuner.table import check_table
-
-    try:
-        refused = check_table(table).refused
-    except (OSError, IotunerError) as exc:
-        refused = ("unreadable", str(exc))
+    refused = table_refusal(table)
     if refused is None:
         return mode, None
     untuned = "trace" if "trace" in mode.split(",") else "off"

@@ -137,7 +137,7 @@ def _learning_mode(table: Path) -> tuple[str, bool]:
     missing, empty or refused never stops the program: it runs untuned (as the interposer
     does with such a table), with one warning; learning then writes the table, unless it
     was refused (what is in it is not the learner's to overwrite)."""
-    from iotuner.table import check_table
+    from iotuner.runner import table_refusal
 
     if not table.exists() or not table.read_bytes().strip():
         state = "does not exist yet" if not table.exists() else "is empty"
@@ -147,10 +147,7 @@ def _learning_mode(table: Path) -> tuple[str, bool]:
             file=sys.stderr,
         )
         return "trace", True
-    try:
-        refused = check_table(table).refused
-    except (OSError, IotunerError) as exc:
-        refused = ("unreadable", str(exc))
+    refused = table_refusal(table)
     if refused is None:
         return "tune,trace", True
     print(
