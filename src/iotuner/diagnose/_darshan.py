@@ -785,11 +785,26 @@ def _aggregated(ctx: _Log, shared: pd.DataFrame) -> pd.Series:
     return shared["id"].map(even).fillna(False).astype(bool)
 
 
-def _shared_imbalance(ctx: _Log, frame: pd.DataFrame) -> Iterable[Finding]:
-    """Stragglers on files all ranks opened: slowest and fastest rank counters."""
-    shared = frame[frame["rank"] == -1]
-    if shared.empty or ctx.nprocs < 2:
-        return
+@dataclass(frozen=True)
+class _Spread:
+    """Per shared POSIX record (one row each): how its time and bytes spread over the
+    ranks, and whom the slowest rank is held against (_spread)."""
+
+    shared: pd.DataFrame
+    moved: pd.Series  # bytes read and written
+    gap: pd.Series  # slowest rank's bytes less the fastest's
+    uneven: pd.Series  # bytes unequal past T.STRAGGLER_BYTES_SHARE
+    aggregated: pd.Series  # collective buffering explains the uneven bytes (_aggregated)
+    by_aggregators: pd.Series  # ...and the slowest rank is held against the aggregators
+    aggregators: pd.Series  # their count, by the slowest rank's share of the bytes
+    among: pd.Series  # their mean time, at most the slowest rank's
+    mean: pd.Series  # the mean rank's time
+    variance: pd.Series
+    lead: pd.Series  # the slowest rank's time past whom it is held against
+    late: pd.Series  # a straggler
+
+
+def _spread(ctx: _Log, shared: pd.DataFrame) -> _Spread:
     times = shared[["POSIX_F_READ_TIME", "POSIX_F_WRITE_TIME", "POSIX_F_META_TIME"]]
     total = times.clip(lower=0).sum(axis=1)
     slowest = shared["POSIX_F_SLOWEST_RANK_TIME"]
@@ -804,7 +819,6 @@ def _shared_imbalance(ctx: _Log, frame: pd.DataFrame) -> Iterable[Finding]:
     # Per rank, at any scale: the fastest rank's time against the slowest's (issue 42: the
     # gap over the time summed over all ranks missed 85.5 s against 20.4 s at 2,048 ranks).
     late = (slowest > 0) & ((spread > T.STRAGGLER_TIME_SHARE * slowest) | (cv > T.VARIANCE_CV))
-    lead = (slowest - mean).clip(lower=0)
     # Under collective buffering the slowest rank is held against the aggregators, not
     # every rank: about moved / its bytes of them shared the file's time (the ranks that
     # are not aggregators spent some too, so their mean is if anything overstated, and is
@@ -816,89 +830,111 @@ def _shared_imbalance(ctx: _Log, frame: pd.DataFrame) -> Iterable[Finding]:
     by_aggregators = aggregated & (among <= T.AGGREGATOR_MEAN_SLACK * slowest)
     among = among.clip(upper=slowest)
     late_aggregator = slowest - among > T.STRAGGLER_TIME_SHARE * slowest
-    lead = lead.where(~by_aggregators, (slowest - among).clip(lower=0))
+    lead = (slowest - mean).clip(lower=0).where(~by_aggregators, (slowest - among).clip(lower=0))
     late = late & (~by_aggregators | late_aggregator)
-    hit = late
-    if late.any():
-        worst = lead[hit].sort_values().index[-1]
-        row = shared.loc[worst]
-        subject = ctx.name(shared.at[worst, "id"])
-        seconds = float(lead[hit].sum())
-        yield Finding(
-            "imbalance.stragglers",
-            ctx.level(seconds),
-            "POSIX",
-            subject,
-            f"on {int(hit.sum())} shared file(s) the slowest rank took longer than the rest: "
-            f"on {subject} rank {int(row['POSIX_SLOWEST_RANK'])} spent "
-            f"{_secs(row['POSIX_F_SLOWEST_RANK_TIME'])}, rank {int(row['POSIX_FASTEST_RANK'])} "
-            f"{_secs(row['POSIX_F_FASTEST_RANK_TIME'])}, "
-            + (
-                f"the mean of its about {aggregators[worst]:.0f} collective-buffering "
-                f"aggregators {_secs(among[worst])}"
-                if by_aggregators[worst]
-                else f"the mean rank {_secs(mean[worst])}"
-            ),
-            {
-                "POSIX_F_SLOWEST_RANK_TIME": float(row["POSIX_F_SLOWEST_RANK_TIME"]),
-                "POSIX_F_FASTEST_RANK_TIME": float(row["POSIX_F_FASTEST_RANK_TIME"]),
-                "POSIX_F_VARIANCE_RANK_TIME": float(variance[worst]),
-                "POSIX_SLOWEST_RANK": float(row["POSIX_SLOWEST_RANK"]),
-                "POSIX_FASTEST_RANK": float(row["POSIX_FASTEST_RANK"]),
-            },
-            "find why that rank is slow: more data than the others (the unequal-bytes "
-            "finding, when there is one), a slow node or target, or I/O done by one rank "
-            "while the rest wait",
-            seconds,
-        )
-    hit = uneven & ~aggregated
-    if hit.any():
-        worst = (gap / moved.where(moved > 0))[hit].sort_values().index[-1]
-        row = shared.loc[worst]
-        subject = ctx.name(shared.at[worst, "id"])
-        seconds = float(lead[worst])
-        yield Finding(
-            "imbalance.bytes",
-            ctx.level(seconds),
-            "POSIX",
-            subject,
-            f"on {int(hit.sum())} shared file(s) ranks moved unequal bytes: on {subject} the "
-            f"slowest rank moved {_size(row['POSIX_SLOWEST_RANK_BYTES'])}, the fastest "
-            f"{_size(row['POSIX_FASTEST_RANK_BYTES'])}, of {_size(moved[worst])} in all",
-            {
-                "POSIX_SLOWEST_RANK_BYTES": float(row["POSIX_SLOWEST_RANK_BYTES"]),
-                "POSIX_FASTEST_RANK_BYTES": float(row["POSIX_FASTEST_RANK_BYTES"]),
-                "POSIX_F_VARIANCE_RANK_BYTES": float(row.get("POSIX_F_VARIANCE_RANK_BYTES", 0.0)),
-                "POSIX_BYTES_READ+POSIX_BYTES_WRITTEN": float(moved[worst]),
-            },
-            "spread the data evenly over the ranks (or over more aggregators)",
-            seconds,
-        )
-    hit = (uneven & aggregated) & ~late
-    if hit.any():
-        worst = lead[hit].sort_values().index[-1]
-        row = shared.loc[worst]
-        subject = ctx.name(shared.at[worst, "id"])
-        rank = int(row["POSIX_SLOWEST_RANK"])
-        yield Finding(
-            "mpiio.aggregation",
-            "info",
-            "MPI-IO",
-            subject,
-            f"on {subject} the ranks moved even bytes through collective MPI-IO, while at "
-            f"POSIX rank {rank} moved {_size(row['POSIX_SLOWEST_RANK_BYTES'])} of "
-            f"{_size(moved[worst])} in {_secs(row['POSIX_F_SLOWEST_RANK_TIME'])}: collective "
-            "buffering's aggregators write for all ranks by design, so this is not a "
-            "straggler",
-            {
-                "POSIX_SLOWEST_RANK_BYTES": float(row["POSIX_SLOWEST_RANK_BYTES"]),
-                "POSIX_F_SLOWEST_RANK_TIME": float(row["POSIX_F_SLOWEST_RANK_TIME"]),
-                "POSIX_BYTES_READ+POSIX_BYTES_WRITTEN": float(moved[worst]),
-            },
-            "to spread the aggregators' work, give collective buffering more of them: a wider "
-            "Lustre stripe (ROMIO takes one aggregator per stripe there) or the cb_nodes hint",
-            None,
-        )
+    return _Spread(shared, moved, gap, uneven, aggregated, by_aggregators, aggregators, among,
+                   mean, variance, lead, late)  # fmt: skip
+
+
+def _shared_imbalance(ctx: _Log, frame: pd.DataFrame) -> Iterable[Finding]:
+    """Stragglers on files all ranks opened: slowest and fastest rank counters."""
+    shared = frame[frame["rank"] == -1]
+    if shared.empty or ctx.nprocs < 2:
+        return
+    s = _spread(ctx, shared)
+    if s.late.any():
+        yield _stragglers(ctx, s)
+    if (s.uneven & ~s.aggregated).any():
+        yield _unequal_bytes(ctx, s)
+    if (s.uneven & s.aggregated & ~s.late).any():
+        yield _aggregation(ctx, s)
+
+
+def _stragglers(ctx: _Log, s: _Spread) -> Finding:
+    hit = s.late
+    worst = s.lead[hit].sort_values().index[-1]
+    row = s.shared.loc[worst]
+    subject = ctx.name(s.shared.at[worst, "id"])
+    seconds = float(s.lead[hit].sum())
+    return Finding(
+        "imbalance.stragglers",
+        ctx.level(seconds),
+        "POSIX",
+        subject,
+        f"on {int(hit.sum())} shared file(s) the slowest rank took longer than the rest: "
+        f"on {subject} rank {int(row['POSIX_SLOWEST_RANK'])} spent "
+        f"{_secs(row['POSIX_F_SLOWEST_RANK_TIME'])}, rank {int(row['POSIX_FASTEST_RANK'])} "
+        f"{_secs(row['POSIX_F_FASTEST_RANK_TIME'])}, "
+        + (
+            f"the mean of its about {s.aggregators[worst]:.0f} collective-buffering "
+            f"aggregators {_secs(s.among[worst])}"
+            if s.by_aggregators[worst]
+            else f"the mean rank {_secs(s.mean[worst])}"
+        ),
+        {
+            "POSIX_F_SLOWEST_RANK_TIME": float(row["POSIX_F_SLOWEST_RANK_TIME"]),
+            "POSIX_F_FASTEST_RANK_TIME": float(row["POSIX_F_FASTEST_RANK_TIME"]),
+            "POSIX_F_VARIANCE_RANK_TIME": float(s.variance[worst]),
+            "POSIX_SLOWEST_RANK": float(row["POSIX_SLOWEST_RANK"]),
+            "POSIX_FASTEST_RANK": float(row["POSIX_FASTEST_RANK"]),
+        },
+        "find why that rank is slow: more data than the others (the unequal-bytes "
+        "finding, when there is one), a slow node or target, or I/O done by one rank "
+        "while the rest wait",
+        seconds,
+    )
+
+
+def _unequal_bytes(ctx: _Log, s: _Spread) -> Finding:
+    hit = s.uneven & ~s.aggregated
+    worst = (s.gap / s.moved.where(s.moved > 0))[hit].sort_values().index[-1]
+    row = s.shared.loc[worst]
+    subject = ctx.name(s.shared.at[worst, "id"])
+    seconds = float(s.lead[worst])
+    return Finding(
+        "imbalance.bytes",
+        ctx.level(seconds),
+        "POSIX",
+        subject,
+        f"on {int(hit.sum())} shared file(s) ranks moved unequal bytes: on {subject} the "
+        f"slowest rank moved {_size(row['POSIX_SLOWEST_RANK_BYTES'])}, the fastest "
+        f"{_size(row['POSIX_FASTEST_RANK_BYTES'])}, of {_size(s.moved[worst])} in all",
+        {
+            "POSIX_SLOWEST_RANK_BYTES": float(row["POSIX_SLOWEST_RANK_BYTES"]),
+            "POSIX_FASTEST_RANK_BYTES": float(row["POSIX_FASTEST_RANK_BYTES"]),
+            "POSIX_F_VARIANCE_RANK_BYTES": float(row.get("POSIX_F_VARIANCE_RANK_BYTES", 0.0)),
+            "POSIX_BYTES_READ+POSIX_BYTES_WRITTEN": float(s.moved[worst]),
+        },
+        "spread the data evenly over the ranks (or over more aggregators)",
+        seconds,
+    )
+
+
+def _aggregation(ctx: _Log, s: _Spread) -> Finding:
+    hit = s.uneven & s.aggregated & ~s.late
+    worst = s.lead[hit].sort_values().index[-1]
+    row = s.shared.loc[worst]
+    subject = ctx.name(s.shared.at[worst, "id"])
+    rank = int(row["POSIX_SLOWEST_RANK"])
+    return Finding(
+        "mpiio.aggregation",
+        "info",
+        "MPI-IO",
+        subject,
+        f"on {subject} the ranks moved even bytes through collective MPI-IO, while at "
+        f"POSIX rank {rank} moved {_size(row['POSIX_SLOWEST_RANK_BYTES'])} of "
+        f"{_size(s.moved[worst])} in {_secs(row['POSIX_F_SLOWEST_RANK_TIME'])}: collective "
+        "buffering's aggregators write for all ranks by design, so this is not a "
+        "straggler",
+        {
+            "POSIX_SLOWEST_RANK_BYTES": float(row["POSIX_SLOWEST_RANK_BYTES"]),
+            "POSIX_F_SLOWEST_RANK_TIME": float(row["POSIX_F_SLOWEST_RANK_TIME"]),
+            "POSIX_BYTES_READ+POSIX_BYTES_WRITTEN": float(s.moved[worst]),
+        },
+        "to spread the aggregators' work, give collective buffering more of them: a wider "
+        "Lustre stripe (ROMIO takes one aggregator per stripe there) or the cb_nodes hint",
+        None,
+    )
 
 
 def _sum_rows(frame: pd.DataFrame, *columns: str) -> pd.Series:
