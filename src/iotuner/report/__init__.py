@@ -131,7 +131,14 @@ def _environment() -> jinja2.Environment:
         finalize=_shown,
     )
     env.filters["lines"] = _lines
+    env.filters["counted"] = _counted
     return env
+
+
+def _counted(count: int, singular: str, plural: str = "") -> str:
+    """`1 log`, `3 logs`: a count with its noun in the number it takes ("1 logs" was on the
+    pages)."""
+    return f"{count} {singular if count == 1 else plural or singular + 's'}"
 
 
 def _shown(value: Any) -> Any:
