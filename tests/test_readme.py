@@ -1,11 +1,15 @@
-"""The README's command blocks, run as written, in order, in one shell, the way a newcomer
-runs them after `./setup.sh`: so the README cannot drift from what works.
+"""The command blocks of the README and of its docs/ pages, run as written, in order, in one
+shell, the way a newcomer runs them after `./setup.sh`: so the pages cannot drift from what
+works.
 
 Every ```sh block runs, except one right after an HTML comment that starts with
 "<!-- not run by tests/test_readme.py:" and says why (the setup and test commands
-themselves, a rebuild for another MPI). The shell starts in the checkout with HOME in a
-temporary folder, so `~` and iotuner's default folders (logs, knowledge base) are the
-test's own; it stops at the first failing command and the test shows its output.
+themselves, a rebuild for another MPI). The README's blocks run first; then each docs page's,
+the pages in the order the README first links them, since they go on from the README's
+walk-through (its folder, `$app`, knowledge base, model, tables and logs). The shell starts
+in the checkout with HOME in a temporary folder, so `~` and iotuner's default folders (logs,
+knowledge base) are the test's own; it stops at the first failing command and the test shows
+its output and the page it was on.
 """
 
 import os
@@ -17,7 +21,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 SKIP = "<!-- not run by tests/test_readme.py:"
+PAGE_MARK = "== the blocks of "
 TIMEOUT = 900
 """Seconds for every block together (about 3 minutes on the 2-core development machine)."""
 REPR = re.compile(r"\b[A-Za-z_]\w*\(\w+=|=None\b|\bNone\b|<[\w.]+ object at 0x")
@@ -36,16 +42,39 @@ def command_blocks(text: str) -> tuple[list[str], list[str]]:
     return run, skipped
 
 
+def pages() -> list[Path]:
+    """The README, then the docs pages in the order the README first links them (a page it
+    does not link comes last, and tests/unit/test_docs_pages.py fails on it)."""
+    readme = README.read_text()
+    found = sorted(DOCS.glob("*.md"))
+
+    def first_link(page: Path) -> int:
+        at = readme.find(f"](docs/{page.name})")
+        return at if at >= 0 else len(readme)
+
+    return [README, *sorted(found, key=first_link)]
+
+
 def test_every_skipped_block_says_why() -> None:
-    run, skipped = command_blocks(README.read_text())
-    assert len(run) >= 5, "the README's usage blocks are found"
+    readme_run, _ = command_blocks(README.read_text())
+    assert len(readme_run) >= 3, "the README's walk-through blocks are found"
+    run: list[str] = []
+    skipped: list[str] = []
+    for page in pages():
+        page_run, page_skipped = command_blocks(page.read_text())
+        run += page_run
+        skipped += page_skipped
+    assert len(run) >= 7, "the usage blocks of the README and its pages are found"
     assert skipped and all(len(reason) > 20 for reason in skipped)
 
 
 @pytest.mark.skipif(not (ROOT / ".venv" / "bin" / "activate").exists(), reason="no .venv")
 def test_the_readme_blocks_run_as_written(tmp_path: Path) -> None:
-    run, _ = command_blocks(README.read_text())
-    script = "set -eo pipefail\n" + "\n".join(run)
+    script = "set -eo pipefail\n"
+    for page in pages():
+        run, _ = command_blocks(page.read_text())
+        if run:  # a line per page, so that a failure can name the page it was on
+            script += f"echo '{PAGE_MARK}{page.relative_to(ROOT)}'\n" + "\n".join(run)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("IOTUNER_", "XDG_"))}
     env.update(HOME=str(tmp_path), PATH=env.get("PATH", "/usr/bin:/bin"))
     env.pop("VIRTUAL_ENV", None)
@@ -58,8 +87,9 @@ def test_the_readme_blocks_run_as_written(tmp_path: Path) -> None:
         timeout=TIMEOUT,
         check=False,
     )
+    on_page = completed.stdout.rsplit(PAGE_MARK, 1)[-1].split("\n", 1)[0]
     assert completed.returncode == 0, (
-        f"a README command failed (exit {completed.returncode}); its output ends:\n"
+        f"a command of {on_page} failed (exit {completed.returncode}); its output ends:\n"
         + completed.stdout[-4000:]
         + "\n--- stderr ---\n"
         + completed.stderr[-6000:]

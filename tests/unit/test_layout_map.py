@@ -1,5 +1,6 @@
-"""The README's layout map ("How it fits together") names every folder of the repository
-and every module and package of src/iotuner, so a newcomer's map matches the tree."""
+"""The layout map (docs/how-it-fits.md, linked from the README) names every folder of the
+repository and every module and package of src/iotuner, so a newcomer's map matches the
+tree."""
 
 import fnmatch
 import re
@@ -10,10 +11,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _layout_map() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## How it fits together", 1)[1]
+    page = (ROOT / "docs" / "how-it-fits.md").read_text(encoding="utf-8")
+    section = page.split("# How it fits together", 1)[1]
     match = re.search(r"```\n(.*?)```", section, re.S)
-    assert match, "the README's 'How it fits together' has no layout block"
+    assert match, "docs/how-it-fits.md has no layout block"
     return match.group(1)
 
 
@@ -44,7 +45,7 @@ def test_every_top_level_folder_is_on_the_map() -> None:
         for f in folders
         if not _named(f"{f}/", block) and not re.search(rf"(^|\s){re.escape(f)}/", block)
     ]
-    assert not missing, f"folders missing from the README's layout map: {missing}"
+    assert not missing, f"folders missing from the layout map: {missing}"
 
 
 def test_every_module_of_the_package_is_on_the_map() -> None:
@@ -56,4 +57,4 @@ def test_every_module_of_the_package_is_on_the_map() -> None:
         if p.name not in {"__init__.py", "__pycache__"} and (p.is_dir() or p.suffix == ".py")
     ]
     missing = [n for n in names if not _named(n, block)]
-    assert not missing, f"modules missing from the README's layout map: {missing}"
+    assert not missing, f"modules missing from the layout map: {missing}"
