@@ -54,14 +54,14 @@ def add_run(subparsers: Subparsers) -> None:
         help="give each collective call an op row of its own (up to 4,096 per file) and time "
         "every call, to study a program's calls one by one; by default calls are summed per "
         "routine and size group, and of calls under 10 us only a sample is timed, which costs "
-        "the program less (README: what tracing costs)",
+        "the program less (docs/tracing.md)",
     )
     learn = parser.add_argument_group(
         "online tuning",
         "after the program has ended: its trace into the knowledge base, the entries of the "
         "file and size group it measured in --table rewritten only with evidence, a change "
-        "that made runs slower rolled back; decisions in TABLE.history.jsonl (README: online "
-        "tuning)",
+        "that made runs slower rolled back; decisions in TABLE.history.jsonl "
+        "(docs/online-tuning.md)",
     )
     learn.add_argument(
         "--learn",

@@ -159,7 +159,8 @@ class SavedModel:
 
     RATIONALE: a saved model does not change between runs, nor do its predictions for
     the program's workload; loading it imports scikit-learn and SciPy, 2-3 s of a learn
-    step of 3.5 s on the README's knowledge base (issue 31: a step takes at most 2 s)."""
+    step of 3.5 s on the walk-through's knowledge base (issue 31: a step takes at most 2
+    s; docs/measurements.md)."""
 
     def __init__(self, directory: Path, cache: Path | None = None) -> None:
         from iotuner.models._saved import read_metadata

@@ -33,7 +33,7 @@ UNKNOWN_SPREAD = math.log1p(0.25)
 """The spread (log) taken where the program's runs give none: one run before a change and
 one after. RATIONALE: one run against one says nothing of how the program's runs vary,
 and the knowledge base's noise (the sweep's repeats, 5-10 %) made a drop of 12 % after one
-run a rollback (issue 41); a program's runs here vary by -18 to +35 % (README, what
+run a rollback (issue 41); a program's runs here vary by -18 to +35 % (docs/measurements.md,
 tracing costs), so only a run below 57 % of the one before, on both clocks, is clear
 harm before more runs are in."""
 SETTLED_RUNS = 6
