@@ -1,28 +1,16 @@
 """Findings from a Darshan log's counters (and its DXT trace when it has one).
 
 diagnose_darshan(log) reads the plain data iotuner.ingest's reader returns
-(_darshan_worker.read_log: job, names, frames of the POSIX, MPI-IO, STDIO, H5F, H5D,
-PNETCDF_FILE, PNETCDF_VAR, DFS and DAOS records, Lustre stripes and storage targets, DXT
-summaries) and says what in it costs time, each finding with the counters it rests on.
-Thresholds: iotuner.diagnose._thresholds.
+(_darshan_worker.read_log), runs every check of iotuner.diagnose.checks.CHECKS on it, in
+order, and returns what costs time, most important first. The counters the checks read:
+iotuner.diagnose._counters; their thresholds: iotuner.diagnose._thresholds.
 
-The checks live in iotuner.diagnose.checks, one module per concern, and run in the order
-of its registry (CHECKS). The modules differ in their counters' names, not in what is
-checked: MODULES (iotuner.diagnose._counters, with every counter the checks read) says for
-each which counters it keeps, and the checks of request sizes, collective calls, bytes and
-times loop over it.
-
-Which records a check reads. Streams (<STDOUT> ...) count only for the STDIO share.
-System files (iotuner.ingest.is_system_file: Python modules, libraries, /usr, /etc) count
-for metadata time and get one finding of their own ("files.system"), not the data checks:
-a thousand .pyc imports are small reads, but not the program's data layout. A record of
-rank -1 is a file all ranks opened; Darshan summed its counters and its times over the
-ranks, and keeps the slowest and fastest rank's bytes and time and their variances.
-
-Time at stake (Finding.seconds) is per mean rank unless said: a module's summed time over
-the records divided by nprocs, scaled by the share of calls the finding is about; for an
-imbalance, the slowest rank's time past the mean's. A finding's level follows it
-(checks.Log.level); a time past the run's own is said to be an upper bound (_doubted).
+Streams (<STDOUT> ...) count only for the STDIO share; system files (Python modules,
+libraries, /usr, /etc) for metadata time and "files.system", not the data checks. A record
+of rank -1 is a file all ranks opened, its counters summed over them. Time at stake
+(Finding.seconds) is per mean rank unless said; a finding's level follows it
+(checks.Log.level), and a time past the run's own is said to be an upper bound (_doubted).
+A check that raises on a damaged log's counters costs that check ("job.unreadable").
 """
 
 import math

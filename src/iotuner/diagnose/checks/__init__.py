@@ -6,6 +6,12 @@ Log (the view of the reader's plain data) and its codes with their meanings. CHE
 in its order (iotuner.diagnose.diagnose_darshan); a new check is a function, a Check, and
 a line here. codes_page() is docs/finding-codes.md, written by
 `python -m iotuner.diagnose.checks docs/finding-codes.md`.
+
+What every check keeps to: streams count only for the STDIO share; system files for
+metadata time and their own finding, not the data checks (a thousand .pyc imports are
+small reads, but not the program's data layout). Time at stake is per mean rank: a
+module's time summed over the records over nprocs, scaled by the share of calls the
+finding is about; for an imbalance, the slowest rank's time past the mean's.
 """
 
 from iotuner.diagnose.checks._helpers import Check, Log

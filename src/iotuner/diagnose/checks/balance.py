@@ -211,6 +211,12 @@ def _rank_imbalance(ctx: Log, frame: pd.DataFrame) -> Iterable[Finding]:
     own = frame[frame["rank"] >= 0]
     if own.empty:
         return
+    yield from _rank_bytes(ctx, own)
+    yield from _rank_time(ctx, own)
+
+
+def _rank_bytes(ctx: Log, own: pd.DataFrame) -> Iterable[Finding]:
+    """The bytes of each file opened by several ranks, from rank to rank."""
     for op, _upper, _ops, past in OPS:
         column = f"POSIX_BYTES_{past}"
         per_file = own.groupby("id")[column].agg(["max", "min", "count"])
@@ -235,6 +241,10 @@ def _rank_imbalance(ctx: Log, frame: pd.DataFrame) -> Iterable[Finding]:
                 "give each rank an equal share of the data",
                 None,
             )
+
+
+def _rank_time(ctx: Log, own: pd.DataFrame) -> Iterable[Finding]:
+    """The slowest rank's I/O time over its own files against the mean rank's."""
     ranks = own.groupby("rank")
     if ranks.ngroups < 2:
         return

@@ -10,6 +10,7 @@ Codes: dxt.capped, dxt.rank_spread, dxt.small, dxt.unaligned.
 """
 
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -40,64 +41,76 @@ def _dxt(ctx: Log) -> Iterable[Finding]:
                 "",
                 None,
             )
-        if len(ranks) > 1:
-            busy = pd.Series({r: v[2] for r, v in ranks.items()})
-            if len(busy) < ctx.nprocs:
-                busy = busy.reindex(range(ctx.nprocs), fill_value=0.0)
-            slowest, mean = float(busy.max()), float(busy.mean())
-            if slowest > 0 and (slowest - mean) / slowest > T.DXT_SPREAD_SHARE:
-                rank = int(str(busy.idxmax()))
-                yield Finding(
-                    "dxt.rank_spread",
-                    ctx.level(slowest - mean),
-                    "DXT",
-                    f"rank {rank}",
-                    f"{shown}: rank {rank} was busy in traced calls for {as_secs(slowest)}, "
-                    f"the mean rank {as_secs(mean)}, the least busy {as_secs(float(busy.min()))}",
-                    {
-                        "slowest rank busy": slowest,
-                        "mean rank busy": mean,
-                        "ranks traced": float(len(ranks)),
-                    },
-                    "balance the ranks' I/O (the trace shows which calls of that rank)",
-                    slowest - mean,
-                )
-        segments = trace.get("segments")
-        if segments is None or len(segments) == 0:
-            continue
-        lengths = np.asarray(segments["length"])
-        small = int((lengths < T.SMALL_REQUEST_BYTES).sum())
-        if small / len(lengths) > T.DXT_SMALL_SHARE:
+        yield from _rank_spread(ctx, shown, ranks)
+        yield from _segments(ctx, module, shown, trace.get("segments"), alignment)
+
+
+def _rank_spread(ctx: Log, shown: str, ranks: dict[int, Any]) -> Iterable[Finding]:
+    """The busiest rank in traced calls against the mean rank."""
+    if len(ranks) <= 1:
+        return
+    busy = pd.Series({r: v[2] for r, v in ranks.items()})
+    if len(busy) < ctx.nprocs:
+        busy = busy.reindex(range(ctx.nprocs), fill_value=0.0)
+    slowest, mean = float(busy.max()), float(busy.mean())
+    if slowest > 0 and (slowest - mean) / slowest > T.DXT_SPREAD_SHARE:
+        rank = int(str(busy.idxmax()))
+        yield Finding(
+            "dxt.rank_spread",
+            ctx.level(slowest - mean),
+            "DXT",
+            f"rank {rank}",
+            f"{shown}: rank {rank} was busy in traced calls for {as_secs(slowest)}, "
+            f"the mean rank {as_secs(mean)}, the least busy {as_secs(float(busy.min()))}",
+            {
+                "slowest rank busy": slowest,
+                "mean rank busy": mean,
+                "ranks traced": float(len(ranks)),
+            },
+            "balance the ranks' I/O (the trace shows which calls of that rank)",
+            slowest - mean,
+        )
+
+
+def _segments(
+    ctx: Log, module: str, shown: str, segments: Any, alignment: int
+) -> Iterable[Finding]:
+    """The kept segments' sizes, and (DXT_POSIX) their offsets against the alignment."""
+    if segments is None or len(segments) == 0:
+        return
+    lengths = np.asarray(segments["length"])
+    small = int((lengths < T.SMALL_REQUEST_BYTES).sum())
+    if small / len(lengths) > T.DXT_SMALL_SHARE:
+        yield Finding(
+            "dxt.small",
+            "info",
+            "DXT",
+            module,
+            f"{shown}: {small:,} of {len(lengths):,} traced calls moved under "
+            f"{as_size(T.SMALL_REQUEST_BYTES)} (median {as_size(float(np.median(lengths)))})",
+            {"small segments": float(small), "segments": float(len(lengths))},
+            "",
+            None,
+        )
+    if module == "DXT_POSIX":
+        offsets = np.asarray(segments["offset"])
+        unaligned = int((offsets % alignment != 0).sum())
+        if unaligned / len(offsets) > T.DXT_UNALIGNED_SHARE:
             yield Finding(
-                "dxt.small",
+                "dxt.unaligned",
                 "info",
                 "DXT",
                 module,
-                f"{shown}: {small:,} of {len(lengths):,} traced calls moved under "
-                f"{as_size(T.SMALL_REQUEST_BYTES)} (median {as_size(float(np.median(lengths)))})",
-                {"small segments": float(small), "segments": float(len(lengths))},
+                f"{shown}: {unaligned:,} of {len(offsets):,} traced calls started off a "
+                f"{alignment:,}-byte boundary",
+                {
+                    "unaligned segments": float(unaligned),
+                    "segments": float(len(offsets)),
+                    "alignment": float(alignment),
+                },
                 "",
                 None,
             )
-        if module == "DXT_POSIX":
-            offsets = np.asarray(segments["offset"])
-            unaligned = int((offsets % alignment != 0).sum())
-            if unaligned / len(offsets) > T.DXT_UNALIGNED_SHARE:
-                yield Finding(
-                    "dxt.unaligned",
-                    "info",
-                    "DXT",
-                    module,
-                    f"{shown}: {unaligned:,} of {len(offsets):,} traced calls started off a "
-                    f"{alignment:,}-byte boundary",
-                    {
-                        "unaligned segments": float(unaligned),
-                        "segments": float(len(offsets)),
-                        "alignment": float(alignment),
-                    },
-                    "",
-                    None,
-                )
 
 
 DXT = Check(

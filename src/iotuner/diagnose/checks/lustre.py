@@ -84,6 +84,16 @@ def slow_targets(ctx: Log) -> list[SlowTarget]:
 
 
 def _lustre(ctx: Log) -> Iterable[Finding]:
+    yield from _slow_target_findings(ctx)
+    frame = ctx.frame("POSIX")
+    if frame is None or not ctx.stripes or ctx.nprocs < 2:
+        return
+    shared = frame[(frame["rank"] == -1) & frame["id"].isin(list(ctx.stripes))]
+    yield from _one_stripe(ctx, shared)
+    yield from _stripes_below_nodes(ctx, shared)
+
+
+def _slow_target_findings(ctx: Log) -> Iterable[Finding]:
     for slow in slow_targets(ctx):
         gib = 2**30
         yield Finding(
@@ -108,10 +118,10 @@ def _lustre(ctx: Log) -> Iterable[Finding]:
             "a pool without it): balancing the ranks would not help",
             slow.excess,
         )
-    frame = ctx.frame("POSIX")
-    if frame is None or not ctx.stripes or ctx.nprocs < 2:
-        return
-    shared = frame[(frame["rank"] == -1) & frame["id"].isin(list(ctx.stripes))]
+
+
+def _one_stripe(ctx: Log, shared: pd.DataFrame) -> Iterable[Finding]:
+    """Files all ranks share, with bytes, on a single stripe."""
     moved_all = row_sums(shared, "POSIX_BYTES_READ", "POSIX_BYTES_WRITTEN")
     slowest = counter_column(shared, "POSIX_F_SLOWEST_RANK_TIME")
     for ident, moved, seconds in zip(
@@ -138,6 +148,10 @@ def _lustre(ctx: Log) -> Iterable[Finding]:
             "hint at create), at least one per aggregator",
             seconds,
         )
+
+
+def _stripes_below_nodes(ctx: Log, shared: pd.DataFrame) -> Iterable[Finding]:
+    """Files all ranks share on fewer stripes than the nodes DXT names."""
     hosts = {h for d in ctx.dxt.values() for h in d.get("hosts", {}).values()}
     for ident in shared["id"].tolist():
         count, _stripe = ctx.stripes[int(ident)]
