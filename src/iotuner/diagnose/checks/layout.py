@@ -74,7 +74,7 @@ LAYOUT = Check(
     "layout",
     _layout,
     {
-        "files.per_process": "most bytes went to files each opened by one rank",
+        "files.per_process": "files each opened by one rank moved more bytes than shared ones",
         "files.shared": "files all ranks share moved at least the bytes of files of one rank",
     },
 )

@@ -1,9 +1,10 @@
 """Request sizes and alignment: small calls, and calls off the file's or memory's alignment.
 
-Reads: each module's size histogram (MODULES' sizes: the bins under SMALL_REQUEST_BYTES
-against all, or against its count of calls), on all files and on the files all ranks share
-(POSIX, rank -1); POSIX_FILE_NOT_ALIGNED, POSIX_MEM_NOT_ALIGNED and their alignments; the
-MPI-IO calls of the same files, to tell collective buffering's own POSIX calls.
+Reads: each module's size histogram (MODULES' sizes: the calls in the bins under
+SMALL_REQUEST_BYTES against the histogram's sum, or its count of calls where larger), on
+all files and on the files all ranks share (POSIX, rank -1); POSIX_FILE_NOT_ALIGNED,
+POSIX_MEM_NOT_ALIGNED and their alignments; the MPI-IO calls of the same files, to tell
+collective buffering's own POSIX calls.
 Finds: small calls past T.SMALL_REQUEST_SHARE and T.SMALL_REQUEST_CALLS; misaligned calls
 past T.MISALIGNED_SHARE.
 Codes: requests.small_write, requests.small_read, requests.small_shared_write,
