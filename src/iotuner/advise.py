@@ -43,8 +43,7 @@ from iotuner._inputs import InputError, checked_input
 from iotuner.code_advice import code_advice
 from iotuner.coverage import Coverage
 from iotuner.coverage import size_words as _size
-from iotuner.diagnose import Finding, diagnose_job, ordered
-from iotuner.diagnose._thresholds import SMALL_REQUEST_BYTES
+from iotuner.diagnose import SMALL_REQUEST_BYTES, Finding, diagnose_job, ordered
 from iotuner.errors import IotunerError
 from iotuner.formats import size_group
 from iotuner.gains import EarnedGain, stated_gain

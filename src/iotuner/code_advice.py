@@ -15,7 +15,7 @@ Hints act only on MPI-IO calls, and collective buffering only on collective ones
 Each piece of advice is one short sentence, said as a change to the code.
 """
 
-from iotuner.diagnose._thresholds import SMALL_REQUEST_BYTES
+from iotuner.diagnose import SMALL_REQUEST_BYTES
 from iotuner.ingest import FileGroup
 
 __all__ = ["code_advice"]

@@ -3,14 +3,25 @@ counters it rests on (iotuner.diagnose._darshan), with every threshold in one pl
 (iotuner.diagnose._thresholds).
 
 diagnose_darshan(log) takes the plain data of iotuner.ingest's Darshan reader (a
-DarshanJob's `log`); diagnose_job(job) is the same for a DarshanJob.
+DarshanJob's `log`); diagnose_job(job) is the same for a DarshanJob. The checks, one module
+per concern, and their registry: iotuner.diagnose.checks; the finding codes they raise:
+docs/finding-codes.md. SMALL_REQUEST_BYTES: the size under which a call is small.
 """
 
 from iotuner.diagnose._darshan import diagnose_darshan
 from iotuner.diagnose._finding import FIRST, LEVELS, Finding, ordered
+from iotuner.diagnose._thresholds import SMALL_REQUEST_BYTES
 from iotuner.ingest._darshan import DarshanJob
 
-__all__ = ["FIRST", "LEVELS", "Finding", "diagnose_darshan", "diagnose_job", "ordered"]
+__all__ = [
+    "FIRST",
+    "LEVELS",
+    "SMALL_REQUEST_BYTES",
+    "Finding",
+    "diagnose_darshan",
+    "diagnose_job",
+    "ordered",
+]
 
 
 def diagnose_job(job: DarshanJob) -> list[Finding]:
