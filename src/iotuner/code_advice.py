@@ -9,7 +9,7 @@ Hints act only on MPI-IO calls, and collective buffering only on collective ones
   the ranks' requests (two-phase I/O); where ranks cannot wait for each other,
   non-blocking calls at least overlap them;
 * small transfers (under SMALL_REQUEST_BYTES per call, the diagnosis's one notion of a
-  small request, iotuner.diagnose._thresholds) outside collective I/O: no hint merges
+  small request, iotuner.diagnose.SMALL_REQUEST_BYTES) outside collective I/O: no hint merges
   them; the program must buffer and move larger pieces.
 
 Each piece of advice is one short sentence, said as a change to the code.
