@@ -119,6 +119,34 @@ def _bandwidth(result: RunResult) -> float:
     raise ConfigError(f"the kernel printed no bandwidth:\n{result.stdout}\n{result.stderr}")
 
 
+def _sweep(
+    settings: DemoSettings,
+    space: Space,
+    data_dir: Path,
+    results: Path,
+    store: Store,
+    console: Console,
+) -> None:
+    """Step 1: the demo space's sweep, traced, into the knowledge base."""
+    plan = BenchPlan(
+        space,
+        [settings.nprocs],
+        ["collective", "independent"],
+        [parse_layout(text) for text in SWEEP_LAYOUTS],
+        ["write"],
+        list(SWEEP_SIZES),
+        repeats=settings.sweep_repeats,
+        open_bytes=SWEEP_OPEN_BYTES,
+    )
+    console.print(
+        f"space {space.name} ({space.size} configurations), {len(plan.workloads)} "
+        f"workloads, {plan.measurements()} measurements, data in {data_dir}"
+    )
+    run_bench(plan, data_dir, results, console)
+    counts = ingest_bench(store, results)
+    console.print(f"knowledge base {store.url}: {counts.added} measurements added")
+
+
 def run_demo(settings: DemoSettings, console: Console) -> dict[str, Series]:
     """Run the demo and print what it found; returns the default, tuned and best series."""
     if settings.nprocs < 1 or settings.repeats < 1:
@@ -151,24 +179,7 @@ def run_demo(settings: DemoSettings, console: Console) -> dict[str, Series]:
         console.rule(f"{title}  [dim](at {time.monotonic() - started:.0f} s)[/]")
 
     step("1. bench: sweep the demo space, traced, into a fresh knowledge base")
-    plan = BenchPlan(
-        space,
-        [settings.nprocs],
-        ["collective", "independent"],
-        [parse_layout(text) for text in SWEEP_LAYOUTS],
-        ["write"],
-        list(SWEEP_SIZES),
-        repeats=settings.sweep_repeats,
-        open_bytes=SWEEP_OPEN_BYTES,
-    )
-    console.print(
-        f"space {space.name} ({space.size} configurations), {len(plan.workloads)} "
-        f"workloads, {plan.measurements()} measurements, data in {data_dir}"
-    )
-    results = workdir / "sweep.bench.jsonl"
-    run_bench(plan, data_dir, results, console)
-    counts = ingest_bench(store, results)
-    console.print(f"knowledge base {store.url}: {counts.added} measurements added")
+    _sweep(settings, space, data_dir, workdir / "sweep.bench.jsonl", store, console)
 
     step("2. train on the median of the repeats: compare models, keep the rule's choice")
     data = training_data(store, space=space.name)

@@ -223,32 +223,10 @@ def _dxt(report: Any, module: str) -> dict[str, Any]:
         total += count
         if count == 0:
             continue
-        moved = raw["length"].clip(min=0)
-        sums = ranks.setdefault(rank, [0.0, 0.0, 0.0, float("inf"), float("-inf")])
-        sums[0] += count
-        sums[1] += float(moved.sum())
-        sums[2] += float((raw["end"] - raw["start"]).clip(min=0).sum())
-        sums[3] = min(sums[3], float(raw["start"].min()))
-        sums[4] = max(sums[4], float(raw["end"].max()))
+        _add_to_rank(ranks.setdefault(rank, [0.0, 0.0, 0.0, float("inf"), float("-inf")]), raw)
         take = min(count, room)
         if take:
-            part = np.zeros(
-                take,
-                dtype=[
-                    ("rank", "<i8"),
-                    ("id", "<u8"),
-                    ("write", "?"),
-                    ("offset", "<i8"),
-                    ("length", "<i8"),
-                    ("start", "<f8"),
-                    ("end", "<f8"),
-                ],
-            )
-            part["rank"], part["id"] = rank, ident
-            part["write"] = np.arange(take) < writes
-            for name in ("offset", "length", "start", "end"):
-                part[name] = raw[name][:take]
-            kept.append(part)
+            kept.append(_segments_kept(raw[:take], rank, ident, writes))
             room -= take
     segments = np.concatenate(kept) if kept else np.zeros(0)
     return {
@@ -258,6 +236,39 @@ def _dxt(report: Any, module: str) -> dict[str, Any]:
         "ranks": ranks,
         "hosts": hosts,
     }
+
+
+def _add_to_rank(sums: list[float], raw: Any) -> None:
+    """Adds one record's segments to its rank's [segments, bytes, busy seconds, first
+    start, last end]."""
+    sums[0] += len(raw)
+    sums[1] += float(raw["length"].clip(min=0).sum())
+    sums[2] += float((raw["end"] - raw["start"]).clip(min=0).sum())
+    sums[3] = min(sums[3], float(raw["start"].min()))
+    sums[4] = max(sums[4], float(raw["end"].max()))
+
+
+def _segments_kept(raw: Any, rank: int, ident: int, writes: int) -> Any:
+    """A record's first segments as rows of the kept array (its writes come first)."""
+    import numpy as np
+
+    part = np.zeros(
+        len(raw),
+        dtype=[
+            ("rank", "<i8"),
+            ("id", "<u8"),
+            ("write", "?"),
+            ("offset", "<i8"),
+            ("length", "<i8"),
+            ("start", "<f8"),
+            ("end", "<f8"),
+        ],
+    )
+    part["rank"], part["id"] = rank, ident
+    part["write"] = np.arange(len(raw)) < writes
+    for name in ("offset", "length", "start", "end"):
+        part[name] = raw[name]
+    return part
 
 
 def _words(exc: BaseException) -> str:

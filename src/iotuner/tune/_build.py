@@ -153,50 +153,13 @@ def tune(
     counted = CountingPredictor(predictor)
     rng = np.random.default_rng(seed)
     noise = measurement_noise(summary)
-    low_bytes, high_bytes = summary["bytes_per_rank"].min(), summary["bytes_per_rank"].max()
-    trained, beyond = predicted_size_groups(summary)
-    shapes_of = {layout: tune_shapes(summary, layout) for layout in ("contiguous", "strided")}
-    nodes = int(summary["nodes"].max())
+    trained, _ = predicted_size_groups(summary)
     choices: list[Choice] = []
     entries: list[TableEntry] = []
-    combinations = sorted(
-        summary[["pattern", "op", "layout"]].drop_duplicates().itertuples(index=False)
-    )
-    per_scale: list[list[tuple[list[Workload], int, int]]] = []
     left_out: list[int] = []
     if scales is None:
         scales, left_out = compared_scales(summary)
-    for nprocs in scales:
-        pending: list[tuple[list[Workload], int, int]] = []
-        for pattern, op, layout in combinations:
-            shapes = shapes_of.get(layout, [])
-            groups = trained + (beyond if pattern == "collective" else [])
-            for group in sorted(groups):
-                size = representative_bytes(group)
-                workloads = [
-                    Workload(
-                        nprocs=int(nprocs),
-                        nodes=nodes,
-                        pattern=pattern,
-                        op=op,
-                        layout=layout,
-                        bytes_per_rank=max(int(block), size - size % int(block)) if block else size,
-                        block=int(block),
-                        fill=float(fill),
-                        calls_per_open=calls_per_open(summary, size),
-                        memory_block=memory,
-                    )
-                    for block, fill, memory in shapes
-                ]
-                distance = (
-                    0
-                    if group in trained
-                    else math.ceil(
-                        abs(math.log2(size / (low_bytes if size < low_bytes else high_bytes)))
-                    )
-                )
-                pending.append((workloads, group, distance))
-        per_scale.append(pending)
+    per_scale = [_scale_workloads(summary, int(nprocs)) for nprocs in scales]
     with _progress(progress, sum(map(len, per_scale)), chosen) as advance:
         for pending in per_scale:
             if chosen == "enumerated":
@@ -218,6 +181,49 @@ def tune(
         else "an entry needs its lower bound above the default's upper bound"
     )
     return TuneResult(entries, choices, noise, chosen, why, counted.rows, rule, tuple(left_out))
+
+
+def _scale_workloads(summary: pd.DataFrame, nprocs: int) -> list[tuple[list[Workload], int, int]]:
+    """The workloads tune predicts at one scale, per (pattern, op, layout) the training
+    data has and size group: one per shape of that layout, with the group and its
+    distance (in doublings) from the sizes measured (0 inside them)."""
+    low_bytes, high_bytes = summary["bytes_per_rank"].min(), summary["bytes_per_rank"].max()
+    trained, beyond = predicted_size_groups(summary)
+    shapes_of = {layout: tune_shapes(summary, layout) for layout in ("contiguous", "strided")}
+    nodes = int(summary["nodes"].max())
+    combinations = sorted(
+        summary[["pattern", "op", "layout"]].drop_duplicates().itertuples(index=False)
+    )
+    pending: list[tuple[list[Workload], int, int]] = []
+    for pattern, op, layout in combinations:
+        shapes = shapes_of.get(layout, [])
+        groups = trained + (beyond if pattern == "collective" else [])
+        for group in sorted(groups):
+            size = representative_bytes(group)
+            workloads = [
+                Workload(
+                    nprocs=nprocs,
+                    nodes=nodes,
+                    pattern=pattern,
+                    op=op,
+                    layout=layout,
+                    bytes_per_rank=max(int(block), size - size % int(block)) if block else size,
+                    block=int(block),
+                    fill=float(fill),
+                    calls_per_open=calls_per_open(summary, size),
+                    memory_block=memory,
+                )
+                for block, fill, memory in shapes
+            ]
+            distance = (
+                0
+                if group in trained
+                else math.ceil(
+                    abs(math.log2(size / (low_bytes if size < low_bytes else high_bytes)))
+                )
+            )
+            pending.append((workloads, group, distance))
+    return pending
 
 
 @contextmanager

@@ -55,7 +55,47 @@ def same_as_default(keys: OpenKeys, default_keys: OpenKeys, workload: Workload) 
 def tune_scale(
     cases: list[Case], space: Space, noise: float, trained: list[int]
 ) -> tuple[list[TableEntry], list[Choice]]:
+    """The entries and choices of one scale's cases: its open-only keys, an entry per
+    collective case, the view entry of its independent strided cases, and what its
+    independent contiguous cases get (the open entry alone)."""
     inside = [c for c in cases if c.distance == 0]
+    nprocs = inside[0].first.nprocs if inside else cases[0].first.nprocs
+    keys, entries = _open_entries(cases, inside, space, noise, nprocs)
+    choices = _collective_choices(cases, space, keys, noise, trained, entries)
+    view = _view_choice(
+        [c for c in inside if c.first.pattern == "independent" and c.first.layout == "strided"],
+        space,
+        keys,
+        noise,
+    )
+    if view is not None:
+        view_choices, hints, note = view
+        choices += view_choices
+        # Also when it keeps the defaults: the entry says why, so that every traced case
+        # has an entry (a table without one read as "not covered", issue 41).
+        entries.append(
+            TableEntry(at="view", nprocs=nprocs, layout="strided", hints=hints, note=note)
+        )
+    for case in inside:
+        if case.first.pattern == "independent" and case.first.layout == "contiguous":
+            fallback = access_default(case, space, keys)
+            index = fallback if fallback is not None else 0
+            choices.append(
+                _choice(
+                    case,
+                    space,
+                    index,
+                    "independent contiguous access: only the open entry's keys act on it",
+                )
+            )
+    return entries, choices
+
+
+def _open_entries(
+    cases: list[Case], inside: list[Case], space: Space, noise: float, nprocs: int
+) -> tuple[OpenKeys, list[TableEntry]]:
+    """The open-only keys with the most summed gain over the scale's measured cases, and
+    the open entry that sets them (or says why the defaults stay)."""
     default_keys = open_keys(space, space.default())
     first = (inside or cases)[0].first
     # An assignment that gives this scale the default's aggregators and nothing else is
@@ -89,10 +129,8 @@ def tune_scale(
     for candidate, value in scores.items():
         if value is not None and value > (scores.get(keys) or 0.0) + 1e-12:
             keys = candidate
-    nprocs = inside[0].first.nprocs if inside else cases[0].first.nprocs
-    entries: list[TableEntry] = []
     if keys != default_keys and keys:
-        entries.append(
+        return keys, [
             TableEntry(
                 at="open",
                 nprocs=nprocs,
@@ -100,12 +138,25 @@ def tune_scale(
                 note=f"open-only hints with the most predicted gain at this scale "
                 f"(summed log gain {scores[keys]:+.2f} over {len(inside)} cases)",
             )
-        )
-    elif inside and len(candidates) > 1:
+        ]
+    if inside and len(candidates) > 1:
         # Also when they stay: the entry says why, so that every traced case has an
         # entry (independent contiguous access gets only the open entry, issue 41).
-        entries.append(TableEntry(at="open", nprocs=nprocs, hints={},
-                                  note=_open_defaults_note(scores, keys, len(inside))))  # fmt: skip
+        return keys, [TableEntry(at="open", nprocs=nprocs, hints={},
+                                 note=_open_defaults_note(scores, keys, len(inside)))]  # fmt: skip
+    return keys, []
+
+
+def _collective_choices(
+    cases: list[Case],
+    space: Space,
+    keys: OpenKeys,
+    noise: float,
+    trained: list[int],
+    entries: list[TableEntry],
+) -> list[Choice]:
+    """Each collective case's choice under the open keys, its entry added to `entries`:
+    decided on its own measurements, or taken from the nearest measured scale."""
     choices: list[Choice] = []
     for case in cases:
         if case.first.pattern == "independent":
@@ -135,33 +186,7 @@ def tune_scale(
                 note=choice_note(choice),
             )
         )
-    view = _view_choice(
-        [c for c in inside if c.first.pattern == "independent" and c.first.layout == "strided"],
-        space,
-        keys,
-        noise,
-    )
-    if view is not None:
-        view_choices, hints, note = view
-        choices += view_choices
-        # Also when it keeps the defaults: the entry says why, so that every traced case
-        # has an entry (a table without one read as "not covered", issue 41).
-        entries.append(
-            TableEntry(at="view", nprocs=nprocs, layout="strided", hints=hints, note=note)
-        )
-    for case in inside:
-        if case.first.pattern == "independent" and case.first.layout == "contiguous":
-            fallback = access_default(case, space, keys)
-            index = fallback if fallback is not None else 0
-            choices.append(
-                _choice(
-                    case,
-                    space,
-                    index,
-                    "independent contiguous access: only the open entry's keys act on it",
-                )
-            )
-    return entries, choices
+    return choices
 
 
 def _open_defaults_note(scores: dict[OpenKeys, float | None], kept: OpenKeys, cases: int) -> str:
