@@ -275,7 +275,7 @@ def test_what_is_no_regular_file_is_refused_up_front(tmp_path: Path) -> None:
 def test_a_log_over_the_size_limit_is_refused_up_front(
     tmp_path: Path, sample_log: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tracelog, "TRACE_LOG_MAX_BYTES", 100)
+    monkeypatch.setattr(tracelog._reading, "TRACE_LOG_MAX_BYTES", 100)
     with pytest.raises(TraceLogError, match=r"larger than the 100 bytes read for a trace log"):
         read_tracelog(sample_log)
 

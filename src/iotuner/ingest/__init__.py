@@ -37,9 +37,10 @@ from iotuner.ingest._darshan import (
     is_darshan_log,
     read_darshan,
 )
-from iotuner.ingest._trace import configs_in_force, ingest_trace
+from iotuner.ingest._trace import ingest_trace
 from iotuner.measurement import BENCH_FORMAT, System
 from iotuner.store import Store
+from iotuner.tracelog import configs_in_force
 
 __all__ = [
     "CSV_FIELDS",

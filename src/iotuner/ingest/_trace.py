@@ -2,11 +2,9 @@
 the workload TraceLog.workload_of gives it."""
 
 import os
-import socket
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from iotuner.errors import TraceLogError
 from iotuner.ingest._common import IngestError, IngestResult
@@ -35,10 +33,11 @@ def ingest_trace(store: Store, path: Path | str, kind: str = "trace") -> IngestR
     search trials.
 
     Workload: TraceLog.workload_of (the one reading of a trace's workloads).
-    Configuration: every key requested for the file up to the row's hint set, with the
-    value MPI reported for it (effective), or {} when none was. System: host and MPI
-    library from the job, the driver of the file's hints; fs_type and fs_mount "unknown"
-    (a log does not tell), unless the log comes from this host (see _trace_system).
+    Configuration: TraceLog.config_of, every key requested for the file up to the row's
+    hint set, with the value MPI reported for it (effective), or {} when none was. System:
+    TraceLog.system_of, host and MPI library from the job, the driver of the file's hints
+    (TraceLog.driver_of); fs_type and fs_mount "unknown" (a log does not tell), unless the
+    log comes from this host (see iotuner.tracelog.trace_system).
     Measurement uid: the log's sha256 and the row's index; repeat: how many earlier rows
     of the log had the same workload and configuration.
 
@@ -93,12 +92,6 @@ def _measurements(
     log: TraceLog, path: Path, run_uid: str, measured: list[int]
 ) -> Iterator[list[Record]]:
     """The measurements of the rows `measured` (indices of log.ops), in batches."""
-    job = log.job
-    host = job["host"].split(".")[0] or "unknown"
-    mpi_library = " ".join(job["mpi_library"].split()) or "unknown"
-    configs, drivers = configs_in_force(log.hints)
-    log_drivers = set(drivers.values())
-    log_driver = log_drivers.pop() if len(log_drivers) == 1 else "unknown"
     systems: dict[tuple[str, str], System] = {}
     # The configuration and system of each (file, hint set), found once for all its rows.
     in_force: dict[tuple[str, int], tuple[dict[str, str], str, System]] = {}
@@ -120,13 +113,11 @@ def _measurements(
         file = files[index]
         hint_set = (file, hint_sets[index])
         if hint_set not in in_force:
-            driver = drivers.get(hint_set) or _file_driver(drivers, file) or log_driver
+            driver = log.driver_of(hint_set)
             directory = os.path.dirname(file)
             if (driver, directory) not in systems:
-                systems[(driver, directory)] = _trace_system(
-                    host, mpi_library, driver, file, job.get("cwd")
-                )
-            config = configs.get(hint_set, {})
+                systems[(driver, directory)] = log.system_of(file, driver)
+            config = log.config_of(hint_set)
             in_force[hint_set] = (
                 config,
                 config_key(canonical_config(config)),
@@ -159,49 +150,3 @@ def _measurements(
             batch = []
     if batch:
         yield batch
-
-
-def configs_in_force(
-    hints: Iterable[dict[str, Any]],
-) -> tuple[dict[tuple[str, int], dict[str, str]], dict[tuple[str, int], str]]:
-    """For each (file, seq) hint set: the configuration in force and the driver.
-
-    RATIONALE: a hints record lists only the keys passed at its decision point (an access
-    record only the keys the table changed there), so the keys in force are those requested
-    by the file's records up to this one; their values are what MPI last reported.
-    """
-    by_file: dict[str, list[dict[str, Any]]] = {}
-    for record in hints:
-        by_file.setdefault(record["file"], []).append(record)
-    configs: dict[tuple[str, int], dict[str, str]] = {}
-    drivers: dict[tuple[str, int], str] = {}
-    for name, records in by_file.items():
-        requested: dict[str, str] = {}
-        effective: dict[str, str] = {}
-        for record in sorted(records, key=lambda r: r["seq"]):
-            requested.update({str(k): str(v) for k, v in record["requested"].items()})
-            effective.update({str(k): str(v) for k, v in record["effective"].items()})
-            configs[(name, record["seq"])] = {k: effective.get(k, v) for k, v in requested.items()}
-            drivers[(name, record["seq"])] = record["driver"] or "unknown"
-    return configs, drivers
-
-
-def _file_driver(drivers: Mapping[tuple[str, int], str], name: str) -> str | None:
-    """The driver any hints record of file `name` reported, or None."""
-    return next((d for (f, _), d in drivers.items() if f == name and d != "unknown"), None)
-
-
-def _trace_system(
-    host: str, mpi_library: str, driver: str, file: str, cwd: str | None = None
-) -> System:
-    """The system of a trace row. A trace does not record the file system; when the log
-    comes from this host and names an absolute path (or a relative one and the job's
-    working directory), the mount table here tells, so traces and bench runs of the same
-    machine land on the same system."""
-    here = socket.gethostname().split(".")[0]
-    if not os.path.isabs(file) and cwd and os.path.isabs(cwd):
-        file = os.path.join(cwd, file)
-    if host == here and os.path.isabs(file):
-        detected = System.detect(Path(file), mpi_library, driver)
-        return System(host, detected.mpi_library, detected.fs_type, driver, detected.fs_mount)
-    return System(host, mpi_library, "unknown", driver, "unknown")

@@ -3,10 +3,9 @@ there and the configuration in force, read from its trace logs."""
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from iotuner.measurement import Workload
 from iotuner.tracelog import read_tracelog
@@ -52,8 +51,6 @@ def phase_key(workload: Workload) -> str:
 
 def main_workload(logs: Sequence[Path]) -> RunSummary:
     """The run's main workload, its bandwidth and the configuration in force for it."""
-    from iotuner.ingest import configs_in_force
-
     moved: Counter[Workload] = Counter()
     seconds: dict[Workload, float] = {}
     configs: dict[Workload, Counter[str]] = {}
@@ -68,25 +65,24 @@ def main_workload(logs: Sequence[Path]) -> RunSummary:
         program = str(log.job["program"])
         nprocs = int(log.job.get("nprocs") or log.job.get("size") or 0)
         host = str(log.job["host"]).split(".")[0]
-        in_force, drivers = configs_in_force(log.hints)
-        _add_phases(phases, log.files)
-        asked: dict[str, set[str]] = {}
-        for record in log.hints:
-            asked.setdefault(record["file"], set()).update(record.get("app") or {})
+        _add_phases(phases, log.open_phases())
         for index, row in enumerate(log.ops):
             if row["duration"] <= 0:
                 continue
             workload = log.workload_of(index)
             moved[workload] += int(row["bytes"])
             seconds[workload] = seconds.get(workload, 0.0) + float(row["duration"])
-            config = in_force.get((row["file"], row["hint_set"]), {})
+            hint_set = (row["file"], row["hint_set"])
+            config = log.config_of(hint_set)
             key = json.dumps(config, sort_keys=True)
             spelled[key] = config
             configs.setdefault(workload, Counter())[key] += int(row["bytes"])
-            app_keys.setdefault(workload, set()).update(asked.get(row["file"], set()))
+            app_keys.setdefault(workload, set()).update(log.app_keys(row["file"]))
             files.setdefault(workload, Counter())[row["file"]] += int(row["bytes"])
             if row["file"] not in systems:
-                systems[row["file"]] = _system_of(log, (row["file"], row["hint_set"]), drivers)
+                systems[row["file"]] = log.system_of(
+                    row["file"], log.driver_of(hint_set)
+                ).fingerprint
             nprocs = nprocs or workload.nprocs
     if not moved:
         raise ValueError("the run's trace has no timed I/O operation")
@@ -114,15 +110,11 @@ def main_workload(logs: Sequence[Path]) -> RunSummary:
     )
 
 
-def _add_phases(phases: dict[str, list[float]], records: list[dict[str, Any]]) -> None:
-    """Each file's bytes and open-to-close seconds from a log's `file` records (those
-    closed on every rank: an unreduced record knows rank 0's bytes alone)."""
-    for record in records:
-        if record.get("reduced") is False:
-            continue
-        moved = float(record.get("bytes_read") or 0) + float(record.get("bytes_written") or 0)
-        seconds = float(record.get("closed_at") or 0) - float(record.get("opened_at") or 0)
-        total = phases.setdefault(str(record.get("file")), [0.0, 0.0])
+def _add_phases(phases: dict[str, list[float]], opens: Iterable[tuple[str, float, float]]) -> None:
+    """Add each file's bytes and open-to-close seconds of a log's opens
+    (TraceLog.open_phases: those closed on every rank) to `phases`."""
+    for name, moved, seconds in opens:
+        total = phases.setdefault(name, [0.0, 0.0])
         total[0] += moved
         total[1] += seconds
 
@@ -131,22 +123,3 @@ def _phase_bandwidth(total: list[float] | None) -> float | None:
     if total is None or total[0] <= 0 or total[1] <= 0:
         return None
     return total[0] / 1048576 / total[1]
-
-
-def _system_of(log: Any, hint_set: tuple[str, int], drivers: dict[tuple[str, int], str]) -> str:
-    """The fingerprint of the system a file is on, by the rule ingesting the trace stores
-    its rows under (iotuner.ingest._trace: the mount table here, for a log of this host)."""
-    from iotuner.ingest._trace import _file_driver, _trace_system
-
-    job, file = log.job, hint_set[0]
-    every = set(drivers.values())
-    driver = drivers.get(hint_set) or _file_driver(drivers, file)
-    driver = driver or (every.pop() if len(every) == 1 else "unknown")
-    system = _trace_system(
-        job["host"].split(".")[0] or "unknown",
-        " ".join(job["mpi_library"].split()) or "unknown",
-        driver,
-        file,
-        job.get("cwd"),
-    )
-    return system.fingerprint

@@ -292,11 +292,10 @@ def merge_winner(
 
 def measured_fs_type(logs: Sequence[Path | str]) -> str | None:
     """The one file system the files of these trace logs are on (this host's mount table,
-    as ingest finds it: iotuner.ingest), or None when they are on several or it cannot
-    be told."""
+    as ingest finds it: iotuner.tracelog.trace_system), or None when they are on several or
+    it cannot be told."""
     from iotuner.errors import IotunerError
-    from iotuner.ingest._trace import _trace_system
-    from iotuner.tracelog import read_tracelog
+    from iotuner.tracelog import read_tracelog, trace_system
 
     found: set[str] = set()
     for log in logs:
@@ -306,7 +305,7 @@ def measured_fs_type(logs: Sequence[Path | str]) -> str | None:
             return None
         job = trace.job
         for record in trace.files:
-            system = _trace_system(job["host"], "", "", record["file"], job.get("cwd"))
+            system = trace_system(job["host"], "", "", record["file"], job.get("cwd"))
             found.add(system.fs_type)
     return found.pop() if len(found) == 1 and "unknown" not in found else None
 
