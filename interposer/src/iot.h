@@ -173,6 +173,7 @@ struct iot_agg {
     uint32_t countdown;   /* while sampling: calls left until the next timed one (>= 1) */
     uint32_t unsteady;    /* sampling met an outlier: every later call is timed */
     uint32_t untimed_run; /* while sampling: calls left untimed since the last timed one */
+    uint32_t folded;      /* ticks hold an estimate of calls left untimed (unsteady) */
     uint64_t last_end;    /* iot__ticks() at the end of the last timed call */
     double work;          /* while sampling: the program's mean ticks between two calls, */
                           /* while every call was timed (iot__agg_sampling) */
@@ -251,6 +252,9 @@ static inline void iot__agg_unsteady(struct iot_agg *a, uint64_t start, int run)
         estimate += took > 0 ? took : 0;
     }
     a->ticks = (uint64_t)(estimate + 0.5);
+    /* A cell whose calls are all timed (a split collective's) met an outlier too: its
+     * time stays measured, not estimated. */
+    a->folded = a->folded || a->timed < a->calls;
     a->timed = a->calls;
     a->exact_calls = a->exact_ticks = 0;
     a->countdown = 0;

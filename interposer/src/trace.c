@@ -779,7 +779,7 @@ static void file_reduce(struct iot_file *f) {
         sum[2 * ncoll + 4 * k + 1] = used ? (double)a->bytes : 0;
         sum[2 * ncoll + 4 * k + 2] = used;
         /* time estimated (in part, where sampling ended at an outlier) */
-        sum[2 * ncoll + 4 * k + 3] = used && (a->timed < a->calls || a->unsteady);
+        sum[2 * ncoll + 4 * k + 3] = used && (a->timed < a->calls || a->folded);
         min[ncoll + k] = used ? ticks_since_start(a->first_start, rate) : HUGE_VAL;
         max[ncoll + k] = used ? iot__agg_ticks(a) * rate : 0;
         max[ncoll + ncells + k] = used ? 1.645 * sqrt(iot__agg_variance(a)) * rate : 0;

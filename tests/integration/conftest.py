@@ -17,7 +17,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -266,3 +266,18 @@ def warnings_in(stderr: str) -> list[str]:
 
 Runner = Callable[..., RunResult]
 Args = Sequence[str]
+
+
+@pytest.fixture
+def hogs() -> Iterator[None]:
+    """A busy loop per core, beside the test's program: a busy machine."""
+    started = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        for _ in range(os.cpu_count() or 1)
+    ]
+    try:
+        yield
+    finally:
+        for hog in started:
+            hog.kill()
+            hog.wait()

@@ -315,6 +315,23 @@ def test_split_collectives_are_always_timed(mpi: Mpi, tmp_path: Path) -> None:
     assert row["bytes"] == 2 * calls * 256
 
 
+def test_a_split_collective_s_row_stays_measured_on_a_busy_machine(
+    mpi: Mpi, tmp_path: Path, hogs: None
+) -> None:
+    """Was: a split collective slowed by a preemption ended its cell's sampling, which
+    marked the row an estimate (summary 2) although every one of its calls was timed."""
+    calls = 2000
+    kernel = ("--api", "ordered", "--split", "--size", str(calls * 256), "--calls", str(calls))
+    every = {"IOTUNER_TRACE_SAMPLE_BELOW_US": "1000000"}
+    for run in range(3):
+        data = str(tmp_path / f"data{run}")
+        log = one_log(mpi.run(2, "iokernel", "--file", data, *kernel, extra_env=every,
+                              log_dir=tmp_path / f"logs{run}"))  # fmt: skip
+        (row,) = ops_of(log, "MPI_File_write_ordered_begin")
+        assert (row["summary"], row["duration_error"]) == (1, 0), run
+        assert row["calls"] == 2 * calls
+
+
 def test_call_rows_time_every_call(tmp_path: Path) -> None:
     """`iotuner run --call-rows` asks for every call timed, besides rows per call."""
     from iotuner.runner import run

@@ -9,31 +9,12 @@ CPU hogs on every core beside the program, the row's time stays within 10 % of t
 program's own timing of its data calls, run after run.
 """
 
-import os
 import re
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from .conftest import Mpi, one_log
 
 CALLS = 20_000
-HOG = "while True: pass"
-
-
-@pytest.fixture
-def hogs() -> Iterator[None]:
-    """A busy loop per core, beside the test's program."""
-    started = [subprocess.Popen([sys.executable, "-c", HOG]) for _ in range(os.cpu_count() or 1)]
-    try:
-        yield
-    finally:
-        for hog in started:
-            hog.kill()
-            hog.wait()
 
 
 def _own_data_seconds(stdout: str) -> float:
