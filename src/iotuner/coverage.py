@@ -3,24 +3,7 @@
 advise gives a hint and a predicted gain only for a group the training data covers (the
 rule is Coverage.gap); elsewhere it says why, with the numbers, and gives none. A model
 predicts anything it is asked; the question here is whether the measurements behind it
-say anything about the job. A group is covered when all of these hold:
-
-* system: the file system type under the group's files is the knowledge base's (a log
-  that does not tell its file system is not covered), and where the log names its host
-  (our trace logs do; Darshan logs do not), the host is the knowledge base's. Hints act
-  through the MPI-IO driver and the file system's locking and striping, so what was
-  measured on a local ext4 disk says nothing of Lustre.
-* scale: the job's ranks lie within the trained range [smallest, largest] and within
-  SCALE_FACTOR of a trained scale. The models (trees and boosted trees among them) cannot
-  extrapolate in nprocs: beyond the range they repeat the edge's prediction; and
-  collective buffering changes its behaviour with the ranks per aggregator, so a scale far
-  from every measured one is a guess even inside the range.
-* transfer size: the group's size group is one tune predicts (iotuner.tune's
-  predicted_size_groups): those overlapping the trained bytes per call, and for
-  collective access up to EXTRAPOLATE_FACTOR beyond, the range tune itself writes
-  entries for.
-* access: the (pattern, op, layout) of the group was measured (a model trained on
-  writes says nothing of reads).
+say anything about the job. Coverage.gap holds the rules.
 """
 
 from dataclasses import dataclass
@@ -90,7 +73,27 @@ class Coverage:
     def gap(self, workload: Workload, fs_type: str, host: str | None) -> str | None:
         """Why a group with this workload, on a file system of `fs_type` ("unknown" when
         the log does not tell) and on `host` (None when the log does not tell), lies
-        outside the coverage, in plain words with the numbers; None when it is covered."""
+        outside the coverage, in plain words with the numbers; None when it is covered.
+
+        A group is covered when all of these hold:
+
+        * system: the file system type under the group's files is the knowledge base's (a
+          log that does not tell its file system is not covered), and where the log names
+          its host (our trace logs do; Darshan logs do not), the host is the knowledge
+          base's. Hints act through the MPI-IO driver and the file system's locking and
+          striping, so what was measured on a local ext4 disk says nothing of Lustre.
+        * scale: the job's ranks lie within the trained range [smallest, largest] and within
+          SCALE_FACTOR of a trained scale. The models (trees and boosted trees among them)
+          cannot extrapolate in nprocs: beyond the range they repeat the edge's prediction;
+          and collective buffering changes its behaviour with the ranks per aggregator, so a
+          scale far from every measured one is a guess even inside the range.
+        * transfer size: the group's size group is one tune predicts (iotuner.tune's
+          predicted_size_groups): those overlapping the trained bytes per call, and for
+          collective access up to EXTRAPOLATE_FACTOR beyond, the range tune itself writes
+          entries for.
+        * access: the (pattern, op, layout) of the group was measured (a model trained on
+          writes says nothing of reads).
+        """
         problems: list[str] = []
         if fs_type == UNKNOWN:
             problems.append("the log does not tell the file system of its files")

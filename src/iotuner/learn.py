@@ -5,14 +5,6 @@ there is, or the one named by a fingerprint prefix). It learns a space's paramet
 that set a parameter outside the space are left out (a parameter the space does not know
 could be what made them fast), and rows of other spaces whose extra parameters sit at the
 default are kept, since "not set" is the default in every space.
-
-A row's value of a space parameter is learned from when Parameter.admits it: a listed value;
-for a range, any integer within its limits (on its step grid or not); for a listed parameter
-whose values are integers (perhaps with "default"), any integer of the sign the model's
-encoding needs, since the model reads such a parameter as a number. So measurements of
-stripe sizes or aggregator counts that the space does not list still teach the model, while
-a text value it does not list, or a number outside a range, drops the row. Dropped rows are
-counted per reason (a row may have several).
 """
 
 from collections import Counter
@@ -108,6 +100,10 @@ def training_data(
             frame[column] = p.default
             continue
         values = frame[column].unique()
+        # Parameter.admits: a listed value; in a range, any integer within its limits; for
+        # a listed integer parameter, any integer of the sign its encoding needs (the model
+        # reads it as a number), so stripe sizes or aggregator counts the space does not
+        # list still teach the model. Any other value drops the row, counted per reason.
         admitted = {v: str(v) == NOT_SET or p.admits(v) for v in values}
         drop(~frame[column].map(admitted).astype(bool), f"{p.name} not {p.admitted_text()}")
         frame[column] = frame[column].map(

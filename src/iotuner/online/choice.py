@@ -1,19 +1,6 @@
-"""What to try next on the run's main workload (every run teaches: the configuration a
-refit chooses is measured by the next run, and judged by the guard). The rules, in order:
-
-1. measured: a configuration whose runs beat the ones in force is taken (the program's
-   own learning runs, the latest evidence.LOAD_WINDOW_RUNS: measured as the runs the
-   guard judges, never one traced run from before the sweep);
-2. calibrated: else the untried configuration with the best calibrated bound is tried,
-   within the risk the program's runs have earned (iotuner.online.risk);
-3. then, when nothing is tried and the default never ran the workload in those runs
-   while another configuration is in force, one run measures the default;
-4. uncalibrated (one workload in the knowledge base): the model's bands must not overlap;
-5. sparse: where the model keeps what is in force for want of evidence (too little data,
-   or an uncalibrated model's overlapping bands), the configuration the program's own
-   earlier traced runs (a search's, the knowledge base's rows of its workload) measured
-   beating the one in force is tried, else the one the sweep measured beating it on the
-   program's own shape: a guess the guard judges, its gain unknown (another load window).
+"""What to try next on the run's main workload (every run teaches: the configuration a refit
+chooses is measured by the next run, and judged by the guard). choose_next holds the rules,
+in order.
 
 Only configurations whose keys can act on the workload are candidates (can_act).
 """
@@ -146,14 +133,30 @@ def choose_next(
     calibration_cache: Path | None = None,
     own_runs: Sequence[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The change (or keep) event of a refit (module doc). `runs`: the bandwidths of the
-    program's runs so far at this scale (this one included), which set how much a try
-    may risk (risk_budget). `app_keys`: the hints the program passes itself. `model`:
-    the kind to refit; `saved`: `train`'s model, used as it is; `calibration_cache`: where
-    a refitted model's calibration is kept between runs (evidence.model_evidence).
-    `own_runs`: the program's `run` events (the learner's), which alone measure its
-    configurations (evidence.LOAD_WINDOW_RUNS); None takes the frame's rows of the
-    workload instead (a caller without a history)."""
+    """The change (or keep) event of a refit, by the first of these rules that applies:
+
+    1. measured: a configuration whose runs beat the ones in force is taken (the program's
+       own learning runs, the latest evidence.LOAD_WINDOW_RUNS: measured as the runs the
+       guard judges, never one traced run from before the sweep);
+    2. calibrated: else the untried configuration with the best calibrated bound is tried,
+       within the risk the program's runs have earned (iotuner.online.risk);
+    3. then, when nothing is tried and the default never ran the workload in those runs
+       while another configuration is in force, one run measures the default;
+    4. uncalibrated (one workload in the knowledge base): the model's bands must not overlap;
+    5. sparse: where the model keeps what is in force for want of evidence (too little data,
+       or an uncalibrated model's overlapping bands), the configuration the program's own
+       earlier traced runs (a search's, the knowledge base's rows of its workload) measured
+       beating the one in force is tried, else the one the sweep measured beating it on the
+       program's own shape: a guess the guard judges, its gain unknown (another load window).
+
+    `runs`: the bandwidths of the program's runs so far at this scale (this one included),
+    which set how much a try may risk (risk_budget). `app_keys`: the hints the program
+    passes itself. `model`: the kind to refit; `saved`: `train`'s model, used as it is;
+    `calibration_cache`: where a refitted model's calibration is kept between runs
+    (evidence.model_evidence). `own_runs`: the program's `run` events (the learner's), which
+    alone measure its configurations (evidence.LOAD_WINDOW_RUNS); None takes the frame's
+    rows of the workload instead (a caller
+    without a history)."""
     s = _situation(frame, space, workload, current, in_force, rejected, app_keys, own_runs)
     found = partial(model_evidence, saved=saved, cache=calibration_cache)
     return _measured_rule(s) or _model_rules(s, frame, model, runs, found)
