@@ -5,30 +5,9 @@ First round: every workload's default configuration and a few configurations tha
 them give every parameter that matters to the workload each of its planned values
 (first_configurations: a greedy cover of the (parameter, value) pairs, ties broken by the
 seed), each repeated as the plan says: the programs' cases first (plan.cases; model rounds
-restricted to them, and a local search around each one's best, neighbour_picks, follow
-their first round), then the workload next_workload says. A
-sweep cut short after it still tells a model how each knob acts on each workload.
-
-Further rounds (next_choice): a random forest of log bandwidth over what is measured (the
-median of each configuration's repeats; features: the workload's fields and the
-configuration's parameters, encoded as the models encode them, iotuner.models.infer_schema)
-predicts every unmeasured planned configuration. The upper end of a 90 % interval
-(UPPER_QUANTILE) of its trees' predictions is what the configuration might reach: high
-where the trees disagree (the model is unsure) and where they expect much. For each
-workload the configurations whose upper end beats the workload's best measured bandwidth
-by more than the noise between repeats are worth measuring, the highest ROUND_PICKS first.
-None left: the intervals are tight enough, the sweep is done (confident). Everything is
-seeded: the same measurements and seed give the same choices.
-
-RATIONALE: the interval is the trees' mean plus 1.28 (the normal 90 % quantile) of their
-standard deviation, not the 90 % quantile of the trees themselves: every leaf of a tree is
-an average of measured bandwidths, so that quantile never exceeds what was measured and
-hardly ever expects a workload to beat its own best. Replayed on the development sweeps
-(bench/devdata, 24 workloads x 9-16 configurations x 3 repeats, tests/unit/
-test_bench_order.py): the quantile stopped after 37-46 % of the measurements with the best
-configuration found at 94-96 % of the true best on average and 63-83 % for the worst
-workload; mean + 1.28 sd stopped after 65-70 % with 98-99 % on average and 83-94 % for the
-worst (a random sample of 67 % of each workload's configurations: 97 % and 69-79 %).
+restricted to them, and a local search around each one's best, neighbour_picks, follow their
+first round), then the workload next_workload says. A sweep cut short after it still tells a
+model how each knob acts on each workload. Further rounds: next_choice.
 """
 
 import math
@@ -62,7 +41,17 @@ but enough that the rounds' model fits and job starts stay a small part of the t
 
 UPPER_QUANTILE = 0.9
 """The level of the interval whose upper end is what a configuration might reach: the
-trees' mean plus NormalDist().inv_cdf(UPPER_QUANTILE) (1.28) standard deviations."""
+trees' mean plus NormalDist().inv_cdf(UPPER_QUANTILE) (1.28) standard deviations.
+
+RATIONALE: the interval is the trees' mean plus 1.28 (the normal 90 % quantile) of their
+standard deviation, not the 90 % quantile of the trees themselves: every leaf of a tree is
+an average of measured bandwidths, so that quantile never exceeds what was measured and
+hardly ever expects a workload to beat its own best. Replayed on the development sweeps
+(bench/devdata, 24 workloads x 9-16 configurations x 3 repeats, tests/unit/
+test_bench_order.py): the quantile stopped after 37-46 % of the measurements with the best
+configuration found at 94-96 % of the true best on average and 63-83 % for the worst
+workload; mean + 1.28 sd stopped after 65-70 % with 98-99 % on average and 83-94 % for the
+worst (a random sample of 67 % of each workload's configurations: 97 % and 69-79 %)."""
 
 NOISE_FLOOR = math.log(1.05)
 """The least noise assumed (5 %, as log bandwidth): a gain smaller than this is not worth a
@@ -264,8 +253,20 @@ class Choice:
 def next_choice(
     state: SweepState, picks: int = ROUND_PICKS, only: Collection[str] | None = None
 ) -> Choice:
-    """The next round's measurements (see the module text), from what `state` holds;
-    `only`: the workloads (keys) it may choose among (the model learns from all)."""
+    """The next round's measurements, from what `state` holds; `only`: the workloads
+    (keys) it may choose among (the model learns from all).
+
+    A random forest of log bandwidth over what is measured (the median of each
+    configuration's repeats; features: the workload's fields and the configuration's
+    parameters, encoded as the models encode them, iotuner.models.infer_schema) predicts
+    every unmeasured planned configuration. The upper end of a 90 % interval
+    (UPPER_QUANTILE) of its trees' predictions is what the configuration might reach: high
+    where the trees disagree (the model is unsure) and where they expect much. For each
+    workload the configurations whose upper end beats the workload's best measured bandwidth
+    by more than the noise between repeats are worth measuring, the highest ROUND_PICKS
+    first. None left: the intervals are tight enough, the sweep is done (confident).
+    Everything is seeded: the same measurements and seed give the same choices.
+    """
     plan = state.plan
     rows: list[tuple[str, Configuration, float]] = []  # workload key, config, median log bw
     candidates: list[tuple[str, Configuration]] = []

@@ -2,24 +2,15 @@
 did, read from their trace logs and Darshan logs, as workloads our kernel can run.
 
 A case is what the tuning table tells apart, with the shape the kernel needs to run it:
-scale (ranks, hosts), pattern, operation, layout (with block and fill when strided) and
-size group. Its time at stake is the time the programs spent in its calls: the sum of the
-op rows' durations of a trace log, a Darshan file group's `seconds`. The kernel runs a
-case with the program's own pieces: at the size per call that took most of that time
-(rounded to whole blocks of the file and pieces of memory, never to others), with the
-program's calls per open at that size, scaled down only to fewer calls (at least one)
-where they would move more than the sweep moves per open at that size
-(calls_per_open_for), on one shared file (kernel_workload).
-
-A strided case whose block the logs do not tell (a file view whose filetype is more than
-one piece, as a subarray's) runs with the block and fill of the sweep's first strided
-layout (`stand_in`): the table tells strided cases apart by size group, not by block, and
-a measured comparison of strided access at that size is what its entry needs. What the
-kernel cannot stand for is left out, and said: accesses that do not go through MPI-IO (a
-Darshan group of POSIX or STDIO files: no hint reaches them), a strided layout whose block
-is unknown when the sweep has no strided layout, calls beyond LARGEST_CALL, and a scale
-beyond the sweep's (more ranks than its largest --nprocs, or more than one host: the
-kernel runs on this one).
+scale (ranks, hosts), pattern, operation, layout (with block and fill when strided) and size
+group. Its time at stake is the time the programs spent in its calls: the sum of the op
+rows' durations of a trace log, a Darshan file group's `seconds`. The kernel runs a case
+with the program's own pieces: at the size per call that took most of that time (rounded to
+whole blocks of the file and pieces of memory, never to others), with the program's calls
+per open at that size, scaled down only to fewer calls (at least one) where they would move
+more than the sweep moves per open at that size (calls_per_open_for), on one shared file
+(kernel_workload). program_cases says which cases stand in for others and which are left
+out.
 """
 
 import math
@@ -146,9 +137,20 @@ def program_cases(
     stand_in: tuple[int, float] | None = None,
 ) -> tuple[list[ProgramCase], list[str]]:
     """The cases of the logs under `paths` (log_files), the most time at stake first, and
-    a sentence per kind of case left out (see the module text); `stand_in` is the block
-    and fill for a strided case whose block is unknown. ConfigError, naming the file, for
-    a log that cannot be read."""
+    a sentence per kind of case left out; `stand_in` is the block and fill for a strided
+    case whose block is unknown. ConfigError, naming the file, for a log that cannot be
+    read.
+
+    A strided case whose block the logs do not tell (a file view whose filetype is more than
+    one piece, as a subarray's) runs with the block and fill of the sweep's first strided
+    layout (`stand_in`): the table tells strided cases apart by size group, not by block,
+    and a measured comparison of strided access at that size is what its entry needs. What
+    the kernel cannot stand for is left out, and said: accesses that do not go through
+    MPI-IO (a Darshan group of POSIX or STDIO files: no hint reaches them), a strided layout
+    whose block is unknown when the sweep has no strided layout, calls beyond LARGEST_CALL,
+    and a scale beyond the sweep's (more ranks than its largest --nprocs, or more than one
+    host: the kernel runs on this one).
+    """
     tally = _Tally()
     for path, kind in log_files(paths):
         try:
