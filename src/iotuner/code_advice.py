@@ -1,4 +1,5 @@
-"""Changes to the program's code for a group of files where no MPI-IO hint can help.
+"""Changes to the program's code for a group of files where no MPI-IO hint can help, each
+one short sentence said as a change to the code.
 
 Hints act only on MPI-IO calls, and collective buffering only on collective ones. So:
 
@@ -11,8 +12,6 @@ Hints act only on MPI-IO calls, and collective buffering only on collective ones
 * small transfers (under SMALL_REQUEST_BYTES per call, the diagnosis's one notion of a
   small request, iotuner.diagnose.SMALL_REQUEST_BYTES) outside collective I/O: no hint merges
   them; the program must buffer and move larger pieces.
-
-Each piece of advice is one short sentence, said as a change to the code.
 """
 
 from iotuner.diagnose import SMALL_REQUEST_BYTES
