@@ -77,6 +77,7 @@ from iotuner.bench._order import (
 )
 from iotuner.bench._pace import Pace, duration_text
 from iotuner.bench._plan import (
+    KERNEL_PROGRAM,
     LARGEST_CALL,
     MAX_CALLS,
     MIN_CALLS,
@@ -87,6 +88,7 @@ from iotuner.bench._plan import (
     calls_per_open_for,
     configurations_for,
     default_sizes,
+    kernel_workload,
     parse_duration,
     parse_layout,
     parse_size,
@@ -112,6 +114,7 @@ from iotuner.bench._run import (
 )
 
 __all__ = [
+    "KERNEL_PROGRAM",
     "LARGEST_CALL",
     "MAX_CALLS",
     "MIN_CALLS",
@@ -137,6 +140,7 @@ __all__ = [
     "duration_text",
     "first_configurations",
     "kernel_command",
+    "kernel_workload",
     "log_files",
     "neighbour_picks",
     "next_choice",

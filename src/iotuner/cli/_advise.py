@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from iotuner._printable import terminal
-from iotuner.cli._common import Subparsers
-from iotuner.cli._learn import _add_learning_source
+from iotuner.cli._common import Subparsers, add_learning_source
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -45,7 +44,7 @@ def add_advise(subparsers: Subparsers) -> None:
         help="Darshan log or iotuner trace log; several logs or a directory (walked for "
         "*.darshan and *.iotrace.jsonl) advise a whole archive and rank its programs",
     )
-    _add_learning_source(parser)
+    add_learning_source(parser)
     parser.add_argument(
         "--model",
         type=Path,

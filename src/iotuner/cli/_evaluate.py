@@ -9,15 +9,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from iotuner._printable import terminal
-from iotuner.cli._common import Subparsers, comma_separated, store_from_args
-from iotuner.cli._learn import _add_learning_source
+from iotuner.cli._common import (
+    Subparsers,
+    add_learning_source,
+    comma_separated,
+    store_from_args,
+)
 from iotuner.errors import ConfigError
 from iotuner.gains import earned_gain
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from iotuner.models._evaluate import Evaluation, Figures, SchemeResult
+    from iotuner.models import Evaluation, Figures, SchemeResult
     from iotuner.space import Configuration, Space
 
 __all__ = ["add_evaluate", "add_predict", "print_evaluation"]
@@ -39,7 +43,7 @@ def add_evaluate(subparsers: Subparsers) -> None:
             "the model orders needs to reach 95 % of the best, beside random order."
         ),
     )
-    _add_learning_source(parser)
+    add_learning_source(parser)
     parser.add_argument(
         "--models",
         help="comma-separated models (default: every model train compares; an unknown name "
@@ -64,7 +68,7 @@ def add_evaluate(subparsers: Subparsers) -> None:
 def _evaluate(args: argparse.Namespace) -> int:
     from iotuner._progress import steps_bar
     from iotuner.learn import training_data
-    from iotuner.models._evaluate import SCHEMES, evaluate_models, model_choices, model_names
+    from iotuner.models import SCHEMES, evaluate_models, model_choices, model_names
 
     names = None
     if args.models is not None:

@@ -25,8 +25,16 @@ from iotuner._lazy import lazy_names
 
 if TYPE_CHECKING:
     from iotuner.models._analyze import AnalyzeReport, ClusterSummary, ConfigSummary, analyze
-    from iotuner.models._common import BANDWIDTH_STATS, NOT_SET, ModelError
+    from iotuner.models._calibrate import Calibration, calibrate
+    from iotuner.models._common import (
+        BANDWIDTH_STATS,
+        NOT_SET,
+        PATTERN_COLUMNS,
+        ModelError,
+        cell_value,
+    )
     from iotuner.models._evaluate import (
+        SCHEMES,
         Evaluation,
         Figures,
         SchemeResult,
@@ -61,7 +69,13 @@ if TYPE_CHECKING:
         render_train_report,
         render_train_summary,
     )
-    from iotuner.models._saved import MODEL_FORMAT, TrainedModel, load_model, save_model
+    from iotuner.models._saved import (
+        MODEL_FORMAT,
+        TrainedModel,
+        load_model,
+        read_metadata,
+        save_model,
+    )
     from iotuner.models._synthetic import synthetic_summary_frame
     from iotuner.models._train import (
         SELECTION_RULE,
@@ -84,6 +98,7 @@ _WHERE = {
     "BASELINE": "_zoo",
     "BASELINES": "_zoo",
     "CANDIDATE_NAMES": "_zoo",
+    "Calibration": "_calibrate",
     "Candidate": "_zoo",
     "ChoiceScore": "_kunkel",
     "ClusterSummary": "_analyze",
@@ -101,6 +116,8 @@ _WHERE = {
     "ModelError": "_common",
     "ModelScore": "_train",
     "NOT_SET": "_common",
+    "PATTERN_COLUMNS": "_common",
+    "SCHEMES": "_evaluate",
     "SELECTION_RULE": "_train",
     "SchemeResult": "_evaluate",
     "Selection": "_train",
@@ -111,7 +128,9 @@ _WHERE = {
     "WorkloadScore": "_evaluate",
     "analyze": "_analyze",
     "build_features": "_features",
+    "calibrate": "_calibrate",
     "candidates": "_zoo",
+    "cell_value": "_common",
     "choose_model": "_train",
     "compare_models": "_train",
     "evaluate_models": "_evaluate",
@@ -125,6 +144,7 @@ _WHERE = {
     "model_names": "_evaluate",
     "parameter_setting_tree": "_kunkel",
     "performance_tree": "_kunkel",
+    "read_metadata": "_saved",
     "regression_metrics": "_metrics",
     "render_analyze": "_render",
     "render_comparison": "_render",
@@ -154,8 +174,11 @@ __all__ = [
     "METRICS",
     "MODEL_FORMAT",
     "NOT_SET",
+    "PATTERN_COLUMNS",
+    "SCHEMES",
     "SELECTION_RULE",
     "AnalyzeReport",
+    "Calibration",
     "Candidate",
     "ChoiceScore",
     "ClusterSummary",
@@ -179,7 +202,9 @@ __all__ = [
     "WorkloadScore",
     "analyze",
     "build_features",
+    "calibrate",
     "candidates",
+    "cell_value",
     "choose_model",
     "compare_models",
     "evaluate_models",
@@ -193,6 +218,7 @@ __all__ = [
     "model_names",
     "parameter_setting_tree",
     "performance_tree",
+    "read_metadata",
     "regression_metrics",
     "render_analyze",
     "render_comparison",
