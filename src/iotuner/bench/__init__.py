@@ -60,8 +60,9 @@ keys for writes, write-side keys and striping for reads, collective-buffering ke
 independent access).
 
 The modules: `_plan` (what to measure), `_programs` (the cases of the programs' logs),
-`_order` (in which order, and when to stop), `_pace` (how long it takes) and `_run`
-(measuring it).
+`_order` (in which order, and when to stop), `_pace` (how long it takes), `_run`
+(measuring it) and `_sweep` (the cases a sweep starts with, and what the knowledge base
+holds of its results).
 """
 
 from iotuner.bench._order import (
@@ -112,6 +113,7 @@ from iotuner.bench._run import (
     run_bench,
     run_sweep,
 )
+from iotuner.bench._sweep import store_unstored, sweep_cases, unstored_count
 
 __all__ = [
     "KERNEL_PROGRAM",
@@ -158,5 +160,8 @@ __all__ = [
     "run_bench",
     "run_sweep",
     "size_limit",
+    "store_unstored",
+    "sweep_cases",
+    "unstored_count",
     "workload_key",
 ]

@@ -1,6 +1,7 @@
 """What the families of commands share: the type of the subcommand table, the --db and
---space options, the knowledge base --db names, comma-separated lists, the command after
-`--`, and the form of an error line."""
+--space options, the options naming what a model learns from (add_learning_source), the
+knowledge base --db names, comma-separated lists, the command after `--`, and the form of
+an error line."""
 
 import argparse
 import sys

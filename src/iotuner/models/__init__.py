@@ -5,6 +5,8 @@
   seeds and leave-one-group-out), select_model and choose_model (SELECTION_RULE: never a
   candidate that picks worse than the BASELINES), fit_model, save_model,
   load_model (TrainedModel.predict and predict_quantiles, in MiB/s), train_command.
+* `iotuner predict`: predict_workload (a saved model's ranking of one workload's
+  configurations, a Prediction record), model_space.
 * `iotuner evaluate`: evaluate_models (leave-one-workload-out and leave-one-program-out:
   MdAPE, Spearman within a workload, zero-trial pick, trials to 95 % of the best), with
   model_choices (the zoo and the ranking models of _ranking, e.g. relative_forest).
@@ -62,6 +64,7 @@ if TYPE_CHECKING:
     )
     from iotuner.models._metrics import METRICS, Metrics, regression_metrics
     from iotuner.models._online import WorkloadBelief, std_from_interval
+    from iotuner.models._predict import PREDICT_LIMIT, Prediction, model_space, predict_workload
     from iotuner.models._render import (
         render_analyze,
         render_comparison,
@@ -116,6 +119,10 @@ _WHERE = {
     "ModelError": "_common",
     "ModelScore": "_train",
     "NOT_SET": "_common",
+    "PREDICT_LIMIT": "_predict",
+    "Prediction": "_predict",
+    "model_space": "_predict",
+    "predict_workload": "_predict",
     "PATTERN_COLUMNS": "_common",
     "SCHEMES": "_evaluate",
     "SELECTION_RULE": "_train",
@@ -175,6 +182,7 @@ __all__ = [
     "MODEL_FORMAT",
     "NOT_SET",
     "PATTERN_COLUMNS",
+    "PREDICT_LIMIT",
     "SCHEMES",
     "SELECTION_RULE",
     "AnalyzeReport",
@@ -193,6 +201,7 @@ __all__ = [
     "Metrics",
     "ModelError",
     "ModelScore",
+    "Prediction",
     "SchemeResult",
     "Selection",
     "TrainReport",
@@ -216,8 +225,10 @@ __all__ = [
     "log_target",
     "model_choices",
     "model_names",
+    "model_space",
     "parameter_setting_tree",
     "performance_tree",
+    "predict_workload",
     "read_metadata",
     "regression_metrics",
     "render_analyze",
