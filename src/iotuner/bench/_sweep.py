@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from iotuner.bench._plan import LayoutSpec
 from iotuner.bench._programs import ProgramCase, program_cases
+from iotuner.bench._run import read_result_records, read_results
 from iotuner.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -45,7 +46,6 @@ def store_unstored(store: "Store", results: Path) -> int:
     RATIONALE: one run per sweep, as bench stores them (ingest_bench_records takes the
     sweep's id as the run's uid), so recovered lines join their sweep's run; the
     knowledge base skips a uid it holds, so this adds nothing twice."""
-    from iotuner.bench._run import read_result_records
     from iotuner.ingest import ingest_bench_records
 
     records = read_result_records(results)
@@ -60,7 +60,5 @@ def store_unstored(store: "Store", results: Path) -> int:
 
 def unstored_count(store: "Store", results: Path) -> tuple[int, int]:
     """The measurements in `results`, and how many of them the knowledge base lacks."""
-    from iotuner.bench._run import read_results
-
     uids = {m.uid for m in read_results(results)}
     return len(uids), len(uids - store.known_uids(uids))
