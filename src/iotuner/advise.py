@@ -48,8 +48,15 @@ from iotuner.errors import IotunerError
 from iotuner.formats import size_group
 from iotuner.gains import EarnedGain, stated_gain
 from iotuner.hint_exports import MECHANISMS, Export, export_entries
-from iotuner.ingest import DarshanJob, Evidence, FileGroup, IngestError, read_darshan
-from iotuner.ingest._darshan import DarshanReader, darshan_system
+from iotuner.ingest import (
+    DarshanJob,
+    DarshanReader,
+    Evidence,
+    FileGroup,
+    IngestError,
+    darshan_system,
+    read_darshan,
+)
 from iotuner.measurement import System, Workload
 from iotuner.program_command import ProgramCommand, from_darshan_exe, from_trace_program
 from iotuner.space import Space

@@ -57,7 +57,7 @@ import numpy as np
 from iotuner._fileio import create_private_file
 from iotuner._inputs import InputError, checked_input
 from iotuner.errors import IotunerError
-from iotuner.ingest._darshan import DarshanReader
+from iotuner.ingest import DarshanReader
 
 __all__ = [
     "ArchiveError",
@@ -222,14 +222,12 @@ def _worker(setup: ModelSetup) -> _Worker:
 
 
 def _load_model(setup: ModelSetup, state: _Worker) -> None:
-    import argparse
-
-    from iotuner.cli._common import store_from_args
     from iotuner.learn import training_data
     from iotuner.models import load_model
+    from iotuner.store import open_named_store
 
     assert setup.model is not None
-    store = store_from_args(argparse.Namespace(db=setup.db))
+    store = open_named_store(setup.db)
     try:
         data = training_data(store, system=setup.system, space=setup.space, kind=setup.kind)
     finally:
@@ -347,7 +345,7 @@ def _file_system(source: Any, group: Any) -> tuple[str, str | None]:
     mount (a trace records none)."""
     if source.job is None:
         return source.fs_type(group), None
-    from iotuner.ingest._darshan import darshan_system
+    from iotuner.ingest import darshan_system
 
     system = darshan_system(source.job, [group.example_path])
     return system.fs_type, None if system.fs_mount == "unknown" else system.fs_mount

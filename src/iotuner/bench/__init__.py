@@ -60,8 +60,9 @@ keys for writes, write-side keys and striping for reads, collective-buffering ke
 independent access).
 
 The modules: `_plan` (what to measure), `_programs` (the cases of the programs' logs),
-`_order` (in which order, and when to stop), `_pace` (how long it takes) and `_run`
-(measuring it).
+`_order` (in which order, and when to stop), `_pace` (how long it takes), `_run`
+(measuring it) and `_sweep` (the cases a sweep starts with, and what the knowledge base
+holds of its results).
 """
 
 from iotuner.bench._order import (
@@ -77,6 +78,7 @@ from iotuner.bench._order import (
 )
 from iotuner.bench._pace import Pace, duration_text
 from iotuner.bench._plan import (
+    KERNEL_PROGRAM,
     LARGEST_CALL,
     MAX_CALLS,
     MIN_CALLS,
@@ -87,6 +89,7 @@ from iotuner.bench._plan import (
     calls_per_open_for,
     configurations_for,
     default_sizes,
+    kernel_workload,
     parse_duration,
     parse_layout,
     parse_size,
@@ -110,8 +113,10 @@ from iotuner.bench._run import (
     run_bench,
     run_sweep,
 )
+from iotuner.bench._sweep import store_unstored, sweep_cases, unstored_count
 
 __all__ = [
+    "KERNEL_PROGRAM",
     "LARGEST_CALL",
     "MAX_CALLS",
     "MIN_CALLS",
@@ -137,6 +142,7 @@ __all__ = [
     "duration_text",
     "first_configurations",
     "kernel_command",
+    "kernel_workload",
     "log_files",
     "neighbour_picks",
     "next_choice",
@@ -154,5 +160,8 @@ __all__ = [
     "run_bench",
     "run_sweep",
     "size_limit",
+    "store_unstored",
+    "sweep_cases",
+    "unstored_count",
     "workload_key",
 ]

@@ -10,13 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from iotuner._printable import terminal
-from iotuner.cli._common import Subparsers
-from iotuner.cli._learn import _add_learning_source
+from iotuner.cli._common import Subparsers, add_learning_source
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from iotuner.advise import Advice
+    from iotuner.advise import Advice, Recommendation
 
 __all__ = ["add_advise"]
 
@@ -45,7 +44,7 @@ def add_advise(subparsers: Subparsers) -> None:
         help="Darshan log or iotuner trace log; several logs or a directory (walked for "
         "*.darshan and *.iotrace.jsonl) advise a whole archive and rank its programs",
     )
-    _add_learning_source(parser)
+    add_learning_source(parser)
     parser.add_argument(
         "--model",
         type=Path,
@@ -225,8 +224,9 @@ def _search_options(args: argparse.Namespace) -> tuple[str, ...]:
 
 
 def print_advice(advice: "Advice", console: "Console", table: Path | None) -> None:
+    """The advice on the terminal: the log, its findings and notes, each file group's
+    recommendation and evidence, how to apply it and how to measure it."""
     from iotuner._printable import markup_safe
-    from iotuner.advise import gain_words
 
     s = advice.source
     console.print(
@@ -239,34 +239,7 @@ def print_advice(advice: "Advice", console: "Console", table: Path | None) -> No
     for note in [*s.notes, *advice.notes]:
         console.print(f"  note: {markup_safe(note)}")
     for r in advice.recommendations:
-        g = r.group
-        w = g.workload
-        rate = f", {g.bandwidth:.1f} MiB/s" if g.bandwidth else ""
-        console.print()
-        console.print(
-            f"[bold]{markup_safe(g.name)}[/bold] ({g.files} file(s), {g.op}, "
-            f"{g.bytes / 2**20:.1f} MiB{rate}): {w.pattern}, {w.layout}, "
-            f"{w.bytes_per_rank:,} bytes per rank per call"
-        )
-        if r.hints:
-            hints = " ".join(f"{k}={v}" for k, v in sorted(r.hints.items()))
-            gain = gain_words(r)
-            console.print(
-                f"  recommendation: {markup_safe(hints)}"
-                + (f"; gain over the default {markup_safe(gain)}" if gain else "")
-            )
-        elif r.choice is not None:
-            console.print(
-                f"  recommendation: keep the defaults ({markup_safe(r.reason)}; gain of the "
-                f"best other configuration {markup_safe(gain_words(r) or 'none')})"
-            )
-        else:
-            console.print(f"  recommendation: none ({markup_safe(r.reason)})")
-        for e in g.evidence:
-            counter = markup_safe(e.counter)
-            console.print(f"  evidence: {markup_safe(e.words)} [{counter} = {e.value}]")
-        for words in r.code_advice:
-            console.print(f"  in the code (no hint does this): {markup_safe(words)}")
+        _print_recommendation(r, console)
     console.print()
     console.print("[bold]How to apply it[/bold]")
     if not advice.exports:
@@ -277,6 +250,62 @@ def print_advice(advice: "Advice", console: "Console", table: Path | None) -> No
         )
         _print_measure(advice, console)
         return
+    _print_exports(advice, console)
+    if advice.run_command:
+        console.print(f"  with the interposer: {markup_safe(advice.run_command)}")
+        if table is None:
+            console.print(
+                "    (add --table TABLE.jsonl to write the table it reads, and beside it the "
+                "ROMIO hints and MCA files the lines above name)"
+            )
+    else:
+        console.print(
+            "  with the interposer: iotuner run --mode tune --table TABLE.jsonl -- followed by "
+            f"the job's launch line ({markup_safe(advice.source.command.words)})"
+        )
+    _print_measure(advice, console)
+
+
+def _print_recommendation(r: "Recommendation", console: "Console") -> None:
+    """One file group: what it is, the recommendation, its evidence and code advice."""
+    from iotuner._printable import markup_safe
+    from iotuner.advise import gain_words
+
+    g = r.group
+    w = g.workload
+    rate = f", {g.bandwidth:.1f} MiB/s" if g.bandwidth else ""
+    console.print()
+    console.print(
+        f"[bold]{markup_safe(g.name)}[/bold] ({g.files} file(s), {g.op}, "
+        f"{g.bytes / 2**20:.1f} MiB{rate}): {w.pattern}, {w.layout}, "
+        f"{w.bytes_per_rank:,} bytes per rank per call"
+    )
+    if r.hints:
+        hints = " ".join(f"{k}={v}" for k, v in sorted(r.hints.items()))
+        gain = gain_words(r)
+        console.print(
+            f"  recommendation: {markup_safe(hints)}"
+            + (f"; gain over the default {markup_safe(gain)}" if gain else "")
+        )
+    elif r.choice is not None:
+        console.print(
+            f"  recommendation: keep the defaults ({markup_safe(r.reason)}; gain of the "
+            f"best other configuration {markup_safe(gain_words(r) or 'none')})"
+        )
+    else:
+        console.print(f"  recommendation: none ({markup_safe(r.reason)})")
+    for e in g.evidence:
+        counter = markup_safe(e.counter)
+        console.print(f"  evidence: {markup_safe(e.words)} [{counter} = {e.value}]")
+    for words in r.code_advice:
+        console.print(f"  in the code (no hint does this): {markup_safe(words)}")
+
+
+def _print_exports(advice: "Advice", console: "Console") -> None:
+    """Each way to apply the advice: where it was written, how to use it, its lines, and
+    what it kept and dropped."""
+    from iotuner._printable import markup_safe
+
     for export in advice.exports:
         written = advice.export_files.get(export.mechanism)
         console.print(
@@ -293,19 +322,6 @@ def print_advice(advice: "Advice", console: "Console", table: Path | None) -> No
         # Drops for the same reason are one line with their count (`--json` keeps each).
         for line in export.dropped_summary():
             console.print(f"    dropped: {markup_safe(line)}")
-    if advice.run_command:
-        console.print(f"  with the interposer: {markup_safe(advice.run_command)}")
-        if table is None:
-            console.print(
-                "    (add --table TABLE.jsonl to write the table it reads, and beside it the "
-                "ROMIO hints and MCA files the lines above name)"
-            )
-    else:
-        console.print(
-            "  with the interposer: iotuner run --mode tune --table TABLE.jsonl -- followed by "
-            f"the job's launch line ({markup_safe(advice.source.command.words)})"
-        )
-    _print_measure(advice, console)
 
 
 def _print_measure(advice: "Advice", console: "Console") -> None:

@@ -76,7 +76,7 @@ def advise_archive(args: argparse.Namespace) -> int:
     ranking = rank_programs(rows)
     errors = [r for r in rows if r.get("status") != "ok"]
     if html is not None:
-        from iotuner.report._archive import write_archive_pages
+        from iotuner.report import write_archive_pages
 
         write_archive_pages(html, ranking, rows)
     if args.json:

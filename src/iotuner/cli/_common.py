@@ -1,9 +1,9 @@
 """What the families of commands share: the type of the subcommand table, the --db and
---space options, the knowledge base --db names, comma-separated lists, the command after
-`--`, and the form of an error line."""
+--space options, the options naming what a model learns from (add_learning_source), the
+knowledge base --db names, comma-separated lists, the command after `--`, and the form of
+an error line."""
 
 import argparse
-import os
 import sys
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -17,6 +17,7 @@ __all__ = [
     "ERROR_STATUS",
     "Subparsers",
     "add_db_argument",
+    "add_learning_source",
     "add_space_argument",
     "comma_separated",
     "command_after_dashes",
@@ -77,21 +78,29 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_learning_source(parser: argparse.ArgumentParser) -> None:
+    """--db, --system, --space and --kind: the measurements train, tune, analyze, evaluate
+    and advise learn from (iotuner.learn.training_data)."""
+    add_db_argument(parser)
+    parser.add_argument(
+        "--system",
+        help="fingerprint (prefix) of the system to learn from, "
+        "when the knowledge base holds several",
+    )
+    parser.add_argument(
+        "--space",
+        help="parameter space (file or shipped name; default: the space of the measurements)",
+    )
+    parser.add_argument(
+        "--kind",
+        choices=("bench", "trace", "csv", "search"),
+        help="learn only from measurements of this kind",
+    )
+
+
 def store_from_args(args: argparse.Namespace) -> "Store":
     """The knowledge base a command names with --db (see add_db_argument), else the one
-    $IOTUNER_DB names, else the default SQLite file."""
-    from iotuner.store import StoreError, open_store
+    $IOTUNER_DB names, else the default SQLite file (iotuner.store.open_named_store)."""
+    from iotuner.store import open_named_store
 
-    given = getattr(args, "db", None)
-    from_env = not given and bool(os.environ.get("IOTUNER_DB"))
-    if from_env:
-        given = os.environ["IOTUNER_DB"]
-    try:
-        # RATIONALE: a folder missing from a name the user gave is more likely a slip
-        # (sqlite:///srv/kb.sqlite meant as absolute, a typo) than a wish, so it is an
-        # error, not a new folder; the default file's folder is ours to make.
-        return open_store(given or None, make_folder=not given)
-    except StoreError as exc:
-        if not from_env:
-            raise
-        raise StoreError(f"{exc} (named by $IOTUNER_DB)") from None
+    return open_named_store(getattr(args, "db", None))

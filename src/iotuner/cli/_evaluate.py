@@ -9,21 +9,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from iotuner._printable import terminal
-from iotuner.cli._common import Subparsers, comma_separated, store_from_args
-from iotuner.cli._learn import _add_learning_source
+from iotuner.cli._common import (
+    Subparsers,
+    add_learning_source,
+    comma_separated,
+    store_from_args,
+)
 from iotuner.errors import ConfigError
 from iotuner.gains import earned_gain
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from iotuner.models._evaluate import Evaluation, Figures, SchemeResult
-    from iotuner.space import Configuration, Space
+    from iotuner.models import Evaluation, Figures, Prediction, SchemeResult
 
 __all__ = ["add_evaluate", "add_predict", "print_evaluation"]
-
-_PREDICT_LIMIT = 20_000
-"""Configurations predict ranks at most; a larger space is ranked on a seeded sample."""
 
 
 def add_evaluate(subparsers: Subparsers) -> None:
@@ -39,7 +39,7 @@ def add_evaluate(subparsers: Subparsers) -> None:
             "the model orders needs to reach 95 % of the best, beside random order."
         ),
     )
-    _add_learning_source(parser)
+    add_learning_source(parser)
     parser.add_argument(
         "--models",
         help="comma-separated models (default: every model train compares; an unknown name "
@@ -64,7 +64,7 @@ def add_evaluate(subparsers: Subparsers) -> None:
 def _evaluate(args: argparse.Namespace) -> int:
     from iotuner._progress import steps_bar
     from iotuner.learn import training_data
-    from iotuner.models._evaluate import SCHEMES, evaluate_models, model_choices, model_names
+    from iotuner.models import SCHEMES, evaluate_models, model_choices, model_names
 
     names = None
     if args.models is not None:
@@ -216,174 +216,55 @@ def add_predict(subparsers: Subparsers) -> None:
 
 
 def _predict(args: argparse.Namespace) -> int:
-    import numpy as np
-    import pandas as pd
-
-    from iotuner.acting import distinct_configurations
-    from iotuner.measurement import CONFIG_PREFIX, System
-    from iotuner.models import load_model
+    from iotuner.models import load_model, model_space, predict_workload
     from iotuner.search import parse_workload
-    from iotuner.space import config_key
 
     if args.top < 1:
         raise ConfigError(f"--top must be an int >= 1, got {args.top}")
     model = load_model(args.model)
-    space = _model_space(args.model, model.metadata, args.space)
+    space = model_space(args.model, model.metadata, args.space)
     workload = parse_workload(args.workload)
-    note = ""
-    if args.config is not None:
-        configs = [space.validate(_config_items(args.config))]
-    elif space.size <= _PREDICT_LIMIT:
-        configs = list(space.configurations())
-    else:
-        configs = space.sample(_PREDICT_LIMIT, np.random.default_rng(0))
-        note = f"a sample of {len(configs)} of the space's {space.size} configurations"
-    default = space.default()
-    if args.config is None and config_key(default) not in {config_key(c) for c in configs}:
-        configs.append(default)
-    if args.config is None:
-        # Configurations that differ only in keys that cannot act on this workload (a read
-        # key on a write, cb_nodes giving the default's aggregators) behave alike: one of
-        # them is ranked, the one with the fewest keys changed (iotuner.acting).
-        distinct = distinct_configurations(space, configs, workload)
-        if len(distinct) < len(configs):
-            alike = f"{len(configs) - len(distinct)} differing only in keys that cannot act here"
-            note = f"{note}; {alike}" if note else alike
-        configs = distinct
-    rows = []
-    for config in configs:
-        row = workload.as_row()
-        row.update({f"{CONFIG_PREFIX}{name}": value for name, value in config.items()})
-        row["config"] = config_key(config)
-        rows.append(row)
-    frame = pd.DataFrame(rows)
-    point = model.predict(frame)
-    bounds = model.predict_quantiles(frame, (0.1, 0.9))
-    order = np.argsort(-point, kind="stable")
-    keys = [config_key(c) for c in configs]
-    default_key = config_key(default)
-    default_bw = next((float(point[i]) for i, k in enumerate(keys) if k == default_key), None)
-    # A gain rests on the default's prediction; where the training data never measured the
-    # default configuration, that prediction is an extrapolation and the gain is unknown.
-    calibration = model.calibration
-    unmeasured = calibration is not None and calibration.default_rows == 0
-    if unmeasured:
-        default_bw = None
-    far = model.far_from_data(frame)
-    # Another file system or host than the model learned on: no interval or gain holds
-    # there (its calibration is the learned system's), so the answer is the order alone.
-    elsewhere = None
-    if args.dir is not None:
-        here = System.detect(args.dir, "", "")
-        elsewhere = model.other_system(here.host, here.fs_type)
-    if elsewhere:
-        far = [f"{elsewhere}; {f}" if f else elsewhere for f in far]
-        default_bw = None
-    learned = model.metadata.get("system")
-
-    def calibrated(i: int) -> list[float] | None:
-        # The held-out pairs that bound a gain were all inside the calibrated scales and
-        # sizes: beyond them those bounds say nothing, so none is given.
-        # Nor over a default the training data never measured (calibration.default_rows 0):
-        # its prediction is an extrapolation, and so is any gain over it.
-        if default_bw is None or calibration is None or far[i] or calibration.default_rows == 0:
-            return None
-        found = calibration.gain_bounds(math.log(float(point[i]) / default_bw))
-        return None if found is None else [math.exp(v) for v in found]
-
-    trained = model.metadata.get("trained_values")
-
-    def untrained(config: "Configuration") -> list[str]:
-        # Values no training row had (models trained before this was kept: not known).
-        if not isinstance(trained, dict):
-            return []
-        return [
-            f"{k}={v}"
-            for k, v in config.items()
-            if isinstance(trained.get(k), list) and str(v) not in trained[k]
-        ]
-
-    ranked = [
-        {
-            "rank": rank,
-            "config": dict(configs[i]),
-            "key": keys[i],
-            "predicted": float(point[i]),
-            "low": None if elsewhere else float(bounds[i, 0]),
-            "high": None if elsewhere else float(bounds[i, 1]),
-            # The ratio of two raw predictions: for ranking, never printed as a gain.
-            "predicted_ratio": float(point[i] / default_bw) if default_bw else None,
-            "calibrated_gain": calibrated(i),
-            "gain": _gain_record(calibrated(i)),
-            "far_from_data": far[i] or None,
-            "untrained_values": untrained(configs[i]),
-        }
-        for rank, i in enumerate(order, start=1)
-    ]
-    shown = ranked if args.config is not None else ranked[: args.top]
-    result = {
-        "model": model.name,
-        "space": space.name,
-        "target": model.target,
-        "workload": workload.as_row(),
-        "configurations": len(configs),
-        "note": note,
-        "default": {
-            "key": default_key,
-            "predicted": default_bw,
-            "gain": (
-                "unknown: the training data never measured the default configuration"
-                if unmeasured
-                else f"unknown: another system ({elsewhere})"
-                if elsewhere
-                else "over the default's prediction for this workload"
-            ),
-        },
-        "system": {
-            "learned": learned,
-            "asked": str(args.dir) if args.dir is not None else None,
-            "answer": (
-                "not checked (no --dir)"
-                if args.dir is None
-                else "not checked: the model does not record the system it learned on"
-                if elsewhere is None
-                else f"order only, no interval or gain: {elsewhere}"
-                if elsewhere
-                else "the system the model learned on"
-            ),
-        },
-        "predictions": shown,
-    }
+    config = None if args.config is None else space.validate(_config_items(args.config))
+    found = predict_workload(model, space, workload, config=config, top=args.top, folder=args.dir)
     if args.json:
-        print(json.dumps(result, indent=2, allow_nan=False))
+        print(json.dumps(found.record, indent=2, allow_nan=False))
         return 0
+    _print_prediction(found, args.dir)
+    return 0
+
+
+def _print_prediction(found: "Prediction", folder: Path | None) -> None:
+    """The predictions on the terminal: what was predicted, what the gains rest on, one
+    line per configuration shown."""
+    record, elsewhere = found.record, found.elsewhere
+    learned, note = record["system"]["learned"], record["note"]
     where = (
         f", learned on {learned.get('fs_type')} (host {learned.get('host')})"
         if isinstance(learned, dict)
         else ""
     )
     print(
-        f"model {model.name} ({model.target}, MiB/s{where}), space {space.name}: "
-        f"{len(configs)} configuration(s) predicted" + (f" ({note})" if note else "")
+        f"model {record['model']} ({record['target']}, MiB/s{where}), space {record['space']}: "
+        f"{record['configurations']} configuration(s) predicted" + (f" ({note})" if note else "")
     )
-    if unmeasured:
+    if found.unmeasured:
         print(
             "  gain over the default: unknown (the training data never measured the "
-            f"default configuration {default_key}, so its prediction is an extrapolation)"
+            f"default configuration {record['default']['key']}, so its prediction is an "
+            "extrapolation)"
         )
     if elsewhere:
         print(
             f"  another system ({elsewhere}): the order alone, no interval and no gain (the "
             "model was never checked there)"
         )
-    elif any(far):
+    elif found.far:
         print(
-            f"  far from the data ({next(f for f in far if f)}): intervals widened, no "
-            "held-out bounds of the gain"
+            f"  far from the data ({found.far}): intervals widened, no held-out bounds of the gain"
         )
-    elif args.dir is not None and elsewhere is None:
-        print(f"  {args.dir}: not checked, the model does not record the system it learned on")
-    for entry in shown:
+    elif folder is not None and elsewhere is None:
+        print(f"  {folder}: not checked, the model does not record the system it learned on")
+    for entry in record["predictions"]:
         gain = earned_gain(calibrated=entry["calibrated_gain"])
         interval = "" if elsewhere else f"[{entry['low']:.1f} .. {entry['high']:.1f}]"
         figure = f"gain {gain.figure}" + (" calibrated" if gain.basis == "calibrated" else "")
@@ -393,44 +274,6 @@ def _predict(args: argparse.Namespace) -> int:
             f"  {entry['rank']:>4}  {entry['predicted']:10.1f}  {interval}  {figure}"
             f"  {entry['key']}{mark}"
         )
-    return 0
-
-
-def _gain_record(calibrated: list[float] | None) -> dict[str, object]:
-    """The earned gain (iotuner.gains) of a prediction, for --json: calibrated or unknown."""
-    gain = earned_gain(
-        calibrated=(calibrated[0], calibrated[1], calibrated[2]) if calibrated else None
-    )
-    return {
-        "basis": gain.basis,
-        "value": gain.value,
-        "interval": list(gain.interval) if gain.interval else None,
-        "figure": gain.figure,
-    }
-
-
-def _model_space(path: Path, metadata: dict[str, Any], given: str | None) -> "Space":
-    """The space to predict over: `given` (--space), else the one the model was trained on,
-    from its own definition in the metadata (so a space from a file needs no file), else
-    from its name (a model saved before it kept the definition)."""
-    from iotuner.space import SpaceError, load_space, space_from_dict
-
-    if given:
-        return load_space(given)
-    definition = metadata.get("space_definition")
-    if definition is not None:
-        return space_from_dict(definition, f"{path}: the model's space")
-    name = metadata.get("space")
-    if not name:
-        raise ConfigError(f"{path}: the model names no space; give one with --space")
-    try:
-        return load_space(str(name))
-    except SpaceError as exc:
-        raise ConfigError(
-            f"{path}: the model was trained on space {name!r} and keeps only its name, which "
-            f"is no shipped space or file here ({exc}); give the space with --space FILE, or "
-            "train the model again (a model trained now keeps its space)"
-        ) from None
 
 
 def _config_items(text: str) -> dict[str, Any]:

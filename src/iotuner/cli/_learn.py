@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from iotuner._printable import printable, terminal
-from iotuner.cli._common import Subparsers, add_db_argument, store_from_args
+from iotuner.cli._common import Subparsers, add_learning_source, store_from_args
 from iotuner.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -112,24 +112,6 @@ def _table_derive(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_learning_source(parser: argparse.ArgumentParser) -> None:
-    add_db_argument(parser)
-    parser.add_argument(
-        "--system",
-        help="fingerprint (prefix) of the system to learn from, "
-        "when the knowledge base holds several",
-    )
-    parser.add_argument(
-        "--space",
-        help="parameter space (file or shipped name; default: the space of the measurements)",
-    )
-    parser.add_argument(
-        "--kind",
-        choices=("bench", "trace", "csv", "search"),
-        help="learn only from measurements of this kind",
-    )
-
-
 def _training_data(args: argparse.Namespace) -> "TrainingData":
     from iotuner._tables import say
     from iotuner.learn import training_data
@@ -162,7 +144,7 @@ def add_train(subparsers: Subparsers) -> None:
             "compares with the default and the best."
         ),
     )
-    _add_learning_source(parser)
+    add_learning_source(parser)
     parser.add_argument(
         "-o",
         "--output",
@@ -247,7 +229,7 @@ def add_tune(subparsers: Subparsers) -> None:
             "of enumerated; which method runs, and why, is said first."
         ),
     )
-    _add_learning_source(parser)
+    add_learning_source(parser)
     parser.add_argument(
         "--model",
         type=Path,
@@ -376,7 +358,7 @@ def add_analyze(subparsers: Subparsers) -> None:
             "consistently good and consistently bad ones."
         ),
     )
-    _add_learning_source(parser)
+    add_learning_source(parser)
     parser.add_argument("--stat", default="bw_median", choices=("bw_min", "bw_median"))
     parser.add_argument("--limit", type=int, default=20, help="configurations to list")
     parser.set_defaults(handler=_analyze)

@@ -24,6 +24,11 @@ from iotuner.cli._trace import warn_about_leftovers
 from iotuner.errors import ConfigError, IotunerError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from rich.console import Console
+
+    from iotuner.bench import BenchPlan, ProgramCase, SweepOutcome
     from iotuner.store import Record, Store
 
 __all__ = ["add_bench", "add_db", "add_ingest", "add_space"]
@@ -197,19 +202,15 @@ def add_bench(subparsers: Subparsers) -> None:
 def _bench(args: argparse.Namespace) -> int:
     from iotuner._load import warn_if_busy
     from iotuner.bench import (
-        STOP_BUDGET,
         BenchPlan,
-        duration_text,
-        parse_duration,
         parse_layout,
         parse_size,
         plan_sizes,
-        program_cases,
         repair_results,
         resume_estimate,
         run_sweep,
+        sweep_cases,
     )
-    from iotuner.ingest import ingest_bench_records
     from iotuner.measurement import OPS, PATTERNS
     from iotuner.space import load_space
 
@@ -226,27 +227,9 @@ def _bench(args: argparse.Namespace) -> int:
         ) from None
     layouts = [parse_layout(text) for text in comma_separated(args.layouts, what="--layouts")]
     open_bytes = parse_size(args.open_size)
-    budget = parse_duration(args.time_budget, "--time-budget")
-    limit = (
-        None
-        if args.measurement_limit is None
-        else parse_duration(args.measurement_limit, "--measurement-limit")
-    )
-    if limit is not None and budget is None:
-        raise ConfigError("--measurement-limit needs a --time-budget (it is a share of one)")
+    budget, limit = _time_budget(args)
     sizes, why = plan_sizes(args.sizes, args.max_size, args.dir, nprocs, layouts, open_bytes)
-    strided = next((layout for layout in layouts if layout.layout == "strided"), None)
-    cases, left_out = program_cases(
-        args.from_logs,
-        max(nprocs),
-        open_bytes,
-        stand_in=None if strided is None else (strided.block, strided.fill),
-    )
-    if args.from_logs and not cases:
-        raise ConfigError(
-            "--from-logs: the logs show no case this sweep can measure"
-            + (f" ({'; '.join(left_out)})" if left_out else " (no MPI-IO call with a duration)")
-        )
+    cases, left_out = sweep_cases(args.from_logs, nprocs, layouts, open_bytes)
     plan = BenchPlan(
         space=space,
         nprocs=nprocs,
@@ -265,6 +248,44 @@ def _bench(args: argparse.Namespace) -> int:
         raise ConfigError(f"the folder of the results file {results} does not exist")
     store = None if args.no_db else store_from_args(args)
     console = terminal()
+    _print_plan(console, plan, why, cases, left_out, results)
+    repaired = repair_results(results)
+    if repaired:
+        console.print(repaired)
+    console.print(_budget_text(budget, *resume_estimate(plan, results), plan.measurements()))
+    after = None if store is None else _store_as_measured(console, store, results)
+    warn_if_busy()
+    outcome = run_sweep(
+        plan, args.dir, results, console, after, budget=budget, since=started, limit=limit
+    )
+    _print_outcome(console, outcome, results)
+    return 0 if store is None else _check_stored(console, store, results)
+
+
+def _time_budget(args: argparse.Namespace) -> tuple[float | None, float | None]:
+    """--time-budget and --measurement-limit in seconds (None: not given)."""
+    from iotuner.bench import parse_duration
+
+    budget = parse_duration(args.time_budget, "--time-budget")
+    limit = (
+        None
+        if args.measurement_limit is None
+        else parse_duration(args.measurement_limit, "--measurement-limit")
+    )
+    if limit is not None and budget is None:
+        raise ConfigError("--measurement-limit needs a --time-budget (it is a share of one)")
+    return budget, limit
+
+
+def _print_plan(
+    console: "Console",
+    plan: "BenchPlan",
+    why: str,
+    cases: "list[ProgramCase]",
+    left_out: list[str],
+    results: Path,
+) -> None:
+    """The plan before measuring: sizes, the programs' cases first, what it measures."""
     console.print(f"{why}; size per call x calls per open: {plan.calls_text()}")
     if cases:
         console.print(
@@ -277,26 +298,32 @@ def _bench(args: argparse.Namespace) -> int:
         console.print(f"  {sentence}", markup=False, highlight=False)
     console.print(
         f"{len(plan.workloads)} workloads, {plan.measurements():,} measurements "
-        f"(space {space.name}, {args.repeats} repeats), {plan.data_bytes() / (1 << 30):,.1f} "
-        f"GiB of data; results: {results}"
+        f"(space {plan.space.name}, {plan.repeats} repeats), "
+        f"{plan.data_bytes() / (1 << 30):,.1f} GiB of data; results: {results}"
     )
-    repaired = repair_results(results)
-    if repaired:
-        console.print(repaired)
-    console.print(_budget_text(budget, *resume_estimate(plan, results), plan.measurements()))
-    after = None
-    if store is not None:
-        recovered = _store_unstored(store, results)
-        if recovered:
-            console.print(
-                f"knowledge base {store.url}: stored {recovered:,} measurements of {results} "
-                f"it did not hold (measured by a run that was killed before storing them)"
-            )
-        after = lambda records: ingest_bench_records(store, results, records)  # noqa: E731
-    warn_if_busy()
-    outcome = run_sweep(
-        plan, args.dir, results, console, after, budget=budget, since=started, limit=limit
-    )
+
+
+def _store_as_measured(
+    console: "Console", store: "Store", results: Path
+) -> "Callable[[list[Record]], object]":
+    """Store what `results` holds and the knowledge base lacks (said), and return what
+    stores each job's measurements as it ends."""
+    from iotuner.bench import store_unstored
+    from iotuner.ingest import ingest_bench_records
+
+    recovered = store_unstored(store, results)
+    if recovered:
+        console.print(
+            f"knowledge base {store.url}: stored {recovered:,} measurements of {results} "
+            f"it did not hold (measured by a run that was killed before storing them)"
+        )
+    return lambda records: ingest_bench_records(store, results, records)
+
+
+def _print_outcome(console: "Console", outcome: "SweepOutcome", results: Path) -> None:
+    """Why the sweep stopped, what it left out, and how much of the plan is measured."""
+    from iotuner.bench import STOP_BUDGET, duration_text
+
     console.print(
         f"stopped after {outcome.rounds} round(s) and {duration_text(outcome.seconds)}: "
         f"{outcome.reason}"
@@ -310,9 +337,14 @@ def _bench(args: argparse.Namespace) -> int:
         + ("; run the same command again to go on" if outcome.stop == STOP_BUDGET else "")
     )
     console.print(f"{outcome.added} new measurements in {results}")
-    if store is None:
-        return 0
-    in_results, missing = _unstored_count(store, results)
+
+
+def _check_stored(console: "Console", store: "Store", results: Path) -> int:
+    """Whether the knowledge base holds every measurement of `results`: said, and the
+    exit status (ERROR_STATUS when it lacks some)."""
+    from iotuner.bench import unstored_count
+
+    in_results, missing = unstored_count(store, results)
     if missing:
         print_error(
             f"the knowledge base {store.url} lacks {missing:,} of the {in_results:,} "
@@ -322,34 +354,6 @@ def _bench(args: argparse.Namespace) -> int:
         return ERROR_STATUS
     console.print(f"knowledge base {store.url}: holds all {in_results:,} measurements of {results}")
     return 0
-
-
-def _store_unstored(store: "Store", results: Path) -> int:
-    """Store the measurements of `results` the knowledge base does not hold (those of a
-    run killed after writing them and before storing them); how many.
-
-    RATIONALE: one run per sweep, as bench stores them (ingest_bench_records takes the
-    sweep's id as the run's uid), so recovered lines join their sweep's run; the
-    knowledge base skips a uid it holds, so this adds nothing twice."""
-    from iotuner.bench import read_result_records
-    from iotuner.ingest import ingest_bench_records
-
-    records = read_result_records(results)
-    known = store.known_uids(m.uid for m, _, _ in records)
-    sweeps: dict[str, list[Record]] = {}
-    for record in records:
-        if record[0].uid not in known:
-            sweep = str(record[0].provenance.get("bench_run") or "")
-            sweeps.setdefault(sweep, []).append(record)
-    return sum(ingest_bench_records(store, results, group).added for group in sweeps.values())
-
-
-def _unstored_count(store: "Store", results: Path) -> tuple[int, int]:
-    """The measurements in `results`, and how many of them the knowledge base lacks."""
-    from iotuner.bench import read_results
-
-    uids = {m.uid for m in read_results(results)}
-    return len(uids), len(uids - store.known_uids(uids))
 
 
 def _budget_text(budget: float | None, measured: int, rest: float | None, planned: int) -> str:

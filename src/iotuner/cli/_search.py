@@ -20,7 +20,10 @@ from iotuner.cli._common import (
 from iotuner.errors import ConfigError
 
 if TYPE_CHECKING:
-    from iotuner.search import Launcher
+    from rich.console import Console
+
+    from iotuner.models import TrainedModel
+    from iotuner.search import Launcher, Objective, SearchResult, SearchSettings
 
 __all__ = ["add_search"]
 
@@ -217,39 +220,40 @@ def add_search(subparsers: Subparsers) -> None:
 
 
 def _search(args: argparse.Namespace) -> int:
-    from rich.progress import TextColumn
-    from rich.table import Column
-
-    from iotuner._progress import progress_bar
-    from iotuner.errors import IotunerError
-    from iotuner.ingest import ingest_trace
     from iotuner.models import load_model
+    from iotuner.search import print_result, result_record, trial_logs
+
+    command = command_after_dashes(args)
+    offline = args.objective.endswith(".csv") or Path(args.objective).is_file()
+    objective = _objective(args, command, offline)
+    predictor = load_model(_model_dir(args)) if args.strategy == "model" else None
+    result = _run_with_progress(args, objective, _settings(args, offline), predictor)
+    # With --json, stdout holds the JSON alone: the report goes to stderr.
+    report = terminal(stderr=args.json)
+    print_result(result, report)
+    record = result_record(result)
+    logs, unrecorded = trial_logs(result)
+    if (logs or unrecorded) and not args.no_db:
+        record["knowledge_base"] = _store_logs(args, logs, unrecorded, report)
+    if args.table is not None and result.winner is not None:
+        record["table"] = _merge_table(args.table, result, logs, report)
+    if args.json:
+        print(json.dumps(record, indent=2, allow_nan=False))
+    return 0 if result.best is not None else 1
+
+
+def _objective(args: argparse.Namespace, command: list[str], offline: bool) -> "Objective":
+    """What the search measures: a table of measured results (offline), else the run."""
     from iotuner.search import (
-        Objective,
         OfflineObjective,
         OfflineTable,
         RunObjective,
-        SearchProgress,
-        SearchSettings,
-        StrategyOptions,
-        measured_fs_type,
-        merge_winner,
         parse_filters,
         parse_measure,
-        parse_workload,
-        print_result,
-        result_record,
-        run_search,
-        searched_keys,
-        storage_url,
-        winner_entries,
     )
     from iotuner.space import load_space
 
-    command = command_after_dashes(args)
     direction = "maximize" if args.maximize else "minimize" if args.minimize else None
-    objective: Objective
-    offline = args.objective.endswith(".csv") or Path(args.objective).is_file()
     if offline:
         if command:
             raise ConfigError("an offline objective (a CSV table) runs nothing: drop the command")
@@ -262,23 +266,26 @@ def _search(args: argparse.Namespace) -> int:
             filters=parse_filters(args.filter),
             space=load_space(args.space) if args.space else None,
         )
-        objective = OfflineObjective(table, direction or "maximize")
-    else:
-        measure, pattern = parse_measure(args.objective)
-        limit = _time_limit(args)
-        objective = RunObjective(
-            command,
-            load_space(args.space or DEFAULT_SPACE),
-            measure=measure,
-            pattern=pattern,
-            direction=direction,
-            log_dir=args.log_dir,
-            timeout=limit,
-            launcher=_launcher(args, limit),
-        )
-    predictor = load_model(_model_dir(args)) if args.strategy == "model" else None
+        return OfflineObjective(table, direction or "maximize")
+    measure, pattern = parse_measure(args.objective)
+    limit = _time_limit(args)
+    return RunObjective(
+        command,
+        load_space(args.space or DEFAULT_SPACE),
+        measure=measure,
+        pattern=pattern,
+        direction=direction,
+        log_dir=args.log_dir,
+        timeout=limit,
+        launcher=_launcher(args, limit),
+    )
+
+
+def _settings(args: argparse.Namespace, offline: bool) -> "SearchSettings":
+    from iotuner.search import SearchSettings, StrategyOptions, storage_url
+
     storage = args.storage or (None if offline else DEFAULT_STORAGE)
-    settings = SearchSettings(
+    return SearchSettings(
         strategy=args.strategy,
         budget=args.budget,
         storage=storage_url(storage) if storage is not None else None,
@@ -295,8 +302,23 @@ def _search(args: argparse.Namespace) -> int:
             population=args.population, generations=args.generations, mutation=args.mutation
         ),
     )
+
+
+def _run_with_progress(
+    args: argparse.Namespace,
+    objective: "Objective",
+    settings: "SearchSettings",
+    predictor: "TrainedModel | None",
+) -> "SearchResult":
+    """run_search with a progress bar on stderr: the best so far, the trials left, the
+    failed ones and the search's own eta (from its trials' times and --parallel)."""
+    from rich.progress import TextColumn
+    from rich.table import Column
+
+    from iotuner._progress import progress_bar
+    from iotuner.search import SearchProgress, parse_workload, run_search
+
     console = terminal(stderr=True)
-    # The search's own eta (from its trials' times and --parallel) in the status.
     status = TextColumn("{task.fields[status]}", table_column=Column(overflow="fold"))
     with progress_bar(console, status, eta=False, transient=False) as progress:
         task = progress.add_task("search", total=None, status="")
@@ -307,72 +329,64 @@ def _search(args: argparse.Namespace) -> int:
             status = f"{best}, {p.budget - p.done} left, {p.failed} failed{eta}"
             progress.update(task, total=p.budget, completed=p.done, status=status)
 
-        result = run_search(
+        return run_search(
             objective,
             settings,
             predictor=predictor,
             workload=parse_workload(args.workload) if args.workload else None,
             on_progress=show,
         )
-    # With --json, stdout holds the JSON alone: the report goes to stderr.
-    report = terminal(stderr=args.json)
-    print_result(result, report)
-    record = result_record(result)
-    # Every trial's logs, not only this run's: a search killed before it stored its
-    # trials left their logs behind, and storing skips what is stored already.
-    logs = [log for t in result.trials for log in t.outcome.logs if Path(log).is_file()]
-    logs += [log for r in result.remeasured for log in r.logs] + result.probe_logs
-    # And those of trials a killed search ran and never recorded: whole logs are
-    # measurements; one cut short by the kill is refused by its reader, and said.
-    unrecorded = [log for log in result.unrecorded_logs if log not in logs]
-    if (logs or unrecorded) and not args.no_db:
-        store = store_from_args(args)
-        added = sum(ingest_trace(store, log, kind="search").added for log in logs)
-        recovered, refused = 0, []
-        for log in unrecorded:
-            try:
-                recovered += ingest_trace(store, log, kind="search").added
-            except IotunerError as exc:
-                refused.append(str(exc))
+
+
+def _store_logs(
+    args: argparse.Namespace, logs: list[Path], unrecorded: list[Path], report: "Console"
+) -> dict[str, object]:
+    """Store the trials' logs in the knowledge base --db names, say so, and return the
+    record's knowledge_base entry."""
+    from iotuner.search import store_trial_logs
+
+    store = store_from_args(args)
+    stored = store_trial_logs(store, logs, unrecorded)
+    report.print(
+        f"knowledge base {store.url}: {stored.added} measurements from {len(logs)} trial logs"
+    )
+    if unrecorded:
         report.print(
-            f"knowledge base {store.url}: {added} measurements from {len(logs)} trial logs"
+            markup_safe(
+                f"  and {stored.recovered} from {len(unrecorded) - len(stored.refused)} log(s) "
+                "of trials an earlier search ran and was killed before it recorded"
+                + "".join(f"\n  not stored: {words}" for words in stored.refused)
+            )
         )
-        if unrecorded:
-            report.print(
-                markup_safe(
-                    f"  and {recovered} from {len(unrecorded) - len(refused)} log(s) of trials "
-                    "an earlier search ran and was killed before it recorded"
-                    + "".join(f"\n  not stored: {words}" for words in refused)
-                )
+    entry: dict[str, object] = {"url": str(store.url), "added": stored.added + stored.recovered}
+    store.close()
+    return entry
+
+
+def _merge_table(
+    table: Path, result: "SearchResult", logs: list[Path], report: "Console"
+) -> dict[str, object]:
+    """Merge the winner into the tuning table --table names, say so, and return the
+    record's table entry."""
+    from iotuner.search import table_winner
+
+    entries = table_winner(table, result, logs)
+    if entries:
+        report.print(
+            markup_safe(
+                f"{table}: {entries[0].program} x{entries[0].nprocs}: "
+                f"{entries[0].hints} at open, kept at set_view and collective access "
+                f"({len(entries)} entries)"
             )
-        added += recovered
-        record["knowledge_base"] = {"url": str(store.url), "added": added}
-        store.close()
-    if args.table is not None and result.winner is not None:
-        if result.program is None or result.nprocs is None:
-            raise ConfigError("--table needs a run's trace to name the program and its scale")
-        entries = winner_entries(result, result.program, result.nprocs)
-        if entries:
-            fs_type = measured_fs_type(logs)
-            merge_winner(args.table, entries, searched_keys(result), fs_type)
-            report.print(
-                markup_safe(
-                    f"{args.table}: {entries[0].program} x{entries[0].nprocs}: "
-                    f"{entries[0].hints} at open, kept at set_view and collective access "
-                    f"({len(entries)} entries)"
-                )
+        )
+    else:
+        report.print(
+            markup_safe(
+                f"{table}: left as it was (the winner sets no hint: nothing better "
+                "than the default was found)"
             )
-        else:
-            report.print(
-                markup_safe(
-                    f"{args.table}: left as it was (the winner sets no hint: nothing better "
-                    "than the default was found)"
-                )
-            )
-        record["table"] = {"path": str(args.table), "entries": [e.to_json() for e in entries]}
-    if args.json:
-        print(json.dumps(record, indent=2, allow_nan=False))
-    return 0 if result.best is not None else 1
+        )
+    return {"path": str(table), "entries": [e.to_json() for e in entries]}
 
 
 def _time_limit(args: argparse.Namespace) -> float | None:

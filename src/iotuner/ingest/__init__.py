@@ -31,10 +31,13 @@ from iotuner.ingest._common import IngestError, IngestResult
 from iotuner.ingest._csv import CSV_FIELDS, CsvMapping, ingest_csv, load_mapping, mapping_from_dict
 from iotuner.ingest._darshan import (
     DarshanJob,
+    DarshanReader,
     Evidence,
     FileGroup,
+    darshan_system,
     ingest_darshan,
     is_darshan_log,
+    is_system_file,
     read_darshan,
 )
 from iotuner.ingest._trace import ingest_trace
@@ -47,11 +50,13 @@ __all__ = [
     "KINDS",
     "CsvMapping",
     "DarshanJob",
+    "DarshanReader",
     "Evidence",
     "FileGroup",
     "IngestError",
     "IngestResult",
     "configs_in_force",
+    "darshan_system",
     "guess_kind",
     "ingest_bench",
     "ingest_bench_records",
@@ -61,6 +66,7 @@ __all__ = [
     "ingest_trace",
     "input_files",
     "is_darshan_log",
+    "is_system_file",
     "load_mapping",
     "mapping_from_dict",
     "read_darshan",

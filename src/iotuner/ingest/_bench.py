@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from iotuner.bench._plan import kernel_workload
+from iotuner.bench import kernel_workload
 from iotuner.ingest._common import (
     MAX_MEASUREMENTS_FILE_BYTES,
     IngestError,

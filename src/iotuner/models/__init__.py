@@ -5,6 +5,8 @@
   seeds and leave-one-group-out), select_model and choose_model (SELECTION_RULE: never a
   candidate that picks worse than the BASELINES), fit_model, save_model,
   load_model (TrainedModel.predict and predict_quantiles, in MiB/s), train_command.
+* `iotuner predict`: predict_workload (a saved model's ranking of one workload's
+  configurations, a Prediction record), model_space.
 * `iotuner evaluate`: evaluate_models (leave-one-workload-out and leave-one-program-out:
   MdAPE, Spearman within a workload, zero-trial pick, trials to 95 % of the best), with
   model_choices (the zoo and the ranking models of _ranking, e.g. relative_forest).
@@ -25,8 +27,16 @@ from iotuner._lazy import lazy_names
 
 if TYPE_CHECKING:
     from iotuner.models._analyze import AnalyzeReport, ClusterSummary, ConfigSummary, analyze
-    from iotuner.models._common import BANDWIDTH_STATS, NOT_SET, ModelError
+    from iotuner.models._calibrate import Calibration, calibrate
+    from iotuner.models._common import (
+        BANDWIDTH_STATS,
+        NOT_SET,
+        PATTERN_COLUMNS,
+        ModelError,
+        cell_value,
+    )
     from iotuner.models._evaluate import (
+        SCHEMES,
         Evaluation,
         Figures,
         SchemeResult,
@@ -54,6 +64,7 @@ if TYPE_CHECKING:
     )
     from iotuner.models._metrics import METRICS, Metrics, regression_metrics
     from iotuner.models._online import WorkloadBelief, std_from_interval
+    from iotuner.models._predict import PREDICT_LIMIT, Prediction, model_space, predict_workload
     from iotuner.models._render import (
         render_analyze,
         render_comparison,
@@ -61,7 +72,13 @@ if TYPE_CHECKING:
         render_train_report,
         render_train_summary,
     )
-    from iotuner.models._saved import MODEL_FORMAT, TrainedModel, load_model, save_model
+    from iotuner.models._saved import (
+        MODEL_FORMAT,
+        TrainedModel,
+        load_model,
+        read_metadata,
+        save_model,
+    )
     from iotuner.models._synthetic import synthetic_summary_frame
     from iotuner.models._train import (
         SELECTION_RULE,
@@ -84,6 +101,7 @@ _WHERE = {
     "BASELINE": "_zoo",
     "BASELINES": "_zoo",
     "CANDIDATE_NAMES": "_zoo",
+    "Calibration": "_calibrate",
     "Candidate": "_zoo",
     "ChoiceScore": "_kunkel",
     "ClusterSummary": "_analyze",
@@ -101,6 +119,12 @@ _WHERE = {
     "ModelError": "_common",
     "ModelScore": "_train",
     "NOT_SET": "_common",
+    "PREDICT_LIMIT": "_predict",
+    "Prediction": "_predict",
+    "model_space": "_predict",
+    "predict_workload": "_predict",
+    "PATTERN_COLUMNS": "_common",
+    "SCHEMES": "_evaluate",
     "SELECTION_RULE": "_train",
     "SchemeResult": "_evaluate",
     "Selection": "_train",
@@ -111,7 +135,9 @@ _WHERE = {
     "WorkloadScore": "_evaluate",
     "analyze": "_analyze",
     "build_features": "_features",
+    "calibrate": "_calibrate",
     "candidates": "_zoo",
+    "cell_value": "_common",
     "choose_model": "_train",
     "compare_models": "_train",
     "evaluate_models": "_evaluate",
@@ -125,6 +151,7 @@ _WHERE = {
     "model_names": "_evaluate",
     "parameter_setting_tree": "_kunkel",
     "performance_tree": "_kunkel",
+    "read_metadata": "_saved",
     "regression_metrics": "_metrics",
     "render_analyze": "_render",
     "render_comparison": "_render",
@@ -154,8 +181,12 @@ __all__ = [
     "METRICS",
     "MODEL_FORMAT",
     "NOT_SET",
+    "PATTERN_COLUMNS",
+    "PREDICT_LIMIT",
+    "SCHEMES",
     "SELECTION_RULE",
     "AnalyzeReport",
+    "Calibration",
     "Candidate",
     "ChoiceScore",
     "ClusterSummary",
@@ -170,6 +201,7 @@ __all__ = [
     "Metrics",
     "ModelError",
     "ModelScore",
+    "Prediction",
     "SchemeResult",
     "Selection",
     "TrainReport",
@@ -179,7 +211,9 @@ __all__ = [
     "WorkloadScore",
     "analyze",
     "build_features",
+    "calibrate",
     "candidates",
+    "cell_value",
     "choose_model",
     "compare_models",
     "evaluate_models",
@@ -191,8 +225,11 @@ __all__ = [
     "log_target",
     "model_choices",
     "model_names",
+    "model_space",
     "parameter_setting_tree",
     "performance_tree",
+    "predict_workload",
+    "read_metadata",
     "regression_metrics",
     "render_analyze",
     "render_comparison",

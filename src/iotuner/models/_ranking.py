@@ -69,9 +69,11 @@ def lightgbm_available() -> bool:
 
 
 def configure(estimator: Any, schema: FeatureSchema) -> Any:
-    """Tell an estimator of this module which columns of X describe the workload."""
-    if isinstance(estimator, RelativeTargetRegressor | LambdaRankRegressor | AverageBestRegressor):
-        estimator.workload_features = len(schema.workload_only().feature_names)
+    """Tell an estimator which columns of X describe the workload, when it reads them
+    (its read_workload_from: the models of this module); any other is left as it is."""
+    read_workload_from = getattr(estimator, "read_workload_from", None)
+    if callable(read_workload_from):
+        read_workload_from(schema)
     return estimator
 
 
@@ -93,6 +95,10 @@ class _LevelMixin:
     workload_features: int
     level: Any
     empty_: npt.NDArray[np.bool_]
+
+    def read_workload_from(self, schema: FeatureSchema) -> None:
+        """Read the workload from the schema's workload columns, the first of X."""
+        self.workload_features = len(schema.workload_only().feature_names)
 
     def _known(self, X: npt.ArrayLike, fitting: bool = False) -> npt.NDArray[np.float64]:
         """X as floats, with the features unknown (NaN) in every training row set to 0: they

@@ -281,7 +281,7 @@ def _model_rules(
     """The model's rules: calibrated when the model has a calibration on held-out
     workloads, else its bands. With too little data for a model (a program's first runs,
     no sweep) the workload's own measurements are all there is."""
-    from iotuner.models._common import ModelError
+    from iotuner.models import ModelError
 
     try:
         found = evidence(frame, s.space, s.workload, s.configs, model or DEFAULT_MODEL)
@@ -351,8 +351,7 @@ def _shape_rule(s: Situation, frame: Any) -> dict[str, Any] | None:
     RATIONALE: on ext4, 21 learning runs over 7 programs tried nothing ("predicted within
     the noise ... by an uncalibrated model") while the sweep had measured the program's
     own shape (issue 41): a learner with little data must still learn from what it has."""
-    from iotuner.tune import comparing_workload
-    from iotuner.tune._cases import memory_pieces
+    from iotuner.tune import comparing_workload, memory_pieces
 
     w = s.workload
     same = np.ones(len(frame), dtype=bool)

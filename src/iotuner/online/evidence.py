@@ -131,8 +131,7 @@ def quick_calibration(frame: Any, space: Space, name: str, cache: Path | None = 
     program's next run of a configuration it ran before adds no cell (workload and
     configuration), and the calibration of the cells it had stands. It cost 2-3 s of
     each learn step; a new cell (a try, a new workload) computes it again."""
-    from iotuner.models._calibrate import Calibration, calibrate
-    from iotuner.models._evaluate import model_choices
+    from iotuner.models import Calibration, calibrate, model_choices
 
     key = _cells_key(frame, space, name)
     if cache is not None and cache.exists():
@@ -163,7 +162,7 @@ class SavedModel:
     s; docs/measurements.md)."""
 
     def __init__(self, directory: Path, cache: Path | None = None) -> None:
-        from iotuner.models._saved import read_metadata
+        from iotuner.models import read_metadata
 
         self.directory = directory
         self.metadata = read_metadata(directory)[1]
@@ -176,7 +175,7 @@ class SavedModel:
     @property
     def calibration(self) -> Any:
         """The calibration `train` gave it, or None."""
-        from iotuner.models._calibrate import Calibration
+        from iotuner.models import Calibration
 
         data = self.metadata.get("calibration")
         return Calibration.from_dict(data) if isinstance(data, dict) else None
@@ -191,7 +190,7 @@ class SavedModel:
             median, low, high = (np.asarray(a, dtype=float) for a in kept[key])
             if len(median) == len(rows):
                 return median, low, high
-        from iotuner.models._saved import load_model
+        from iotuner.models import load_model
 
         found = tuple(
             np.asarray(a, dtype=float) for a in load_model(self.directory).predict_interval(rows)
@@ -255,7 +254,7 @@ def model_evidence(
     if saved is not None:
         median, low, high = (np.asarray(a, dtype=float) for a in saved.predict_interval(rows))
         return ModelEvidence(median, low, high, saved.calibration, f"{saved.name} (saved)")
-    from iotuner.models._train import fit_model
+    from iotuner.models import fit_model
 
     trained = fit_model(frame, space, kind)
     median, low, high = (np.asarray(a, dtype=float) for a in trained.predict_interval(rows))

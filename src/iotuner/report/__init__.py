@@ -31,18 +31,26 @@ JavaScript to be read. Every string from the inputs goes through Jinja's autoesc
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import markupsafe
 
 from iotuner import __version__
 from iotuner._fileio import atomic_write_text
+from iotuner._lazy import lazy_names
 from iotuner._printable import printable
 from iotuner._secrets import display_url
 from iotuner.errors import ConfigError
 
-__all__ = ["ReportInputs", "build_pages", "build_report", "write_report"]
+if TYPE_CHECKING:
+    from iotuner.report._archive import write_archive_pages
+
+__all__ = ["ReportInputs", "build_pages", "build_report", "write_archive_pages", "write_report"]
+
+# write_archive_pages is imported when first used: it needs the archive run's modules
+# (iotuner.archive, the Darshan reader), which the report's other pages do not.
+__getattr__ = lazy_names(__name__, globals(), {"write_archive_pages": "iotuner.report._archive"})
 
 SECTION_IDS = ("system", "model", "table", "search", "archive", "programs")
 """The id of each section's element, in page order (a test looks them up)."""

@@ -11,8 +11,7 @@ from iotuner._units import format_size
 from iotuner.errors import IotunerError
 from iotuner.learn import TrainingData
 from iotuner.measurement import CONFIG_PREFIX
-from iotuner.models import analyze, kunkel_report
-from iotuner.models._common import PATTERN_COLUMNS
+from iotuner.models import PATTERN_COLUMNS, analyze, kunkel_report
 from iotuner.report import _plots
 from iotuner.tune import measurement_noise
 

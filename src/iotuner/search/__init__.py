@@ -12,18 +12,20 @@ trials with no more interposer than the objective needs.
 
 Modules, one idea each: what a search measures (_objectives: the Objective base and
 RunObjective; _offline: tables and OfflineObjective), which parameters matter (_relevance,
-_program), strategies (_strategies, _samplers, _gp, _guide), launchers (_launchers), the
-settings (_settings), the study and its resume (_study), the loop (_loop), the verdict and
-the winner's table entries (_verdict), the result records (_result), run_search tying them
-together (_driver) and the report (_report). Objective, Strategy and Launcher are the
-extension points: the search asks them only what their base classes declare.
+_program), strategies (_strategies, _samplers, _gp, _guide), launchers (_launchers, _slurm;
+listed in _registry), the settings (_settings), the study and its resume (_study), the
+loop (_loop), the verdict and the winner's table entries (_verdict), the result records
+(_result), run_search tying them together (_driver), the report (_report) and what a
+finished search keeps (_keep). Objective, Strategy and Launcher are the extension points:
+the search asks them only what their base classes declare.
 """
 
 from iotuner.search._common import DIRECTIONS, SearchError, TrialOutcome
 from iotuner.search._driver import run_search
 from iotuner.search._gp import GaussianProcessSampler
 from iotuner.search._guide import ModelGuide, parse_workload
-from iotuner.search._launchers import LAUNCHERS, Launcher, LocalLauncher
+from iotuner.search._keep import StoredLogs, store_trial_logs, table_winner, trial_logs
+from iotuner.search._launchers import Launcher, LocalLauncher
 from iotuner.search._objectives import (
     MEASURES,
     Objective,
@@ -33,6 +35,7 @@ from iotuner.search._objectives import (
     workload_from_logs,
 )
 from iotuner.search._offline import MeasuredConfig, OfflineObjective, OfflineTable, parse_filters
+from iotuner.search._registry import LAUNCHERS
 from iotuner.search._relevance import Relevance, accesses_from_logs, describe_accesses, relevance
 from iotuner.search._report import print_result, result_record
 from iotuner.search._result import (
@@ -80,6 +83,7 @@ __all__ = [
     "SearchSettings",
     "Skipped",
     "SlurmLauncher",
+    "StoredLogs",
     "Strategy",
     "StrategyOptions",
     "TrialOutcome",
@@ -102,6 +106,9 @@ __all__ = [
     "run_search",
     "searched_keys",
     "storage_url",
+    "store_trial_logs",
+    "table_winner",
+    "trial_logs",
     "winner_entries",
     "workload_from_logs",
 ]

@@ -3,7 +3,7 @@
 A Launcher turns the command the user gave after `--` into the command that is run, adds
 what the environment needs, and says how many trials may run at once. The search never
 builds a shell line: the command stays a list of arguments from start to end. LAUNCHERS
-lists every implementation by name; tests/search/test_launcher_contract.py holds each of
+(_registry) lists every implementation by name; tests/search/test_launcher_contract.py holds each of
 them to the contract below.
 
 What the search relies on (the contract):
@@ -39,7 +39,7 @@ from pathlib import Path
 from iotuner.runner import RunResult, new_tag, run
 from iotuner.search._common import LOGS_AT, SearchError
 
-__all__ = ["LAUNCHERS", "LAUNCHER_NAMES", "Journal", "Launched", "Launcher", "LocalLauncher"]
+__all__ = ["LAUNCHER_NAMES", "Journal", "Launched", "Launcher", "LocalLauncher"]
 
 LAUNCHER_NAMES = frozenset(
     {"mpiexec", "mpirun", "srun", "aprun", "mpiexec.hydra", "mpirun.hydra", "orterun"}
@@ -200,8 +200,3 @@ class LocalLauncher(Launcher):
     def slots(self, requested: int) -> int:
         super().slots(requested)
         return min(requested, os.cpu_count() or 1)
-
-
-LAUNCHERS: dict[str, type[Launcher]] = {LocalLauncher.name: LocalLauncher}
-"""Every launcher by name (the registry the contract test runs over); _slurm adds its own
-(iotuner.search imports it)."""

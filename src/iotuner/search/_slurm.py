@@ -49,7 +49,7 @@ from pathlib import Path
 from iotuner.errors import ConfigError, TableError
 from iotuner.runner import RunResult, interposer_env, make_log_dir, run_child
 from iotuner.search._common import LOGS_AT, SearchError
-from iotuner.search._launchers import LAUNCHERS, Journal, Launched, Launcher, ranks_in
+from iotuner.search._launchers import Journal, Launched, Launcher, ranks_in
 
 __all__ = ["SUBMITTED", "SlurmLauncher", "slurm_minutes"]
 
@@ -455,6 +455,3 @@ def _allocation_cpus() -> int:
         if value.isdigit():
             return int(value)
     return 0
-
-
-LAUNCHERS[SlurmLauncher.name] = SlurmLauncher

@@ -5,12 +5,14 @@ SQLite by default (one file, default_store_path()); PostgreSQL for a site, given
 (iotuner.store._schema), and one contract test suite runs against both.
 
     store = open_store()                       # or a path, sqlite:///..., postgresql://...
+    store = open_named_store(args.db)          # that, else $IOTUNER_DB, else the default
     with store.transaction():                  # all or nothing
         run = store.add_run(uid, "bench", source="sweep.bench.jsonl")
         store.add_measurements(run, measurements, system, space="romio-ufs")
     frame = store.summary()                    # measurement.SUMMARY_COLUMNS + cfg:<name>
 """
 
+from iotuner.store._named import open_named_store
 from iotuner.store._schema import RUN_KINDS, SCHEMA_VERSION
 from iotuner.store._store import (
     MEASUREMENT_COLUMNS,
@@ -32,6 +34,7 @@ __all__ = [
     "StoreError",
     "canonical_config",
     "default_store_path",
+    "open_named_store",
     "open_store",
     "summarize_repeats",
 ]

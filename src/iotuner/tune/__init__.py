@@ -81,6 +81,7 @@ from iotuner.tune._cases import (
     Predictor,
     comparing_workload,
     measurement_noise,
+    memory_pieces,
     open_keys,
     prediction_rows,
 )
@@ -113,6 +114,7 @@ __all__ = [
     "choice_note",
     "comparing_workload",
     "measurement_noise",
+    "memory_pieces",
     "note_figures",
     "note_gain",
     "open_keys",

@@ -11,7 +11,7 @@ import pandas as pd
 from rich.console import Console
 
 from iotuner._progress import progress_bar
-from iotuner.bench._plan import KERNEL_PROGRAM
+from iotuner.bench import KERNEL_PROGRAM
 from iotuner.errors import ConfigError
 from iotuner.formats import size_groups
 from iotuner.measurement import CONFIG_PREFIX, Workload

@@ -16,7 +16,7 @@ from iotuner.acting import acting_config, distinct_configurations
 from iotuner.bench import configurations_for
 from iotuner.formats import hint_vocabulary, size_groups
 from iotuner.measurement import CONFIG_PREFIX, NOT_SET, WORKLOAD_COLUMNS, Workload
-from iotuner.models._common import cell_value
+from iotuner.models import cell_value
 from iotuner.space import Configuration, Space, SpaceError, config_key
 
 __all__ = [
