@@ -11,7 +11,7 @@ docs/finding-codes.md. SMALL_REQUEST_BYTES: the size under which a call is small
 from iotuner.diagnose._darshan import diagnose_darshan
 from iotuner.diagnose._finding import FIRST, LEVELS, Finding, ordered
 from iotuner.diagnose._thresholds import SMALL_REQUEST_BYTES
-from iotuner.ingest._darshan import DarshanJob
+from iotuner.ingest import DarshanJob
 
 __all__ = [
     "FIRST",

@@ -16,7 +16,7 @@ import pandas as pd
 from iotuner.diagnose import _thresholds as T
 from iotuner.diagnose._counters import MODULES, STREAMS, Module
 from iotuner.diagnose._finding import Finding
-from iotuner.ingest._darshan import is_system_file
+from iotuner.ingest import is_system_file
 
 __all__ = [
     "Check",
