@@ -209,6 +209,28 @@ def test_a_file_opened_twice_counts_calls_per_open(tmp_path: Path, sample_log: P
     assert log.op_lines == [2, 3, 4, 5]
 
 
+def test_one_rank_opening_a_name_twice_while_another_holds_it(
+    tmp_path: Path, sample_log: Path
+) -> None:
+    """Was (test_odd_logs, now and then): rank 1 opened a name twice on MPI_COMM_SELF
+    while rank 0 held its own open of it, so three single-rank opens overlapped rank 0's,
+    its row's workload had 3 ranks in a 2-rank job, and ingest refused the whole log."""
+
+    def one_rank(opened_at: float, closed_at: float) -> dict[str, Any]:
+        return {**_file(opened_at, closed_at), "nprocs": 1}
+
+    def edit(records: Records) -> Records:
+        job, end = records[0], records[-1]
+        job["nprocs"] = 2
+        ops = [{**_op(0.15, calls=1, pattern="independent"), "ranks": 1}]
+        files = [one_rank(0.1, 0.5), one_rank(0.2, 0.25), one_rank(0.3, 0.35)]
+        end["rows"] = len(ops) + len(files)
+        return [job, *ops, *files, end]
+
+    workload = read_tracelog(_write(tmp_path, sample_log, edit)).workload_of(0)
+    assert (workload.nprocs, workload.files) == (2, 1)
+
+
 def test_an_op_that_is_no_workload_is_refused_with_its_line(
     tmp_path: Path, sample_log: Path
 ) -> None:

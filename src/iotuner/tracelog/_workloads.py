@@ -143,8 +143,11 @@ class LogWorkloads:
         record = self.files[number]
         if record["nprocs"] > 1:
             return record["nprocs"], 1
-        opens = self._single_rank_opens.count_at(record)
-        same_name = self._single_rank_opens_by_name[record["file"]].count_at(record)
+        # At most the job's ranks: one rank's opens one after another, all while another
+        # rank held its own, overlap that one's open each (test_odd_logs's MPI_COMM_SELF).
+        ranks = self.job["nprocs"]
+        opens = min(self._single_rank_opens.count_at(record), ranks)
+        same_name = min(self._single_rank_opens_by_name[record["file"]].count_at(record), ranks)
         return opens, max(1, round(opens / same_name))
 
     @functools.cached_property
