@@ -59,6 +59,9 @@ class Export:
 
 @dataclass
 class Built:
+    """What a mechanism's builder writes: its text and usage lines, and in sentences what
+    it kept and dropped (export_entries puts the selection's drops before these)."""
+
     text: str
     usage: list[str]
     kept: list[str]
