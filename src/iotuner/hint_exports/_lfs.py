@@ -8,7 +8,7 @@ file layout (PFL), END in bytes with the same suffixes, `-1` for the end of file
 on a directory, whose new files inherit it. A PFL is written when asked (`pfl`) or when the
 entries that apply give different striping at different scales (possible when no `nprocs`
 is given): a job of more ranks writes a larger file, and tune gave those scales their
-striping, so the components are the settings in increasing stripe width (pfl_components).
+striping, so the components are the settings in increasing stripe width (_pfl_components).
 """
 
 import math
