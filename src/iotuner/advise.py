@@ -1,11 +1,8 @@
 """`iotuner advise`: what to change for a program, from one Darshan log or one trace log of
 ours, with zero runs of it.
 
-1. The accesses. Each significant group of files and direction (write or read) becomes a
-   FileGroup (iotuner.ingest): from a Darshan log by iotuner.ingest.read_darshan, with the
-   log's counters as evidence; from a trace log here, one group per file name and op,
-   described by TraceLog.workload_of (the one reading of a trace's workloads) for the
-   call that moved the most bytes, with the mean bytes per call.
+1. The accesses: each significant group of files and direction (write or read) as a
+   FileGroup with its evidence, from a Darshan log or a trace log (iotuner.advice_source).
 2. The recommendation. `tune` runs at the scales of the groups, with the model and the
    training data `iotuner tune` would use, so the evidence rule is the same (a change only
    with measured or calibrated evidence that it beats the default: iotuner.tune). The hints a
@@ -28,41 +25,33 @@ Where hints cannot help, the change to the program's code is said as such
 holds the program's command line and it runs here (iotuner.program_command).
 """
 
-import os
 import shlex
-import socket
-import sys
-from collections import defaultdict
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from iotuner._inputs import InputError, checked_input
+from iotuner.advice_source import (
+    AdviceError,
+    Source,
+    findings_of,
+    groups_of_trace,
+    read_source,
+    workload_evidence,
+)
 from iotuner.code_advice import code_advice
 from iotuner.coverage import Coverage
 from iotuner.coverage import size_words as _size
-from iotuner.diagnose import SMALL_REQUEST_BYTES, Finding, diagnose_job, ordered
-from iotuner.errors import IotunerError
+from iotuner.diagnose import Finding
 from iotuner.formats import size_group
 from iotuner.gains import EarnedGain, stated_gain
 from iotuner.hint_exports import MECHANISMS, Export, export_entries
-from iotuner.ingest import (
-    DarshanJob,
-    DarshanReader,
-    Evidence,
-    FileGroup,
-    IngestError,
-    darshan_system,
-    read_darshan,
-)
-from iotuner.measurement import System, Workload
-from iotuner.program_command import ProgramCommand, from_darshan_exe, from_trace_program
+from iotuner.ingest import FileGroup
+from iotuner.measurement import System
 from iotuner.space import Space
 from iotuner.table import TableEntry, match
-from iotuner.tracelog import TraceLog, read_tracelog
-from iotuner.tune import Choice, Predictor, tune
+from iotuner.tune import Choice, Predictor, TuneResult, tune
 
 __all__ = [
     "Advice",
@@ -97,35 +86,6 @@ def export_files(table: Path | None) -> dict[str, Path]:
     return {
         mechanism: table.parent / f"{stem}{suffix}" for mechanism, suffix in EXPORT_FILES.items()
     }
-
-
-class AdviceError(IotunerError):
-    """A log advise cannot read or use."""
-
-
-@dataclass(frozen=True)
-class Source:
-    """What one log says about a program's I/O."""
-
-    path: Path
-    kind: str  # "darshan" or "trace"
-    program: str
-    nprocs: int
-    groups: list[FileGroup]
-    notes: list[str]
-    command: ProgramCommand = field(default_factory=lambda: from_darshan_exe(""))
-    """The program's command line as it runs here (iotuner.program_command)."""
-    host: str | None = None
-    """The host the log names (a trace's); None where it does not (Darshan)."""
-    fs_types: dict[tuple[str, str], str] = field(default_factory=dict)
-    """The file system type under each group (by name and op); "unknown" where the log
-    does not tell."""
-    job: DarshanJob | None = None
-    """The Darshan log as read (its counters: what the findings come from); None for a
-    trace log."""
-
-    def fs_type(self, group: FileGroup) -> str:
-        return self.fs_types.get((group.name, group.op), "unknown")
 
 
 @dataclass(frozen=True)
@@ -276,147 +236,6 @@ def _recommendation_dict(r: Recommendation) -> dict[str, Any]:
     }
 
 
-# --------------------------------------------------------------------------- reading
-
-
-def read_source(path: Path | str, *, reader: DarshanReader | None = None) -> Source:
-    """A Darshan log (by its name or content) or a trace log of ours, as groups.
-
-    AdviceError for what is no log: a missing file, a FIFO, a device, a directory, a
-    Darshan log too large, truncated or corrupt (`reader` parses Darshan logs:
-    read_darshan's). The trace log's reader raises its own errors."""
-    path = Path(path)
-    try:
-        # The size is each reader's to bound (a trace log may be larger than a Darshan log).
-        checked_input(path, "a Darshan log or a trace log", sys.maxsize)
-    except InputError as exc:
-        raise AdviceError(str(exc)) from None
-    if path.name.endswith(".iotrace.jsonl") or _starts_like_json(path):
-        log = read_tracelog(path)
-        host = str(log.job.get("host") or "") or None
-        groups = groups_of_trace(log)
-        program = str(log.job["program"] or "unknown")
-        return Source(
-            path,
-            "trace",
-            program,
-            int(log.job["nprocs"]),
-            groups,
-            [],
-            from_trace_program(program),
-            host,
-            {(g.name, g.op): _local_fs_type(g.example_path, host) for g in groups},
-        )
-    try:
-        job: DarshanJob = read_darshan(path, reader=reader)
-    except IngestError as exc:
-        raise AdviceError(str(exc)) from None
-    return Source(
-        path,
-        "darshan",
-        job.program,
-        job.nprocs,
-        list(job.groups),
-        list(job.notes),
-        from_darshan_exe(job.exe),
-        None,
-        {(g.name, g.op): darshan_system(job, [g.example_path]).fs_type for g in job.groups},
-        job,
-    )
-
-
-def _local_fs_type(path: str, host: str | None) -> str:
-    """The file system type under `path` when the trace was written on this host (from
-    this machine's mount table), else "unknown": a trace records no file system type."""
-    if not path or host is None or host.split(".")[0] != socket.gethostname().split(".")[0]:
-        return "unknown"
-    return System.detect(Path(path), "", "").fs_type
-
-
-def _starts_like_json(path: Path) -> bool:
-    try:
-        with path.open("rb") as f:
-            return f.read(1) == b"{"
-    except OSError as exc:
-        raise AdviceError(f"{path}: cannot read it ({exc.strerror})") from None
-
-
-def groups_of_trace(log: TraceLog) -> list[FileGroup]:
-    """One group per file name and op of a trace log, heaviest first: the workload of the
-    call that moved the most bytes with the group's mean bytes per call, the bytes, the
-    slowest rank's time in the calls (summed) and the evidence of its workload."""
-    rows: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for index, op in enumerate(log.ops):
-        rows[(str(op["file"]), str(op["kind"]))].append(index)
-    groups = []
-    for (name, kind), indices in rows.items():
-        moved = sum(int(log.ops[i]["bytes"]) for i in indices)
-        calls = sum(int(log.ops[i]["calls"]) for i in indices)
-        seconds = sum(float(log.ops[i]["duration"]) for i in indices)
-        heaviest = max(indices, key=lambda i: int(log.ops[i]["bytes"]))
-        try:
-            workload = log.workload_of(heaviest)
-        except IotunerError:
-            continue  # not a workload iotuner knows (no data moved, say): nothing to tune
-        workload = replace(workload, bytes_per_rank=max(1, moved // max(calls, 1)))
-        bandwidth = moved / seconds / 2**20 if seconds > 0 else None
-        groups.append(
-            FileGroup(
-                name=os.path.basename(name),
-                files=1,
-                op=kind,
-                workload=workload,
-                bytes=moved,
-                seconds=seconds if seconds > 0 else None,
-                bandwidth=bandwidth,
-                through_mpiio=True,
-                evidence=workload_evidence(workload, source="trace"),
-                example_path=name,
-            )
-        )
-    return sorted(groups, key=lambda g: -g.bytes)
-
-
-def workload_evidence(workload: Workload, source: str) -> list[Evidence]:
-    """What a trace's workload says in plain words: small requests, independent access to
-    one shared file, a strided view. (A Darshan log's evidence comes from its counters.)"""
-    found = []
-    per_call = workload.bytes_per_rank
-    if per_call < SMALL_REQUEST_BYTES:
-        found.append(
-            Evidence(
-                "small_requests",
-                f"each rank moves {_size(per_call)} per call: small requests, where "
-                "collective buffering or data sieving can merge many into few",
-                f"{source}: op.bytes_per_rank",
-                per_call,
-            )
-        )
-    shared = workload.files == 1 and workload.nprocs > 1
-    if shared and workload.pattern == "independent":
-        found.append(
-            Evidence(
-                "independent_shared",
-                f"{workload.nprocs} ranks access one shared file with independent calls: "
-                "no collective buffering can order them",
-                f"{source}: op.pattern",
-                workload.nprocs,
-            )
-        )
-    if workload.layout == "strided":
-        found.append(
-            Evidence(
-                "noncontiguous",
-                "the file view has holes (strided access"
-                + (f", blocks of {_size(workload.block)}" if workload.block else "")
-                + "): data sieving and two-phase I/O decide its speed",
-                f"{source}: op layout (file view)",
-                workload.block,
-            )
-        )
-    return found
-
-
 # --------------------------------------------------------------------------- advising
 
 
@@ -442,14 +261,10 @@ def advise(
     python = source.command.python or source.program.endswith(".py")
     notes: list[str] = []
     findings = findings_of(source)
-
-    def evidence_only(group: FileGroup, reason: str) -> Recommendation:
-        return Recommendation(
-            group, None, {}, [], None, True, reason, code_advice(group, python=python)
-        )
-
     if predictor is None or space is None or summary is None:
-        recommendations = [evidence_only(g, "no model: evidence only") for g in significant]
+        recommendations = [
+            _evidence_only(g, "no model: evidence only", python) for g in significant
+        ]
         return Advice(
             source,
             recommendations,
@@ -460,6 +275,68 @@ def advise(
             findings=findings,
         )
     coverage = Coverage.of(summary, system) if system is not None else None
+    gaps = _coverage_gaps(source, significant, coverage)
+    covered = [g for i, g in enumerate(significant) if g.through_mpiio and i not in gaps]
+    scales = sorted({g.workload.nprocs for g in covered})
+    if coverage is not None:
+        notes.extend(_coverage_notes(coverage, scales))
+    if model_words:
+        notes.append(model_words)
+    result = tune(predictor, space, summary, scales=scales) if scales else None
+    entries = result.entries if result else []
+    recommendations = [
+        _recommendation(group, gaps.get(index), source.program, entries, result, python)
+        for index, group in enumerate(significant)
+    ]
+    files = export_files(table_path)
+    return Advice(
+        source,
+        recommendations,
+        summarised,
+        result.noise if result else None,
+        _exports(recommendations, source.program, table_path, files),
+        _run_command(source, table_path),
+        notes,
+        findings=findings,
+        search_options=search_options,
+        export_files=files,
+    )
+
+
+def _evidence_only(group: FileGroup, reason: str, python: bool) -> Recommendation:
+    """A group's evidence and code advice, with no hints, and why there are none."""
+    return Recommendation(
+        group, None, {}, [], None, True, reason, code_advice(group, python=python)
+    )
+
+
+def _recommendation(
+    group: FileGroup,
+    gap: str | None,
+    program: str,
+    entries: list[TableEntry],
+    result: TuneResult | None,
+    python: bool,
+) -> Recommendation:
+    """A significant group's recommendation: the table's hints for it, or its evidence
+    only when it does not go through MPI-IO or the knowledge base does not cover it (`gap`
+    says why)."""
+    if not group.through_mpiio:
+        return _evidence_only(
+            group, "not accessed through MPI-IO: MPI-IO hints cannot act on it", python
+        )
+    if gap is not None:
+        return _evidence_only(group, gap, python)
+    found = recommend_from_table(group, program, entries, result)
+    return replace(found, covered=True, code_advice=code_advice(group, python=python))
+
+
+def _coverage_gaps(
+    source: Source, significant: list[FileGroup], coverage: Coverage | None
+) -> dict[int, str]:
+    """Why the knowledge base does not cover a group, by its index in `significant`: for
+    the groups through MPI-IO only (the others get no hints anyway); every one of them
+    when the training data's system is not known (`coverage` None)."""
     gaps: dict[int, str] = {}
     for index, group in enumerate(significant):
         if not group.through_mpiio:
@@ -470,116 +347,70 @@ def advise(
         gap = coverage.gap(group.workload, source.fs_type(group), source.host)
         if gap is not None:
             gaps[index] = gap
-    covered = [g for i, g in enumerate(significant) if g.through_mpiio and i not in gaps]
-    scales = sorted({g.workload.nprocs for g in covered})
-    if coverage is not None:
+    return gaps
+
+
+def _coverage_notes(coverage: Coverage, scales: list[int]) -> list[str]:
+    """What the knowledge base covers, and the groups' scales between its trained ones."""
+    notes = [
+        f"the knowledge base: {coverage.words()}; only groups inside it get hints "
+        "(same file system, ranks within the trained range, sizes tune predicts)"
+    ]
+    between = [n for n in scales if n not in coverage.scales]
+    if between:
         notes.append(
-            f"the knowledge base: {coverage.words()}; only groups inside it get hints "
-            "(same file system, ranks within the trained range, sizes tune predicts)"
+            f"{', '.join(map(str, between))} ranks lie between trained scales: the "
+            "model interpolates there"
         )
-        between = [n for n in scales if n not in coverage.scales]
-        if between:
-            notes.append(
-                f"{', '.join(map(str, between))} ranks lie between trained scales: the "
-                "model interpolates there"
-            )
-    if model_words:
-        notes.append(model_words)
-    result = tune(predictor, space, summary, scales=scales) if scales else None
-    entries = result.entries if result else []
-    recommendations = []
-    for index, group in enumerate(significant):
-        if not group.through_mpiio:
-            recommendations.append(
-                evidence_only(group, "not accessed through MPI-IO: MPI-IO hints cannot act on it")
-            )
-        elif index in gaps:
-            recommendations.append(evidence_only(group, gaps[index]))
-        else:
-            found = recommend_from_table(group, source.program, entries, result)
-            recommendations.append(
-                replace(found, covered=True, code_advice=code_advice(group, python=python))
-            )
+    return notes
+
+
+def _exports(
+    recommendations: list[Recommendation],
+    program: str,
+    table_path: Path | None,
+    files: dict[str, Path],
+) -> list[Export]:
+    """The exports of every mechanism for the table entries the groups' hints come from;
+    none when no group gets a change."""
+    if not any(r.hints for r in recommendations):
+        return []
     used = _entries_used(recommendations)
-    changes = any(r.hints for r in recommendations)
     # Each export's commands name the file it is written to (the table itself for
     # iotuner's), never the table for another mechanism: ROMIO would read a JSON table as
     # no hints, and `. TABLE` is no shell script.
-    files = export_files(table_path)
-    exports = [
+    return [
         export_entries(
             used,
             mechanism,
-            program=source.program,
+            program=program,
             output=table_path if mechanism == "iotuner" else files.get(mechanism),
         )
         for mechanism in MECHANISMS
-        if changes
     ]
+
+
+def _run_command(source: Source, table_path: Path | None) -> str:
+    """`iotuner run --mode tune --table TABLE -- mpiexec -n N PROGRAM...`, shell-quoted
+    (TABLE.jsonl without a table); "" when the log holds no command line that runs here."""
+    if not source.command.argv:
+        return ""
     table = str(table_path) if table_path else "TABLE.jsonl"
-    command = (
-        shlex.join(
-            [
-                "iotuner",
-                "run",
-                "--mode",
-                "tune",
-                "--table",
-                table,
-                "--",
-                "mpiexec",
-                "-n",
-                str(source.nprocs),
-                *source.command.argv,
-            ]
-        )
-        if source.command.argv
-        else ""
+    return shlex.join(
+        [
+            "iotuner",
+            "run",
+            "--mode",
+            "tune",
+            "--table",
+            table,
+            "--",
+            "mpiexec",
+            "-n",
+            str(source.nprocs),
+            *source.command.argv,
+        ]
     )
-    noise = result.noise if result else None
-    return Advice(
-        source,
-        recommendations,
-        summarised,
-        noise,
-        exports,
-        command,
-        notes,
-        findings=findings,
-        search_options=search_options,
-        export_files=files,
-    )
-
-
-def findings_of(source: Source) -> list[Finding]:
-    """The diagnosis of a source: a Darshan log's from its counters (iotuner.diagnose); a
-    trace log's from its groups' evidence (small requests, independent access to a shared
-    file, a strided view), one finding per group and fact."""
-    if source.job is not None:
-        return diagnose_job(source.job)
-    found = [
-        Finding(
-            code=_TRACE_CODES.get(e.code, e.code)
-            + ("" if e.code == "noncontiguous" else f"_{g.op}"),
-            level="warning",
-            module="trace",
-            subject=g.name,
-            words=e.words,
-            counters={e.counter: float(e.value)},
-            action="",
-            seconds=g.seconds,
-        )
-        for g in source.groups
-        for e in g.evidence
-    ]
-    return ordered(found)
-
-
-_TRACE_CODES = {
-    "small_requests": "requests.small",
-    "independent_shared": "mpiio.independent",
-    "noncontiguous": "access.strided",
-}
 
 
 def recommend_from_table(

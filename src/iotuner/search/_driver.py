@@ -35,7 +35,14 @@ from iotuner.search._common import SearchError, target_value
 from iotuner.search._guide import MAX_ENUMERATED, ModelGuide
 from iotuner.search._loop import SearchLoop
 from iotuner.search._objectives import Objective
-from iotuner.search._program import identity, read_program, searched_parameters, workload_from
+from iotuner.search._program import (
+    Program,
+    identity,
+    read_program,
+    searched_parameters,
+    workload_from,
+)
+from iotuner.search._relevance import Relevance
 from iotuner.search._result import SearchProgress, SearchResult, Skipped, Spent
 from iotuner.search._settings import SearchSettings
 from iotuner.search._strategies import Strategy, make_strategy
@@ -47,7 +54,7 @@ from iotuner.search._study import (
     unrecorded_logs,
 )
 from iotuner.search._verdict import choose_winner
-from iotuner.space import config_key
+from iotuner.space import Configuration, config_key
 from iotuner.tune import Predictor
 
 __all__ = ["run_search"]
@@ -84,6 +91,7 @@ def _run_search(
     workload: Workload | None,
     on_progress: Callable[[SearchProgress], None] | None,
 ) -> SearchResult:
+    """run_search's steps, in the order of the module docstring."""
     candidates = objective.candidates()
     measured_by = f"the objective measures ({objective.description})"
     if candidates is not None:
@@ -109,27 +117,40 @@ def _run_search(
     program = read_program(loop, settings, use_model and workload is None)
     chosen = searched_parameters(objective, program, settings)
     loop.narrow(chosen.searched)
-
     guide = None
     if use_model:
         assert predictor is not None
         if workload is None:
-            workload = workload_from(objective, program)
-            notes.append(f"workload read from the trace of the default configuration: {workload}")
+            workload = _default_workload(objective, program, notes)
         store_workload(study, workload)
-        ranked = candidates
-        if ranked is None and chosen.fixed and chosen.searched.size <= MAX_ENUMERATED:
-            ranked = [objective.space.validate(c) for c in chosen.searched.configurations()]
-        guide = ModelGuide(
-            predictor,
-            workload,
-            objective.space,
-            ranked,
-            top_k=settings.model_top_k,
-            threshold=settings.model_threshold,
-            searched=chosen.searched,
-            seed=settings.seed,
-        )
+        guide = _model_guide(objective, settings, predictor, workload, chosen, candidates)
+    strategy = _install_strategy(loop, settings, chosen, candidates, guide)
+    notes.extend(strategy.notes)
+    proposable, what = _proposable(objective, chosen, candidates, measured_by, strategy)
+    _check_budget(settings.budget, proposable, what)
+    _set_budget(loop, settings.budget, strategy, proposable, what, notes)
+    _start(loop, objective, settings, program, strategy)
+    loop.run(slots)
+
+    result = _search_result(objective, settings, name, study, loop, program, chosen, notes)
+    result.workload = workload
+    result.skipped = _skipped(loop.skipped, guide)
+    choose_winner(objective, settings.repeats, settings.top, result)
+    objective.journal = None
+    if cores is not None:
+        result.spent = _spent(result, cores, settings.core_hours, collected)
+    return result
+
+
+def _install_strategy(
+    loop: SearchLoop,
+    settings: SearchSettings,
+    chosen: Relevance,
+    candidates: list[Configuration] | None,
+    guide: ModelGuide | None,
+) -> Strategy:
+    """The settings' strategy over the parameters left, seeded for the problem, made the
+    study's sampler and the loop's strategy."""
     strategy = make_strategy(
         settings.strategy,
         chosen.searched,
@@ -137,11 +158,56 @@ def _run_search(
         candidates=candidates,
         options=settings.options,
         guide=guide,
-        problem=objective.problem_key(),
+        problem=loop.objective.problem_key(),
     )
-    study.sampler = strategy.sampler
+    loop.study.sampler = strategy.sampler
     loop.strategy = strategy
-    notes.extend(strategy.notes)
+    return strategy
+
+
+def _default_workload(objective: Objective, program: Program, notes: list[str]) -> Workload:
+    """The workload the model predicts for when none was given or stored: read from the
+    trace of the default configuration, and a note says so."""
+    workload = workload_from(objective, program)
+    notes.append(f"workload read from the trace of the default configuration: {workload}")
+    return workload
+
+
+def _model_guide(
+    objective: Objective,
+    settings: SearchSettings,
+    predictor: Predictor,
+    workload: Workload,
+    chosen: Relevance,
+    candidates: list[Configuration] | None,
+) -> ModelGuide:
+    """The model's guide for the `model` strategy. It ranks the objective's candidates, or
+    every configuration of the parameters left when some are fixed and they are few enough
+    to enumerate (else the guide ranks what the strategy proposes)."""
+    ranked = candidates
+    if ranked is None and chosen.fixed and chosen.searched.size <= MAX_ENUMERATED:
+        ranked = [objective.space.validate(c) for c in chosen.searched.configurations()]
+    return ModelGuide(
+        predictor,
+        workload,
+        objective.space,
+        ranked,
+        top_k=settings.model_top_k,
+        threshold=settings.model_threshold,
+        searched=chosen.searched,
+        seed=settings.seed,
+    )
+
+
+def _proposable(
+    objective: Objective,
+    chosen: Relevance,
+    candidates: list[Configuration] | None,
+    measured_by: str,
+    strategy: Strategy,
+) -> tuple[int, str]:
+    """The fewest configurations there are to measure, and what they are: of the
+    parameters left to search, the objective's candidates, the strategy's list."""
     searched = f"in space {objective.space.name}"
     if chosen.fixed:
         searched = (
@@ -153,24 +219,60 @@ def _run_search(
         there.append((len(candidates), measured_by))
     if strategy.pool_size is not None:
         there.append((strategy.pool_size, f"the {strategy.name} strategy chooses among"))
-    proposable, what = min(there, key=lambda t: t[0])
-    _check_budget(settings.budget, proposable, what)
-    loop.budget = settings.budget or min(strategy.default_budget, proposable)
-    if loop.budget < (settings.budget or strategy.default_budget):
+    return min(there, key=lambda t: t[0])
+
+
+def _set_budget(
+    loop: SearchLoop,
+    budget: int | None,
+    strategy: Strategy,
+    proposable: int,
+    what: str,
+    notes: list[str],
+) -> None:
+    """The loop's budget: the one asked for, else the strategy's default capped at the
+    `proposable` configurations `what` says (a note says so); a strategy that proposes by
+    generations proposes whole generations."""
+    loop.budget = budget or min(strategy.default_budget, proposable)
+    if loop.budget < (budget or strategy.default_budget):
         notes.append(
             f"a budget of {loop.budget} runs: the {proposable} configurations {what} (the "
             f"{strategy.name} strategy's default budget is {strategy.default_budget})"
         )
     if strategy.generation is not None:
         loop.max_proposals = strategy.generation * math.ceil(loop.budget / strategy.generation)
+
+
+def _start(
+    loop: SearchLoop,
+    objective: Objective,
+    settings: SearchSettings,
+    program: Program,
+    strategy: Strategy,
+) -> None:
+    """Ready the loop: the traced run of the default recorded when it is a trial, the
+    target to stop at (--stop-at-target, when the best is known), the strategy's first
+    configurations queued."""
     if program.trial is not None:
         loop.record(objective.space.default(), program.trial)
     known = objective.best_known()
     if known is not None and settings.stop_at_target:
         loop.target = target_value(known[1], settings.target_fraction, objective.direction)
     loop.enqueue(strategy.first)
-    loop.run(slots)
 
+
+def _search_result(
+    objective: Objective,
+    settings: SearchSettings,
+    name: str,
+    study: optuna.Study,
+    loop: SearchLoop,
+    program: Program,
+    chosen: Relevance,
+    notes: list[str],
+) -> SearchResult:
+    """What the loop did as a SearchResult, before the verdict: its trials (each with what
+    the objective says of it), counts, notes, and the program and scale they ran."""
     trials = [dataclasses.replace(t, note=objective.describe(t.outcome)) for t in loop.trials()]
     result = SearchResult(
         study=name,
@@ -190,30 +292,31 @@ def _run_search(
         recovered=loop.recovered,
         stopped=loop.stop or "budget reached",
         notes=notes,
-        workload=workload,
         fixed=dict(chosen.fixed),
         searched_size=chosen.searched.size,
         relevance_note=chosen.note,
         probe_logs=list(program.extra_logs),
         unrecorded_logs=unrecorded_logs(study),
-        skipped=_skipped(loop.skipped, guide),
         trial_mode=objective.trial_mode,
         offline=objective.summary(trials, settings.target_fraction),
-        recommendation=strategy.recommendation,
+        recommendation=loop.strategy.recommendation,
     )
     logs = [p for t in trials if not t.failed for p in t.outcome.logs]
     result.program, result.nprocs = identity(logs, study)
-    choose_winner(objective, settings.repeats, settings.top, result)
-    objective.journal = None
-    if cores is not None:
-        result.spent = Spent(
-            cores,
-            core_seconds(trials, cores) / 3600,
-            sum(r.seconds for r in result.remeasured) * cores / 3600,
-            settings.core_hours,
-            collected,
-        )
     return result
+
+
+def _spent(
+    result: SearchResult, cores: int, core_hours: float | None, collected: list[str]
+) -> Spent:
+    """The core-hours the trials and the verdict's re-measures took, against the budget."""
+    return Spent(
+        cores,
+        core_seconds(result.trials, cores) / 3600,
+        sum(r.seconds for r in result.remeasured) * cores / 3600,
+        core_hours,
+        collected,
+    )
 
 
 SKIPPED_LISTED = 50

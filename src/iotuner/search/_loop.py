@@ -34,6 +34,7 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
+from typing import Literal
 
 import optuna
 from optuna.distributions import BaseDistribution
@@ -221,84 +222,135 @@ class SearchLoop:
     def step(self) -> bool:
         """Ask, run (or answer) and tell one trial; False when the search is over."""
         with self.lock:
-            if self.stop:
-                return False
-            if self.core_hours is not None:
-                spent = core_budget_stop(
-                    self.records.values(), self.cores, self.inflight, self.core_hours
-                )
-                if spent is not None:
-                    self.stop = spent
-                    return False
-            elsewhere = self._sync()
-            if self.measured + self.inflight >= self.budget:
-                self.stop = self.stop or "budget reached"
-                return False
-            waiting = self.measured + self.inflight + elsewhere >= self.budget
-        if waiting:
+            room = self._room()
+        if room == "over":
+            return False
+        if room == "wait":
             time.sleep(WAIT_SECONDS)
             return True
         with self.lock:
-            if self.stop:
+            if self._out_of_proposals():
                 return False
-            if self.stand_ins and not self.study.get_trials(
-                deepcopy=False, states=(TrialState.WAITING,)
-            ):
-                self.stand_ins.clear()  # another worker of the study took them
-            if (
-                self.max_proposals is not None
-                and self.proposals >= self.max_proposals
-                and not self.stand_ins
-            ):
-                self.stop = f"the generations are done ({self.proposals} proposals)"
-                return False
-            if self.idle >= max(MIN_IDLE_PROPOSALS, 3 * self.budget):
-                self.stop = (
-                    f"the last {self.idle} proposals were all measured or vetoed already: "
-                    "nothing new to try"
-                )
-                return False
-            trial = self._ask()
-            config = self.space.validate(trial.params)
-            key = config_key(config)
-            if key in self.stand_ins:
-                self.stand_ins.discard(key)  # in place of a proposal counted already
-            else:
-                self.proposals += 1
-            self.idle += 1
-            self._sync()
-            clash = self._yields(trial.number, key) if key not in self.cache else None
-            if clash is not None:
-                self._yield(trial, clash)
+            trial, config, key = self._propose()
+            if self._ended_unrun(trial, config, key):
                 return True
-            if key not in self.cache and not self.objective.measures(config):
-                self._replace(trial, config)
-                return True
-            veto = self.strategy.veto(config) if self.strategy.veto else None
-            if veto is not None:
-                # Not run, so not a trial: it uses no budget, and the result lists it.
-                trial.set_user_attr(KIND, "vetoed")
-                trial.set_user_attr("iotuner:reason", veto)
-                self.study.tell(trial, state=TrialState.PRUNED)
-                self.vetoed += 1
-                if all(config_key(s.config) != key for s in self.skipped):
-                    self.skipped.append(Skipped(config, veto))
-                return True
-            future = self.cache.get(key)
-            fresh = future is None
-            if future is None:
-                future = Future()
-                self.cache[key] = future
-                self.inflight += 1
-                self.mine.add(trial.number)
-                self.idle = 0
-        if not fresh:
-            outcome = future.result()
-            with self.lock:
-                trial.set_user_attr(KIND, "cached")
-                self._tell(trial, outcome)
-                self.duplicates += 1
+            cached = self.cache.get(key)
+            future = self._claim(trial, key) if cached is None else cached
+        if cached is not None:
+            self._answer_from_cache(trial, cached)
+        else:
+            self._measure(trial, config, key, future)
+        return True
+
+    def _room(self) -> Literal["over", "wait", "ask"]:
+        """Whether the budget leaves room for one more trial (the lock is held): "over" when
+        the search is over (a stop, the core-hours spent, the budget measured or running
+        here: self.stop says why), "wait" while the budget's last trials run elsewhere (they
+        may fail), else "ask"."""
+        if self.stop:
+            return "over"
+        if self.core_hours is not None:
+            spent = core_budget_stop(
+                self.records.values(), self.cores, self.inflight, self.core_hours
+            )
+            if spent is not None:
+                self.stop = spent
+                return "over"
+        elsewhere = self._sync()
+        if self.measured + self.inflight >= self.budget:
+            self.stop = self.stop or "budget reached"
+            return "over"
+        return "wait" if self.measured + self.inflight + elsewhere >= self.budget else "ask"
+
+    def _out_of_proposals(self) -> bool:
+        """True when the search is over before asking (the lock is held): a stop, the
+        generations done, or too many idle proposals in a row (self.stop says why)."""
+        if self.stop:
             return True
+        if self.stand_ins and not self.study.get_trials(
+            deepcopy=False, states=(TrialState.WAITING,)
+        ):
+            self.stand_ins.clear()  # another worker of the study took them
+        if (
+            self.max_proposals is not None
+            and self.proposals >= self.max_proposals
+            and not self.stand_ins
+        ):
+            self.stop = f"the generations are done ({self.proposals} proposals)"
+            return True
+        if self.idle >= max(MIN_IDLE_PROPOSALS, 3 * self.budget):
+            self.stop = (
+                f"the last {self.idle} proposals were all measured or vetoed already: "
+                "nothing new to try"
+            )
+            return True
+        return False
+
+    def _propose(self) -> tuple[optuna.Trial, Configuration, str]:
+        """Ask for a trial and count its proposal (the lock is held): a stand-in queued in
+        place of a proposal counted already is not counted again."""
+        trial = self._ask()
+        config = self.space.validate(trial.params)
+        key = config_key(config)
+        if key in self.stand_ins:
+            self.stand_ins.discard(key)  # in place of a proposal counted already
+        else:
+            self.proposals += 1
+        self.idle += 1
+        self._sync()
+        return trial, config, key
+
+    def _ended_unrun(self, trial: optuna.Trial, config: Configuration, key: str) -> bool:
+        """End a proposal this worker does not run (the lock is held), and say so: one that
+        yields to a trial elsewhere, one the objective does not measure, one the strategy
+        vetoes. A configuration measured or running already is none of these."""
+        clash = self._yields(trial.number, key) if key not in self.cache else None
+        if clash is not None:
+            self._yield(trial, clash)
+            return True
+        if key not in self.cache and not self.objective.measures(config):
+            self._replace(trial, config)
+            return True
+        veto = self.strategy.veto(config) if self.strategy.veto else None
+        if veto is not None:
+            self._veto(trial, config, key, veto)
+            return True
+        return False
+
+    def _veto(self, trial: optuna.Trial, config: Configuration, key: str, veto: str) -> None:
+        """End a proposal the strategy vetoes (the lock is held), listed as skipped once."""
+        # Not run, so not a trial: it uses no budget, and the result lists it.
+        trial.set_user_attr(KIND, "vetoed")
+        trial.set_user_attr("iotuner:reason", veto)
+        self.study.tell(trial, state=TrialState.PRUNED)
+        self.vetoed += 1
+        if all(config_key(s.config) != key for s in self.skipped):
+            self.skipped.append(Skipped(config, veto))
+
+    def _claim(self, trial: optuna.Trial, key: str) -> "Future[TrialOutcome]":
+        """Make a configuration this worker's to run (the lock is held): the future of its
+        outcome, for the proposals of it meanwhile."""
+        future: Future[TrialOutcome] = Future()
+        self.cache[key] = future
+        self.inflight += 1
+        self.mine.add(trial.number)
+        self.idle = 0
+        return future
+
+    def _answer_from_cache(self, trial: optuna.Trial, future: "Future[TrialOutcome]") -> None:
+        """Tell a trial of a configuration measured (or running) already its outcome, once
+        there is one: a duplicate, no budget used."""
+        outcome = future.result()
+        with self.lock:
+            trial.set_user_attr(KIND, "cached")
+            self._tell(trial, outcome)
+            self.duplicates += 1
+
+    def _measure(
+        self, trial: optuna.Trial, config: Configuration, key: str, future: "Future[TrialOutcome]"
+    ) -> None:
+        """Run a claimed trial (the lock not held) and tell its outcome; a run that raises
+        gives up its claim and stops the search."""
         try:
             with heartbeat(self.study, trial):
                 outcome = self.objective.evaluate(config, str(trial.number))
@@ -317,7 +369,6 @@ class SearchLoop:
             self.mine.discard(trial.number)
             future.set_result(outcome)
             self._finish(trial, config, outcome)
-        return True
 
     def _replace(self, trial: optuna.Trial, config: Configuration) -> None:
         """End a proposal of a configuration the objective does not measure (the lock is
