@@ -1,4 +1,4 @@
-"""How `iotuner train` chooses its model: SELECTION_RULE, by what a tuner does with it.
+"""How `iotuner train` chooses its model (SELECTION_RULE): by what a tuner does with it.
 
 A model is chosen by what a tuner does with it: order the configurations of a workload it
 has not measured (iotuner.models._evaluate, leave-one-workload-out, at most
@@ -8,33 +8,8 @@ whatever `models` names: the random forest on log bandwidth (the dissertation's 
 iotuner's default until the ranking candidates of iotuner.models._ranking) and
 average_best, the best configuration on average (one order of the configurations for
 every workload: their mean log bandwidth relative to each training workload's median).
-
-1. Admissible: a model whose mean zero-trial pick (measured bandwidth of the model's first
-   choice over the workload's best) is at least each baseline's; when the data names two
-   programs or more, its mean pick under leave-one-program-out too (the question a user
-   asks: a program the model never saw). A candidate that picks worse than a baseline is
-   never shipped; when every candidate does, the baseline with the best pick is.
-2. Among the admissible, the highest mean pick leads; every one whose mean pick is at least
-   the leader's minus the leader's standard error (over the held-out workloads) is tied
-   with it.
-3. Stability: among the tied, the highest worst held-out pick (the pick on the workload
-   where the model did worst) leads, and those within the same standard error tie.
-4. Among those, the highest mean Spearman correlation within a workload leads, again with
-   those within its standard error tied.
-5. Among those, the lowest median MdAPE wins.
-
-The pick comes first because it is the recommendation a user gets with no trial at all; a
-model that is as good on average but fails badly on one workload is the one a user meets
-on that workload, so the worst pick comes next; the order (Spearman) decides how soon a
-search the model guides gets there; the error of the bandwidth itself matters least,
-since a tuner compares configurations of one workload. The reason (and `train`'s output,
-`--json` too) gives the baselines' mean pick beside the chosen model's, the candidates
-left out below them, and whether a baseline was shipped because every candidate lost to
-it (Selection). With one workload there is no such scheme and the earlier rule decides
-among all models, baselines included: the lowest mean leave-one-group-out MAPE (within
-one standard deviation), then the lowest mean 70/30 MAPE (within one standard
-deviation), then the lowest mean test time. The MAPE tables of both schemes above are
-still computed and reported, for the baselines too.
+choose_model gives the choice with what it compared (Selection), select_model its name and
+the reason in one sentence; the steps of the rule and their reasons are under SELECTION_RULE.
 """
 
 import math
@@ -68,6 +43,35 @@ SELECTION_RULE = (
     "then the lowest median MdAPE; with one workload: the lowest leave-one-group-out MAPE, "
     "then 70/30 MAPE (within one standard deviation), then the lowest test time"
 )
+"""The rule in one sentence (kept in a trained model's metadata). Its steps:
+
+1. Admissible: a model whose mean zero-trial pick (measured bandwidth of the model's first
+   choice over the workload's best) is at least each baseline's; when the data names two
+   programs or more, its mean pick under leave-one-program-out too (the question a user
+   asks: a program the model never saw). A candidate that picks worse than a baseline is
+   never shipped; when every candidate does, the baseline with the best pick is.
+2. Among the admissible, the highest mean pick leads; every one whose mean pick is at least
+   the leader's minus the leader's standard error (over the held-out workloads) is tied
+   with it.
+3. Stability: among the tied, the highest worst held-out pick (the pick on the workload
+   where the model did worst) leads, and those within the same standard error tie.
+4. Among those, the highest mean Spearman correlation within a workload leads, again with
+   those within its standard error tied.
+5. Among those, the lowest median MdAPE wins.
+
+The pick comes first because it is the recommendation a user gets with no trial at all; a
+model that is as good on average but fails badly on one workload is the one a user meets
+on that workload, so the worst pick comes next; the order (Spearman) decides how soon a
+search the model guides gets there; the error of the bandwidth itself matters least,
+since a tuner compares configurations of one workload. The reason (and `train`'s output,
+`--json` too) gives the baselines' mean pick beside the chosen model's, the candidates
+left out below them, and whether a baseline was shipped because every candidate lost to
+it (Selection). With one workload there is no such scheme and the earlier rule decides
+among all models, baselines included: the lowest mean leave-one-group-out MAPE (within
+one standard deviation), then the lowest mean 70/30 MAPE (within one standard
+deviation), then the lowest mean test time. The MAPE tables of both schemes (split and
+group, iotuner.models._compare) are still computed and reported, for the baselines too.
+"""
 
 FALLBACK_RULE = "lowest group MAPE, then 70/30 MAPE, then test time"
 
