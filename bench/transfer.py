@@ -73,20 +73,23 @@ from iotuner.errors import IotunerError
 from iotuner.learn import training_data
 from iotuner.measurement import CONFIG_PREFIX, WORKLOAD_COLUMNS, System
 from iotuner.models._calibrate import calibrate
+from iotuner.models._compare import fit_model
 from iotuner.models._evaluate import (
-    Evaluation,
-    Figures,
-    SchemeResult,
-    WorkloadScore,
     evaluate_models,
-    figures_of,
     model_choices,
-    random_order_figures,
     usable_rows,
     workload_keys,
     workload_labels,
 )
-from iotuner.models._train import _select_by_figures, fit_model
+from iotuner.models._figures import (
+    Evaluation,
+    Figures,
+    SchemeResult,
+    WorkloadScore,
+    figures_of,
+    random_order_figures,
+)
+from iotuner.models._select import select_by_figures as _select_by_figures
 from iotuner.models._zoo import BASELINES, Candidate
 from iotuner.search import StrategyOptions
 from iotuner.space import Space, load_space

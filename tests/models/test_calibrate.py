@@ -10,8 +10,8 @@ import pytest
 
 from iotuner.models import ModelError, synthetic_summary_frame
 from iotuner.models._calibrate import Calibration, calibrate, corrected_levels
+from iotuner.models._compare import fit_model
 from iotuner.models._evaluate import model_choices
-from iotuner.models._train import fit_model
 from iotuner.models._zoo import Candidate
 from iotuner.space import Space, config_key
 from tests.models.conftest import EFFECTS

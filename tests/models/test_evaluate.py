@@ -11,9 +11,9 @@ from iotuner.models._evaluate import (
     evaluate_models,
     model_choices,
     model_names,
-    random_order_figures,
     workload_keys,
 )
+from iotuner.models._figures import random_order_figures
 from iotuner.models._ranking import (
     AverageBestRegressor,
     RelativeTargetRegressor,

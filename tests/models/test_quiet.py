@@ -11,7 +11,7 @@ from sklearn.neural_network import MLPRegressor
 
 from iotuner._quiet import NotConverged, library_warnings
 from iotuner.models import kunkel_report
-from iotuner.models._train import _fit
+from iotuner.models._compare import _fit
 from iotuner.space import Space
 
 from .conftest import GOOD

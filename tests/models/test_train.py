@@ -28,7 +28,8 @@ from iotuner.models import (
     select_model,
     train_command,
 )
-from iotuner.models._evaluate import Evaluation, Figures, SchemeResult, WorkloadScore, model_names
+from iotuner.models._evaluate import model_names
+from iotuner.models._figures import Evaluation, Figures, SchemeResult, WorkloadScore
 from iotuner.space import Space, space_from_dict
 
 

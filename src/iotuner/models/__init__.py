@@ -35,16 +35,8 @@ if TYPE_CHECKING:
         ModelError,
         cell_value,
     )
-    from iotuner.models._evaluate import (
-        SCHEMES,
-        Evaluation,
-        Figures,
-        SchemeResult,
-        WorkloadScore,
-        evaluate_models,
-        model_choices,
-        model_names,
-    )
+    from iotuner.models._compare import Comparison, FoldScore, ModelScore, compare_models, fit_model
+    from iotuner.models._evaluate import evaluate_models, model_choices, model_names
     from iotuner.models._features import (
         Encoding,
         FeatureSchema,
@@ -52,6 +44,7 @@ if TYPE_CHECKING:
         infer_schema,
         log_target,
     )
+    from iotuner.models._figures import SCHEMES, Evaluation, Figures, SchemeResult, WorkloadScore
     from iotuner.models._kunkel import (
         ChoiceScore,
         KunkelReport,
@@ -79,20 +72,9 @@ if TYPE_CHECKING:
         read_metadata,
         save_model,
     )
+    from iotuner.models._select import SELECTION_RULE, Selection, choose_model, select_model
     from iotuner.models._synthetic import synthetic_summary_frame
-    from iotuner.models._train import (
-        SELECTION_RULE,
-        Comparison,
-        FoldScore,
-        ModelScore,
-        Selection,
-        TrainReport,
-        choose_model,
-        compare_models,
-        fit_model,
-        select_model,
-        train_command,
-    )
+    from iotuner.models._train import TrainReport, train_command
     from iotuner.models._zoo import BASELINE, BASELINES, CANDIDATE_NAMES, Candidate, candidates
 
 _WHERE = {
@@ -105,43 +87,43 @@ _WHERE = {
     "Candidate": "_zoo",
     "ChoiceScore": "_kunkel",
     "ClusterSummary": "_analyze",
-    "Comparison": "_train",
+    "Comparison": "_compare",
     "ConfigSummary": "_analyze",
     "Encoding": "_features",
-    "Evaluation": "_evaluate",
+    "Evaluation": "_figures",
     "FeatureSchema": "_features",
-    "Figures": "_evaluate",
-    "FoldScore": "_train",
+    "Figures": "_figures",
+    "FoldScore": "_compare",
     "KunkelReport": "_kunkel",
     "METRICS": "_metrics",
     "MODEL_FORMAT": "_saved",
     "Metrics": "_metrics",
     "ModelError": "_common",
-    "ModelScore": "_train",
+    "ModelScore": "_compare",
     "NOT_SET": "_common",
     "PREDICT_LIMIT": "_predict",
     "Prediction": "_predict",
     "model_space": "_predict",
     "predict_workload": "_predict",
     "PATTERN_COLUMNS": "_common",
-    "SCHEMES": "_evaluate",
-    "SELECTION_RULE": "_train",
-    "SchemeResult": "_evaluate",
-    "Selection": "_train",
+    "SCHEMES": "_figures",
+    "SELECTION_RULE": "_select",
+    "SchemeResult": "_figures",
+    "Selection": "_select",
     "TrainReport": "_train",
     "TrainedModel": "_saved",
     "TreeRules": "_kunkel",
     "WorkloadBelief": "_online",
-    "WorkloadScore": "_evaluate",
+    "WorkloadScore": "_figures",
     "analyze": "_analyze",
     "build_features": "_features",
     "calibrate": "_calibrate",
     "candidates": "_zoo",
     "cell_value": "_common",
-    "choose_model": "_train",
-    "compare_models": "_train",
+    "choose_model": "_select",
+    "compare_models": "_compare",
     "evaluate_models": "_evaluate",
-    "fit_model": "_train",
+    "fit_model": "_compare",
     "infer_schema": "_features",
     "judge_choices": "_kunkel",
     "kunkel_report": "_kunkel",
@@ -159,7 +141,7 @@ _WHERE = {
     "render_train_report": "_render",
     "render_train_summary": "_render",
     "save_model": "_saved",
-    "select_model": "_train",
+    "select_model": "_select",
     "std_from_interval": "_online",
     "synthetic_summary_frame": "_synthetic",
     "train_command": "_train",

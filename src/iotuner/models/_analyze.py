@@ -32,6 +32,7 @@ repeat is then normalised to the best repeat of its pattern.
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -135,6 +136,52 @@ def analyze(
     `space` only helps to recognise the default configuration (cfg cells equal to declared
     defaults); without it a row is the default when all its cfg cells are "default".
     """
+    data, dropped, lone = _normalised_rows(frame, stat)
+    default_configs = set(data.loc[default_mask(data, space), "config"])
+    matrix = data.pivot_table(index="config", columns="_pattern", values="_norm", aggfunc="mean")
+    means = matrix.mean(axis=1, skipna=True)
+    filled = int(matrix.isna().to_numpy().sum())
+    vectors = matrix.apply(lambda row: row.fillna(row.mean()), axis=1).to_numpy(dtype=float)
+    labels, rule = _clusters(vectors, n_clusters)
+    summaries = _config_summaries(data, matrix, means, labels, default_configs)
+    clusters = _cluster_summaries(data, summaries)
+    defaults = [s for s in summaries if s.is_default]
+    imputed = filled / matrix.size if matrix.size else 0.0
+    good = clusters[0].configs
+    bad = clusters[-1].configs if len(clusters) > 1 else []
+    withheld = ""
+    if imputed > MAX_IMPUTED_FRACTION:
+        good, bad = [], []
+        withheld = (
+            f"{imputed:.0%} of the cells are imputed ({filled} of {matrix.size}: "
+            f"{len(matrix.index)} configurations x {matrix.shape[1]} patterns), more than the "
+            f"{MAX_IMPUTED_FRACTION:.0%} the analysis allows; each configuration's vector is "
+            "then mostly its own mean. Measure the configurations on the same patterns "
+            "(iotuner bench), or analyze a part of the knowledge base in which they were "
+            "measured on the same patterns (--kind bench, --space or --system)."
+        )
+    return AnalyzeReport(
+        stat=stat,
+        rows=len(data),
+        dropped=dropped,
+        patterns=int(matrix.shape[1]),
+        filled=filled,
+        cluster_rule=rule,
+        configs=summaries,
+        clusters=clusters,
+        good=good,
+        bad=bad,
+        default=defaults[0] if defaults else None,
+        imputed_fraction=imputed,
+        withheld=withheld,
+        lone=lone,
+    )
+
+
+def _normalised_rows(frame: pd.DataFrame, stat: str) -> tuple[pd.DataFrame, int, int]:
+    """Steps 0 and 1: the rows of patterns with more than one configuration, with their
+    pattern number (_pattern) and `stat` over the pattern's best (_norm); how many rows had
+    no positive `stat`, and how many patterns had a single configuration."""
     require_columns(frame, [*PATTERN_COLUMNS, "config", stat], "the analysis")
     good_rows = positive_rows(frame, stat)
     data = frame.loc[good_rows].reset_index(drop=True)
@@ -153,14 +200,18 @@ def analyze(
     values = data[stat].to_numpy(dtype=float)
     best = pd.Series(values).groupby(ids).transform("max").to_numpy(dtype=float)
     data = data.assign(_pattern=ids, _norm=values / best, config=data["config"].astype(str))
-    default_configs = set(data.loc[default_mask(data, space), "config"])
+    return data, int((~good_rows).sum()), lone
 
-    matrix = data.pivot_table(index="config", columns="_pattern", values="_norm", aggfunc="mean")
-    means = matrix.mean(axis=1, skipna=True)
-    filled = int(matrix.isna().to_numpy().sum())
-    vectors = matrix.apply(lambda row: row.fillna(row.mean()), axis=1).to_numpy(dtype=float)
-    labels, rule = _clusters(vectors, n_clusters)
 
+def _config_summaries(
+    data: pd.DataFrame,
+    matrix: pd.DataFrame,
+    means: pd.Series,
+    labels: Sequence[int],
+    default_configs: set[str],
+) -> list[ConfigSummary]:
+    """Steps 2 and 4: each configuration's summary by rank, with its cluster numbered by
+    the clusters' mean normalised value (1 the highest)."""
     configs = [str(c) for c in matrix.index]
     order = sorted(range(len(configs)), key=lambda i: (-means.iloc[i], configs[i]))
     cluster_means = {
@@ -191,8 +242,15 @@ def analyze(
                 is_default=configs[i] in default_configs,
             )
         )
+    return summaries
+
+
+def _cluster_summaries(
+    data: pd.DataFrame, summaries: Sequence[ConfigSummary]
+) -> list[ClusterSummary]:
+    """Each cluster, best first: its members and their normalised values pooled."""
     clusters = []
-    for number in sorted(numbering.values()):
+    for number in sorted({s.cluster for s in summaries}):
         members = [s for s in summaries if s.cluster == number]
         pooled = data.loc[data["config"].isin([s.config for s in members]), "_norm"]
         clusters.append(
@@ -205,37 +263,7 @@ def analyze(
                 maximum=float(pooled.max()),
             )
         )
-    defaults = [s for s in summaries if s.is_default]
-    imputed = filled / matrix.size if matrix.size else 0.0
-    good = clusters[0].configs
-    bad = clusters[-1].configs if len(clusters) > 1 else []
-    withheld = ""
-    if imputed > MAX_IMPUTED_FRACTION:
-        good, bad = [], []
-        withheld = (
-            f"{imputed:.0%} of the cells are imputed ({filled} of {matrix.size}: "
-            f"{len(configs)} configurations x {matrix.shape[1]} patterns), more than the "
-            f"{MAX_IMPUTED_FRACTION:.0%} the analysis allows; each configuration's vector is "
-            "then mostly its own mean. Measure the configurations on the same patterns "
-            "(iotuner bench), or analyze a part of the knowledge base in which they were "
-            "measured on the same patterns (--kind bench, --space or --system)."
-        )
-    return AnalyzeReport(
-        stat=stat,
-        rows=len(data),
-        dropped=int((~good_rows).sum()),
-        patterns=int(matrix.shape[1]),
-        filled=filled,
-        cluster_rule=rule,
-        configs=summaries,
-        clusters=clusters,
-        good=good,
-        bad=bad,
-        default=defaults[0] if defaults else None,
-        imputed_fraction=imputed,
-        withheld=withheld,
-        lone=lone,
-    )
+    return clusters
 
 
 def _clusters(vectors: npt.NDArray[np.float64], n_clusters: int | None) -> tuple[list[int], str]:

@@ -47,14 +47,12 @@ workload differ), a prior that trusts the order only as much as the data's own s
 """
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from scipy.stats import spearmanr
 from threadpoolctl import threadpool_limits
 
 from iotuner._progress import Steps
@@ -68,43 +66,36 @@ from iotuner.models._common import (
     require_columns,
     single_system,
 )
-from iotuner.models._features import infer_schema
-from iotuner.models._online import WorkloadBelief
+from iotuner.models._features import FeatureSchema, infer_schema
+from iotuner.models._figures import (
+    DEFAULT_BUDGET,
+    SCHEMES,
+    TARGET_FRACTION,
+    Evaluation,
+    Figures,
+    SchemeResult,
+    WorkloadScore,
+    figures_of,
+    random_order_figures,
+    score_workload,
+)
 from iotuner.models._ranking import RANKING_NAMES, configure, ranking_candidates
 from iotuner.models._zoo import AVERAGE_BEST, CANDIDATE_NAMES, Candidate, candidates
 from iotuner.space import Space
 
 __all__ = [
-    "DEFAULT_BUDGET",
     "DEFAULT_MAX_FOLDS",
-    "SCHEMES",
-    "TARGET_FRACTION",
-    "Evaluation",
-    "Figures",
-    "SchemeResult",
-    "WorkloadScore",
     "evaluate_models",
     "fit_estimator",
-    "log_spread",
     "model_choices",
     "model_names",
-    "random_order_figures",
     "usable_rows",
     "workload_keys",
     "workload_labels",
 ]
 
-SCHEMES = ("workload", "program")
-"""leave-one-workload-out and leave-one-program-out."""
-
-DEFAULT_BUDGET = 10
-"""Trials a simulated search may take before a workload counts as not reached."""
-
 DEFAULT_MAX_FOLDS = 40
 """Workloads (or programs) held out at most, one at a time."""
-
-TARGET_FRACTION = 0.95
-"""A trial reaches the target when it measures this fraction of the workload's best."""
 
 PROGRAM_COLUMN = "program"
 
@@ -115,90 +106,6 @@ lightgbm, which iotuner does not depend on."""
 
 QUICK_RANKING = ("relative_forest",)
 """The ranking models of the quick comparison (a demo that trains in seconds)."""
-
-
-@dataclass(frozen=True)
-class WorkloadScore:
-    """One held-out workload as one model saw it (see the module text)."""
-
-    workload: str
-    program: str | None
-    configurations: int
-    mdape: float
-    spearman: float | None
-    pick: float
-    trials: int | None
-    static_trials: int | None
-
-
-@dataclass(frozen=True)
-class Figures:
-    """The aggregates over held-out workloads; None where a figure does not apply (random
-    order predicts nothing) or no workload gives it."""
-
-    workloads: int
-    mdape_median: float | None
-    spearman_median: float | None
-    spearman_mean: float | None
-    spearman_workloads: int
-    pick_median: float
-    pick_mean: float
-    trials_mean: float | None
-    reached: float
-    static_trials_mean: float | None = None
-    static_reached: float | None = None
-
-
-@dataclass(frozen=True)
-class SchemeResult:
-    """One model under one scheme: the figures and every held-out workload's score."""
-
-    model: str
-    description: str
-    scheme: str
-    folds: int
-    figures: Figures
-    workloads: list[WorkloadScore] = field(repr=False)
-    coverage: dict[str, Any] | None = None  # Coverage.to_dict() of the 10-90 % interval
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """The result of evaluate_models: per model and scheme, and random order per scheme.
-
-    `notes` says per scheme which folds were held out, or why there is no such scheme.
-    """
-
-    target: str
-    rows: int
-    dropped: int
-    budget: int
-    target_fraction: float
-    max_folds: int
-    seed: int
-    belief: str
-    notes: dict[str, str]
-    results: list[SchemeResult]
-    random: dict[str, Figures]
-
-    @property
-    def schemes(self) -> list[str]:
-        return [s for s in SCHEMES if s in self.random]
-
-    @property
-    def models(self) -> list[str]:
-        return list(dict.fromkeys(r.model for r in self.results))
-
-    def result(self, model: str, scheme: str) -> SchemeResult:
-        for result in self.results:
-            if result.model == model and result.scheme == scheme:
-                return result
-        raise ModelError(f"no result for model {model!r} under scheme {scheme!r}")
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data (JSON-ready: NaN and infinity become None)."""
-        plain: dict[str, Any] = _plain(asdict(self))
-        return plain
 
 
 def model_names() -> tuple[str, ...]:
@@ -256,21 +163,6 @@ def fit_estimator(estimator: Any, X: npt.NDArray[np.float64], y: npt.NDArray[np.
     return estimator
 
 
-def log_spread(estimator: Any, X: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | None:
-    """The spread (std, log scale) of a fitted estimator's prediction per row: its own
-    `predict_std`, or the spread of a forest's trees; None when it has neither."""
-    own = getattr(estimator, "predict_std", None)
-    if callable(own):
-        return np.asarray(own(X), dtype=float)
-    members = getattr(estimator, "estimators_", None)
-    if isinstance(members, list) and members and hasattr(members[0], "predict"):
-        with threadpool_limits(limits=1):
-            per_tree = np.stack([np.asarray(m.predict(X), dtype=float) for m in members])
-        spread: npt.NDArray[np.float64] = per_tree.std(axis=0)
-        return spread
-    return None
-
-
 def evaluate_models(
     frame: pd.DataFrame,
     space: Space | None,
@@ -291,36 +183,25 @@ def evaluate_models(
     frame with several systems. A scheme the frame cannot give (one workload; no program
     column or one program) is left out and `notes` says why.
     """
-    # The calibration reads evaluate's folds and helpers: imported here, not at the top.
-    from iotuner.models._calibrate import held_out_coverage
-
-    unknown = sorted(set(schemes) - set(SCHEMES))
-    if unknown or not schemes:
-        raise ModelError(f"schemes must be some of {', '.join(SCHEMES)}, got {list(schemes)!r}")
-    if budget < 1:
-        raise ModelError(f"the budget must be an int >= 1, got {budget!r}")
-    if max_folds < 1:
-        raise ModelError(f"max_folds must be an int >= 1, got {max_folds!r}")
-    if not 0 < target_fraction <= 1:
-        raise ModelError(f"target_fraction must be in (0, 1], got {target_fraction!r}")
-    if not models:
-        raise ModelError("no model to evaluate")
+    _check_arguments(models, schemes, budget, max_folds, target_fraction)
     data, dropped = usable_rows(frame, target)
     schema = infer_schema(data, space)
-    X = schema.transform(data)
-    y = np.log(data[target].to_numpy(dtype=float))
-    _, keys = workload_keys(data)
-    workload_of = _codes(keys)
+    rows = _HeldOutRows(
+        data,
+        schema.transform(data),
+        np.log(data[target].to_numpy(dtype=float)),
+        budget=budget,
+        target_fraction=target_fraction,
+        seed=seed,
+        belief=belief,
+    )
     plans: dict[str, list[list[int]]] = {}
     notes: dict[str, str] = {}
     for scheme in schemes:
-        folds, note = _fold_plan(scheme, data, workload_of, max_folds, seed)
+        folds, note = _fold_plan(scheme, data, rows.workload_of, max_folds, seed)
         notes[scheme] = note
         if folds:
             plans[scheme] = folds
-    labels = _labels(data, keys)
-    programs = _programs(data)
-
     results: list[SchemeResult] = []
     random: dict[str, Figures] = {}
     total = sum(len(folds) for folds in plans.values()) * len(models)
@@ -328,52 +209,11 @@ def evaluate_models(
     for scheme, folds in plans.items():
         held_workloads = sorted({w for fold in folds for w in fold})
         random[scheme] = random_order_figures(
-            [y[workload_of == w] for w in held_workloads], budget, target_fraction
+            [rows.y[rows.workload_of == w] for w in held_workloads], budget, target_fraction
         )
         for candidate in models:
-            scores: list[WorkloadScore] = []
-            residuals: list[npt.NDArray[np.float64]] = []
-            residual_names: list[str] = []
-            for number, fold in enumerate(folds, start=1):
-                if progress is not None:
-                    progress(f"{candidate.name}, {scheme} {number}/{len(folds)}", done, total)
-                done += 1
-                test = np.isin(workload_of, fold)
-                estimator = configure(candidate.make(seed), schema)
-                fit_estimator(estimator, X[~test], y[~test])
-                fallback = _within_workload_std(y[~test], workload_of[~test])
-                for w in fold:
-                    rows = np.flatnonzero(workload_of == w)
-                    with threadpool_limits(limits=1):
-                        predicted = np.asarray(estimator.predict(X[rows]), dtype=float)
-                    residuals.append(y[rows] - predicted)
-                    residual_names.append(labels[w])
-                    scores.append(
-                        _score_workload(
-                            estimator,
-                            X[rows],
-                            predicted,
-                            y[rows],
-                            labels[w],
-                            programs[rows[0]],
-                            budget=budget,
-                            target_fraction=target_fraction,
-                            fallback_std=fallback,
-                            belief=belief,
-                        )
-                    )
-            coverage = held_out_coverage(residuals, residual_names, seed=seed)
-            results.append(
-                SchemeResult(
-                    candidate.name,
-                    candidate.description,
-                    scheme,
-                    len(folds),
-                    figures_of(scores),
-                    scores,
-                    coverage.to_dict() if coverage is not None else None,
-                )
-            )
+            results.append(rows.judge(candidate, schema, scheme, folds, (progress, done, total)))
+            done += len(folds)
     return Evaluation(
         target=target,
         rows=len(data),
@@ -393,6 +233,108 @@ def evaluate_models(
     )
 
 
+def _check_arguments(
+    models: Sequence[Candidate],
+    schemes: Sequence[str],
+    budget: int,
+    max_folds: int,
+    target_fraction: float,
+) -> None:
+    """ModelError for an argument of evaluate_models out of its range."""
+    unknown = sorted(set(schemes) - set(SCHEMES))
+    if unknown or not schemes:
+        raise ModelError(f"schemes must be some of {', '.join(SCHEMES)}, got {list(schemes)!r}")
+    if budget < 1:
+        raise ModelError(f"the budget must be an int >= 1, got {budget!r}")
+    if max_folds < 1:
+        raise ModelError(f"max_folds must be an int >= 1, got {max_folds!r}")
+    if not 0 < target_fraction <= 1:
+        raise ModelError(f"target_fraction must be in (0, 1], got {target_fraction!r}")
+    if not models:
+        raise ModelError("no model to evaluate")
+
+
+class _HeldOutRows:
+    """The usable rows of an evaluation (X, log bandwidth y, each row's workload code,
+    label and program) and how a model is judged on folds of them."""
+
+    def __init__(
+        self,
+        data: pd.DataFrame,
+        X: npt.NDArray[np.float64],
+        y: npt.NDArray[np.float64],
+        *,
+        budget: int,
+        target_fraction: float,
+        seed: int,
+        belief: bool,
+    ) -> None:
+        self.X, self.y = X, y
+        _, keys = workload_keys(data)
+        self.workload_of = _codes(keys)
+        self.labels = _labels(data, keys)
+        self.programs = _programs(data)
+        self.budget, self.target_fraction = budget, target_fraction
+        self.seed, self.belief = seed, belief
+
+    def judge(
+        self,
+        candidate: Candidate,
+        schema: FeatureSchema,
+        scheme: str,
+        folds: Sequence[Sequence[int]],
+        progress: tuple[Steps | None, int, int],
+    ) -> SchemeResult:
+        """`candidate` fitted without each fold in turn and scored on the fold's workloads,
+        with the coverage of the interval calibrated on the other held-out workloads.
+        `progress` is (Steps, folds done before this model's first, folds in all)."""
+        # The calibration reads evaluate's folds and helpers: imported here, not at the top.
+        from iotuner.models._calibrate import held_out_coverage
+
+        X, y, workload_of = self.X, self.y, self.workload_of
+        scores: list[WorkloadScore] = []
+        residuals: list[npt.NDArray[np.float64]] = []
+        residual_names: list[str] = []
+        for number, fold in enumerate(folds, start=1):
+            steps, done, total = progress
+            if steps is not None:
+                steps(f"{candidate.name}, {scheme} {number}/{len(folds)}", done + number - 1, total)
+            test = np.isin(workload_of, fold)
+            estimator = configure(candidate.make(self.seed), schema)
+            fit_estimator(estimator, X[~test], y[~test])
+            fallback = _within_workload_std(y[~test], workload_of[~test])
+            for w in fold:
+                rows = np.flatnonzero(workload_of == w)
+                with threadpool_limits(limits=1):
+                    predicted = np.asarray(estimator.predict(X[rows]), dtype=float)
+                residuals.append(y[rows] - predicted)
+                residual_names.append(self.labels[w])
+                scores.append(
+                    score_workload(
+                        estimator,
+                        X[rows],
+                        predicted,
+                        y[rows],
+                        self.labels[w],
+                        self.programs[rows[0]],
+                        budget=self.budget,
+                        target_fraction=self.target_fraction,
+                        fallback_std=fallback,
+                        belief=self.belief,
+                    )
+                )
+        coverage = held_out_coverage(residuals, residual_names, seed=self.seed)
+        return SchemeResult(
+            candidate.name,
+            candidate.description,
+            scheme,
+            len(folds),
+            figures_of(scores),
+            scores,
+            coverage.to_dict() if coverage is not None else None,
+        )
+
+
 def usable_rows(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, int]:
     """The rows of one system with a positive target (reindexed), and how many were not."""
     if target not in BANDWIDTH_STATS:
@@ -406,135 +348,6 @@ def usable_rows(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, int]:
             f"evaluation needs at least 10 rows with a positive {target}, got {len(data)}"
         )
     return data, int((~good).sum())
-
-
-def random_order_figures(
-    workloads: Sequence[npt.NDArray[np.float64]],
-    budget: int,
-    target_fraction: float = TARGET_FRACTION,
-) -> Figures:
-    """The figures of trying each workload's configurations in random order (exact
-    expectations; `workloads` holds each workload's log bandwidths)."""
-    picks, reach, weighted = [], [], []
-    for log_bw in workloads:
-        bw = np.exp(np.asarray(log_bw, dtype=float))
-        best = float(bw.max())
-        n, k = len(bw), int(np.sum(bw >= target_fraction * best))
-        picks.append(float(bw.mean() / best))
-        p_t = _first_hit_probabilities(n, k, min(budget, n))
-        reach.append(float(p_t.sum()))
-        weighted.append(float(np.sum(np.arange(1, len(p_t) + 1) * p_t)))
-    reached = float(np.mean(reach)) if reach else math.nan
-    return Figures(
-        workloads=len(picks),
-        mdape_median=None,
-        spearman_median=None,
-        spearman_mean=None,
-        spearman_workloads=0,
-        pick_median=float(np.median(picks)) if picks else math.nan,
-        pick_mean=float(np.mean(picks)) if picks else math.nan,
-        trials_mean=float(sum(weighted) / sum(reach)) if sum(reach) > 0 else None,
-        reached=reached,
-    )
-
-
-def _first_hit_probabilities(n: int, k: int, horizon: int) -> npt.NDArray[np.float64]:
-    """P(the first of k good among n shows at trial t), t = 1 .. horizon, drawing without
-    replacement."""
-    p = np.zeros(horizon)
-    miss = 1.0
-    for t in range(1, horizon + 1):
-        remaining = n - t + 1
-        p[t - 1] = miss * k / remaining
-        miss *= (remaining - k) / remaining
-    return p
-
-
-def _score_workload(
-    estimator: Any,
-    X: npt.NDArray[np.float64],
-    predicted: npt.NDArray[np.float64],
-    log_bw: npt.NDArray[np.float64],
-    label: str,
-    program: str | None,
-    *,
-    budget: int,
-    target_fraction: float,
-    fallback_std: float,
-    belief: bool,
-) -> WorkloadScore:
-    spread = log_spread(estimator, X)
-    prior_std = spread if spread is not None else np.full(len(predicted), fallback_std)
-    bw, guess = np.exp(log_bw), np.exp(predicted)
-    best = float(bw.max())
-    goal = math.log(target_fraction * best)
-    order = np.argsort(-predicted, kind="stable")
-    static = next((t for t, i in enumerate(order[:budget], 1) if log_bw[i] >= goal), None)
-    trials = _belief_trials(X, predicted, prior_std, log_bw, goal, budget) if belief else static
-    return WorkloadScore(
-        workload=label,
-        program=program,
-        configurations=len(bw),
-        mdape=float(np.median(np.abs(guess - bw) / bw) * 100.0),
-        spearman=_spearman(predicted, log_bw),
-        pick=float(bw[order[0]] / best),
-        trials=trials,
-        static_trials=static,
-    )
-
-
-def _belief_trials(
-    X: npt.NDArray[np.float64],
-    prior_mean: npt.NDArray[np.float64],
-    prior_std: npt.NDArray[np.float64],
-    log_bw: npt.NDArray[np.float64],
-    goal: float,
-    budget: int,
-) -> int | None:
-    """Trials until one reaches `goal` when WorkloadBelief picks each after the first."""
-    # An unknown workload field (NaN) is the same in every row of one workload, so 0 in
-    # its place changes no distance between the workload's configurations.
-    features = np.nan_to_num(X, nan=0.0)
-    belief = WorkloadBelief(features, prior_mean, np.maximum(prior_std, 1e-6))
-    tried: list[int] = []
-    index = int(np.argmax(prior_mean))
-    for trial in range(1, min(budget, len(log_bw)) + 1):
-        if trial > 1:
-            index = int(belief.next_index(exclude=tried))
-        tried.append(index)
-        if log_bw[index] >= goal:
-            return trial
-        belief.observe(index, float(log_bw[index]))
-    return None
-
-
-def _spearman(
-    predicted: npt.NDArray[np.float64], measured: npt.NDArray[np.float64]
-) -> float | None:
-    if len(measured) < 3 or np.ptp(measured) == 0 or np.ptp(predicted) == 0:
-        return None
-    rho = float(spearmanr(predicted, measured).statistic)
-    return rho if math.isfinite(rho) else None
-
-
-def figures_of(scores: Sequence[WorkloadScore]) -> Figures:
-    """The aggregates over some held-out workloads (all of a scheme, or one program's)."""
-    rhos = [s.spearman for s in scores if s.spearman is not None]
-    hits = [s.trials for s in scores if s.trials is not None]
-    static = [s.static_trials for s in scores if s.static_trials is not None]
-    return Figures(
-        workloads=len(scores),
-        mdape_median=float(np.median([s.mdape for s in scores])),
-        spearman_median=float(np.median(rhos)) if rhos else None,
-        spearman_mean=float(np.mean(rhos)) if rhos else None,
-        spearman_workloads=len(rhos),
-        pick_median=float(np.median([s.pick for s in scores])),
-        pick_mean=float(np.mean([s.pick for s in scores])),
-        trials_mean=float(np.mean(hits)) if hits else None,
-        reached=len(hits) / len(scores),
-        static_trials_mean=float(np.mean(static)) if static else None,
-        static_reached=len(static) / len(scores),
-    )
 
 
 def _codes(keys: Sequence[tuple[str, ...]]) -> npt.NDArray[np.intp]:
@@ -626,16 +439,3 @@ def _within_workload_std(y: npt.NDArray[np.float64], workload_of: npt.NDArray[np
     centred = frame["y"] - frame.groupby("w")["y"].transform("mean")
     std = float(centred.std(ddof=0))
     return std if math.isfinite(std) and std > 0 else 0.1
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, float | np.floating):
-        number = float(value)
-        return number if math.isfinite(number) else None
-    return value

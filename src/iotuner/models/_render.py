@@ -2,6 +2,7 @@
 records (iotuner.models), so a test or an HTML report can use the figures directly."""
 
 import math
+from collections.abc import Sequence
 
 from rich.console import Console
 from rich.markup import escape
@@ -10,10 +11,11 @@ from rich.text import Text
 
 from iotuner._printable import markup_safe
 from iotuner._tables import breakable, print_table, whole
-from iotuner.models._analyze import AnalyzeReport
+from iotuner.models._analyze import AnalyzeReport, ConfigSummary
+from iotuner.models._compare import Comparison
 from iotuner.models._kunkel import KunkelReport, TreeRules
 from iotuner.models._metrics import Metrics
-from iotuner.models._train import Comparison, TrainReport
+from iotuner.models._train import TrainReport
 
 __all__ = [
     "DIVERGED_MAPE",
@@ -230,6 +232,12 @@ def render_analyze(report: AnalyzeReport, console: Console, limit: int = 20) -> 
     shown = report.configs[:limit]
     if report.default is not None and report.default not in shown:
         shown = [*shown, report.default]
+    print_table(console, _config_layouts(shown))
+    _print_verdict(report, console)
+
+
+def _config_layouts(shown: Sequence[ConfigSummary]) -> list[tuple[Table, str | None]]:
+    """The table of configurations by rank in two widths, for print_table to fit."""
     # Widest first; then the median and mean alone, the five numbers' centre.
     layouts = []
     for full in (True, False):
@@ -264,7 +272,12 @@ def render_analyze(report: AnalyzeReport, console: Console, limit: int = 20) -> 
             )
         note = None if full else "patterns, min, q1, q3 and max left out at this width"
         layouts.append((table, note))
-    print_table(console, layouts)
+    return layouts
+
+
+def _print_verdict(report: AnalyzeReport, console: Console) -> None:
+    """The consistently good and bad configurations (or why none is named) and the
+    default's standing."""
     if report.withheld:
         console.print(
             f"[yellow]⚠ nothing is called consistently good or bad: {escape(report.withheld)}[/]"

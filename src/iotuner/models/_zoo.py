@@ -157,11 +157,19 @@ def candidates(
     wanted.add(BASELINE)
     if quick and names is None:
         wanted.discard("gradient_boosting")
+    zoo = _every_candidate(quick=quick, rf_max_depth=rf_max_depth, rf_criterion=rf_criterion)
+    return [zoo[name] for name in CANDIDATE_NAMES if name in wanted]
+
+
+def _every_candidate(
+    *, quick: bool, rf_max_depth: int | None, rf_criterion: str
+) -> dict[str, Candidate]:
+    """Every candidate by name, sized for `quick` (fewer trees, iterations and units)."""
     trees = 30 if quick else 100
     depth = "unlimited" if rf_max_depth is None else str(rf_max_depth)
     hidden = (32,) if quick else (64, 64)
     boost = 100 if quick else 300
-    zoo = {
+    zoo: dict[str, Candidate] = {
         "random_forest": Candidate(
             "random_forest",
             f"random forest, {trees} trees, {rf_criterion}, max_depth {depth} (baseline)",
@@ -218,4 +226,4 @@ def candidates(
             ),
         ),
     }
-    return [zoo[name] for name in CANDIDATE_NAMES if name in wanted]
+    return zoo
