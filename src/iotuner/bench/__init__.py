@@ -99,6 +99,7 @@ from iotuner.bench._plan import (
     workload_key,
 )
 from iotuner.bench._programs import ProgramCase, log_files, program_cases
+from iotuner.bench._results import read_result_records, read_results, repair_results
 from iotuner.bench._run import (
     STOP_BUDGET,
     STOP_CONFIDENT,
@@ -106,9 +107,6 @@ from iotuner.bench._run import (
     SweepOutcome,
     kernel_command,
     probe_system,
-    read_result_records,
-    read_results,
-    repair_results,
     resume_estimate,
     run_bench,
     run_sweep,

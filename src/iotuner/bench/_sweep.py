@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from iotuner.bench._plan import LayoutSpec
 from iotuner.bench._programs import ProgramCase, program_cases
-from iotuner.bench._run import read_result_records, read_results
+from iotuner.bench._results import read_result_records, read_results
 from iotuner.errors import ConfigError
 
 if TYPE_CHECKING:

@@ -12,18 +12,13 @@ SQLite by default (one file, default_store_path()); PostgreSQL for a site, given
     frame = store.summary()                    # measurement.SUMMARY_COLUMNS + cfg:<name>
 """
 
+from iotuner._dbpath import default_store_path
+from iotuner.store._frames import MEASUREMENT_COLUMNS, summarize_repeats
 from iotuner.store._named import open_named_store
+from iotuner.store._open import open_store
 from iotuner.store._schema import RUN_KINDS, SCHEMA_VERSION
-from iotuner.store._store import (
-    MEASUREMENT_COLUMNS,
-    Record,
-    Store,
-    StoreError,
-    canonical_config,
-    default_store_path,
-    open_store,
-    summarize_repeats,
-)
+from iotuner.store._store import Store
+from iotuner.store._values import Record, StoreError, canonical_config
 
 __all__ = [
     "MEASUREMENT_COLUMNS",

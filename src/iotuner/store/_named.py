@@ -4,7 +4,9 @@ and the archive run open theirs here, so both read the name the same way."""
 
 import os
 
-from iotuner.store._store import Store, StoreError, open_store
+from iotuner.store._open import open_store
+from iotuner.store._store import Store
+from iotuner.store._values import StoreError
 
 __all__ = ["open_named_store"]
 

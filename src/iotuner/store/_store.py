@@ -1,180 +1,41 @@
-"""The knowledge base on SQLAlchemy Core: one class for SQLite and PostgreSQL."""
+"""The knowledge base on SQLAlchemy Core: one class for SQLite and PostgreSQL (Store).
+
+Each method is a transaction, or joins the one `with store.transaction():` opens. Writes
+skip what is stored already (by uid) and, on PostgreSQL, hold one advisory lock
+(_lock_writes) so that processes writing at once do not race on a unique key. Opening and
+the schema's upgrades: iotuner.store._open and Store._create_schema; the frames read back:
+iotuner.store._frames; the checks values pass first: iotuner.store._values."""
 
 import json
-import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from types import TracebackType
-from typing import Any, cast
+from typing import Any
 
-import numpy as np
 import pandas as pd
 import sqlalchemy as sa
 
-from iotuner._dbpath import default_store_path
-from iotuner._fileio import create_private_file, make_private_dirs
 from iotuner._secrets import display_url, mask_secrets
-from iotuner.errors import IotunerError
-from iotuner.measurement import (
-    CONFIG_PREFIX,
-    NOT_SET,
-    SUMMARY_COLUMNS,
-    WORKLOAD_COLUMNS,
-    Measurement,
-    System,
-    Workload,
-)
+from iotuner.measurement import Measurement, System, Workload
 from iotuner.space import config_key
 from iotuner.store import _schema as schema
+from iotuner.store._frames import (
+    measurement_frame,
+    measurement_query,
+    summarize_repeats,
+    with_config_columns,
+)
+from iotuner.store._values import Record, StoreError, canonical_config, finite, json_text
 
-__all__ = [
-    "MEASUREMENT_COLUMNS",
-    "Record",
-    "Store",
-    "StoreError",
-    "default_store_path",
-    "open_store",
-    "summarize_repeats",
-]
+__all__ = ["Store"]
 
 SCHEMA_LOCK = 0x696F74756E6572
 """PostgreSQL advisory lock key ("iotuner") held while the schema is created or upgraded."""
 WRITE_LOCK = SCHEMA_LOCK + 1
 """PostgreSQL advisory lock key held by a transaction that adds rows (module: _lock_writes)."""
-MEASUREMENT_COLUMNS = (
-    "system",
-    *WORKLOAD_COLUMNS,
-    "config",
-    "bandwidth",
-    "seconds",
-    "bytes",
-    "repeat",
-    "kind",
-    "space",
-    "run",
-    "uid",
-)
-"""The fixed columns of Store.measurements(); the cfg:<parameter> columns follow.
-`system` is the fingerprint, `kind` the run's kind, `run` the run's uid."""
-
-Record = tuple[Measurement, System, str]
-"""A measurement with the system it was made on and the name of its parameter space."""
-
 _CHUNK = 500
 """Values per IN (...) list and rows per INSERT batch."""
-
-_INTEGER_TEXT = re.compile(r"-?[1-9][0-9]*|0")
-
-
-class StoreError(IotunerError):
-    """The knowledge base cannot be opened, or was given something it cannot hold."""
-
-
-_URL_FORMS = "a file path, sqlite:///PATH or postgresql://[USER@]HOST/DATABASE"
-
-_SLASHES = (
-    "sqlite:///kb.sqlite is relative to the working directory and sqlite:////srv/kb.sqlite, "
-    "with four slashes, absolute"
-)
-
-_SCHEME_ONLY = re.compile(r"(sqlite|postgres|postgresql)(\+\w+)?:", re.IGNORECASE)
-"""A URL's scheme without the `//` that follows it: a slip, not a file name."""
-
-
-def _url(url_or_path: str | Path | None) -> sa.URL:
-    """The SQLAlchemy URL of a path, sqlite:///PATH or postgresql://... (psycopg 3)."""
-    if url_or_path is None:
-        url_or_path = default_store_path()
-    text = str(url_or_path)
-    if isinstance(url_or_path, Path) or "://" not in text:
-        if not isinstance(url_or_path, Path) and _SCHEME_ONLY.match(text):
-            raise StoreError(
-                f"expected {_URL_FORMS} for the knowledge base, got {display_url(text)!r} "
-                f"({_SLASHES})"
-            )
-        return sa.URL.create("sqlite", database=str(Path(text).expanduser()))
-    try:
-        url = sa.make_url(text)
-        backend = url.get_backend_name()
-    except (sa.exc.ArgumentError, ValueError) as exc:
-        # A bad port (ValueError) or a bracket: SQLAlchemy's message may quote the URL.
-        raise StoreError(
-            f"expected {_URL_FORMS} for the knowledge base, got {display_url(text)!r}: "
-            f"{mask_secrets(str(exc), text)}"
-        ) from None
-    if backend not in ("sqlite", "postgresql", "postgres"):
-        raise StoreError(f"expected {_URL_FORMS} for the knowledge base, got {display_url(text)!r}")
-    if backend == "sqlite":
-        if url.get_driver_name() != "pysqlite":
-            url = url.set(drivername="sqlite")
-        return url
-    return url.set(drivername="postgresql+psycopg")
-
-
-def open_store(url_or_path: str | Path | None = None, *, make_folder: bool = True) -> "Store":
-    """Open (and on first use create) the knowledge base at a path or URL.
-
-    A plain path or `sqlite:///PATH` is an SQLite file (sqlite:///kb.sqlite is relative to
-    the working directory, sqlite:////srv/kb.sqlite absolute);
-    `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (query `?host=/socket/dir` for a
-    unix socket) is a PostgreSQL database reached through psycopg 3. None: the default
-    path (default_store_path()). A new SQLite file is made 0600, its missing folders
-    0700 (_fileio). An SQLite file's missing folder is made, unless
-    `make_folder` is false: then StoreError names the folder. StoreError also when it
-    cannot be opened or holds a schema this version does not know.
-    """
-    url = _url(url_or_path)
-    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-        folder = Path(str(url.database)).parent
-        if not make_folder and not folder.is_dir():
-            raise StoreError(_no_folder(display_url(str(url_or_path)), str(url.database)))
-        try:
-            # Private, like the trace logs: the knowledge base holds paths and commands
-            # (_fileio). A file: URI (?uri=true) is SQLite's to create.
-            make_private_dirs(folder)
-            if "uri" not in url.query:
-                create_private_file(Path(str(url.database)))
-        except OSError as exc:
-            raise StoreError(f"cannot create {url.database} or its folder: {exc}") from None
-    try:
-        engine = sa.create_engine(url)
-    except ImportError as exc:
-        raise StoreError(
-            f"no database driver for {url.get_backend_name()} ({exc}); "
-            "PostgreSQL needs the psycopg package (pip install 'psycopg[binary]')"
-        ) from None
-    if url.get_backend_name() == "sqlite":
-        sa.event.listen(engine, "connect", _sqlite_pragmas)
-    store = Store(engine)
-    try:
-        store._create_schema()
-    except BaseException:
-        store.close()
-        raise
-    return store
-
-
-def _no_folder(given: str, database: str) -> str:
-    """Why the SQLite file `given` names cannot be made: its folder is missing."""
-    folder = Path(database).parent
-    what = "is not a folder" if folder.exists() else "does not exist"
-    message = f"the folder {folder.absolute()} of the knowledge base {given} {what}"
-    if given.lower().startswith("sqlite:") and not folder.is_absolute():
-        # The likely slip: sqlite:///srv/kb.sqlite written for /srv/kb.sqlite.
-        return (
-            f"{message} (sqlite:///PATH is relative to the working directory; "
-            f"for /{database} write sqlite:////{database})"
-        )
-    return f"{message}; create it, or name a file in an existing folder"
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys = ON")
-    cursor.execute("PRAGMA busy_timeout = 30000")
-    cursor.close()
 
 
 class Store:
@@ -306,7 +167,7 @@ class Store:
             raise StoreError(f"run kind must be one of {', '.join(schema.RUN_KINDS)}, got {kind!r}")
         if not uid:
             raise StoreError("a run needs a non-empty uid")
-        meta_text = _json(dict(meta or {}), f"the meta of run {uid}")
+        meta_text = json_text(dict(meta or {}), f"the meta of run {uid}")
         runs = schema.runs
         with self._connect() as conn:
             _lock_writes(conn)
@@ -375,11 +236,11 @@ class Store:
                         "configuration_id": self._config_id(conn, m, configs),
                         "space": space,
                         **workload_rows[m.workload],
-                        "bandwidth": _finite(m.bandwidth, "bandwidth", uid),
-                        "seconds": _finite(m.seconds, "seconds", uid),
+                        "bandwidth": finite(m.bandwidth, "bandwidth", uid),
+                        "seconds": finite(m.seconds, "seconds", uid),
                         "bytes": m.bytes,
                         "repeat": m.repeat,
-                        "provenance": _json(m.provenance, f"the provenance of {uid}"),
+                        "provenance": json_text(m.provenance, f"the provenance of {uid}"),
                     }
                 )
             for start in range(0, len(rows), _CHUNK):
@@ -399,7 +260,7 @@ class Store:
             uid = str(row.get("uid") or "")
             if not uid:
                 raise StoreError("a workload row needs a non-empty uid")
-            meta = _json(dict(row.get("meta") or {}), f"the meta of workload {uid}")
+            meta = json_text(dict(row.get("meta") or {}), f"the meta of workload {uid}")
             unique.setdefault(uid, {**row, "meta": meta})
         if not unique:
             return 0
@@ -537,7 +398,7 @@ class Store:
         configuration does not set it). `system` (a System or its fingerprint) and `kind`
         (of the run) select; None takes all."""
         frame, params = self._measurement_rows(system, kind)
-        return _with_config_columns(frame, params)
+        return with_config_columns(frame, params)
 
     def summary(self, system: System | str | None = None, kind: str | None = None) -> pd.DataFrame:
         """The repeats of each (system, workload, configuration) summarised: exactly
@@ -545,109 +406,16 @@ class Store:
         MiB/s, quartiles by numpy's linear percentile), then the cfg:<parameter> columns as
         in measurements(). Sorted by system, workload and configuration."""
         frame, params = self._measurement_rows(system, kind)
-        return _with_config_columns(summarize_repeats(frame), params)
+        return with_config_columns(summarize_repeats(frame), params)
 
     def _measurement_rows(
         self, system: System | str | None, kind: str | None
     ) -> tuple[pd.DataFrame, dict[str, dict[str, Any]]]:
         """The MEASUREMENT_COLUMNS frame and the parameters of each configuration in it."""
-        m, r, s, c = schema.measurements, schema.runs, schema.systems, schema.configurations
-        query = (
-            sa.select(
-                s.c.fingerprint.label("system"),
-                *(m.c[name] for name in WORKLOAD_COLUMNS),
-                c.c.key.label("config"),
-                m.c.bandwidth,
-                m.c.seconds,
-                m.c.bytes,
-                m.c.repeat,
-                r.c.kind,
-                m.c.space,
-                r.c.uid.label("run"),
-                m.c.uid,
-                c.c.params,
-            )
-            .select_from(
-                m.join(r, m.c.run_id == r.c.id)
-                .join(s, m.c.system_id == s.c.id)
-                .join(c, m.c.configuration_id == c.c.id)
-            )
-            .order_by(m.c.id)
-        )
-        if system is not None:
-            fingerprint = system.fingerprint if isinstance(system, System) else system
-            query = query.where(s.c.fingerprint == fingerprint)
-        if kind is not None:
-            query = query.where(r.c.kind == kind)
+        query = measurement_query(system, kind)
         with self._connect() as conn:
             rows = conn.execute(query).all()
-        frame = pd.DataFrame([tuple(row[:-1]) for row in rows], columns=list(MEASUREMENT_COLUMNS))
-        params = {row.config: json.loads(row.params) for row in rows}
-        return frame, params
-
-
-def summarize_repeats(measurements: pd.DataFrame) -> pd.DataFrame:
-    """The repeats of each (system, workload, config) of a measurement frame (one row per
-    measurement: MEASUREMENT_COLUMNS) summarised: SUMMARY_COLUMNS (n and the five-number
-    summary of the bandwidths, quartiles by numpy's linear percentile), then the frame's
-    cfg:<parameter> columns, which `config` determines. Sorted by system, workload and
-    configuration."""
-    keys = ["system", *WORKLOAD_COLUMNS, "config"]
-    carried = [c for c in measurements.columns if c.startswith(CONFIG_PREFIX)]
-    bandwidth = measurements["bandwidth"].to_numpy(dtype=float)
-    cells = [measurements[c].to_numpy(dtype=object) for c in carried]
-    rows = []
-    for key, positions in measurements.groupby(keys, sort=False, dropna=False).indices.items():
-        values = bandwidth[positions]
-        five = np.percentile(values, [0, 25, 50, 75, 100], method="linear")
-        rows.append(
-            (
-                *cast(tuple[Any, ...], key),
-                len(values),
-                *(float(v) for v in five),
-                *(column[positions[0]] for column in cells),
-            )
-        )
-    summary = pd.DataFrame(rows, columns=[*SUMMARY_COLUMNS, *carried])
-    if not summary.empty:
-        summary = summary.sort_values(keys, kind="stable", ignore_index=True)
-    return summary
-
-
-def _with_config_columns(
-    frame: pd.DataFrame, params: Mapping[str, Mapping[str, Any]]
-) -> pd.DataFrame:
-    """`frame` with a cfg:<name> column per parameter name (sorted), from its `config`
-    column: the configuration's value, or "default" where it does not set the parameter."""
-    names = sorted({name for config in params.values() for name in config})
-    columns = {
-        CONFIG_PREFIX + name: pd.Series(
-            [params.get(key, {}).get(name, NOT_SET) for key in frame["config"]],
-            index=frame.index,
-            dtype=object,
-        )
-        for name in names
-    }
-    return pd.concat([frame, pd.DataFrame(columns, index=frame.index)], axis=1)
-
-
-def canonical_config(config: Mapping[str, Any], uid: str = "") -> dict[str, str | int]:
-    """A configuration with every value a string or an int, and integer text as int (so
-    "2" from a trace and 2 from a space are one configuration); StoreError otherwise."""
-    canonical: dict[str, str | int] = {}
-    for name, value in config.items():
-        if not isinstance(name, str) or not name:
-            raise StoreError(f"configuration names must be non-empty strings, got {name!r}")
-        if isinstance(value, str):
-            canonical[name] = int(value) if _INTEGER_TEXT.fullmatch(value) else value
-        elif isinstance(value, int) and not isinstance(value, bool):
-            canonical[name] = value
-        else:
-            where = f" in measurement {uid}" if uid else ""
-            raise StoreError(
-                f"configuration values must be strings or integers, got {name}={value!r}{where}"
-            )
-    return canonical
+        return measurement_frame(rows)
 
 
 def _insert_id(conn: sa.Connection, insert: sa.Insert) -> int:
@@ -656,19 +424,6 @@ def _insert_id(conn: sa.Connection, insert: sa.Insert) -> int:
     if key is None or key[0] is None:
         raise StoreError(f"the database returned no id for a new row of {insert.table}")
     return int(key[0])
-
-
-def _finite(value: float, name: str, uid: str) -> float:
-    if not math.isfinite(value) or value < 0:
-        raise StoreError(f"{name} must be a finite number >= 0, got {value!r} in measurement {uid}")
-    return value
-
-
-def _json(value: Mapping[str, Any], what: str) -> str:
-    try:
-        return json.dumps(value, sort_keys=True)
-    except (TypeError, ValueError) as exc:
-        raise StoreError(f"{what} must be JSON-serialisable ({exc})") from None
 
 
 _ADVISORY_LOCK = sa.text("SELECT pg_advisory_xact_lock(:key)")
