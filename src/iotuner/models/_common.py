@@ -125,3 +125,21 @@ def single_system(frame: pd.DataFrame, what: str) -> list[str]:
             f"({', '.join(systems)}): select the rows of one system first"
         )
     return systems
+
+
+def usable_rows(
+    frame: pd.DataFrame, target: str, purpose: str = "evaluation"
+) -> tuple[pd.DataFrame, int]:
+    """The rows of one system with a positive target (reindexed), and how many were not;
+    ModelError, naming the `purpose` (training, evaluation), for fewer than 10."""
+    if target not in BANDWIDTH_STATS:
+        raise ModelError(f"the target must be one of {', '.join(BANDWIDTH_STATS)}, got {target!r}")
+    require_columns(frame, ["system", target], purpose)
+    single_system(frame, purpose)
+    good = positive_rows(frame, target)
+    data = frame.loc[good].reset_index(drop=True)
+    if len(data) < 10:
+        raise ModelError(
+            f"{purpose} needs at least 10 rows with a positive {target}, got {len(data)}"
+        )
+    return data, int((~good).sum())

@@ -31,12 +31,10 @@ from iotuner._progress import Steps
 from iotuner._quiet import converging
 from iotuner.measurement import CONFIG_PREFIX
 from iotuner.models._common import (
-    BANDWIDTH_STATS,
     ModelError,
     cell_value,
-    positive_rows,
-    require_columns,
     single_system,
+    usable_rows,
 )
 from iotuner.models._evaluate import model_choices
 from iotuner.models._features import FeatureSchema, infer_schema
@@ -154,7 +152,7 @@ def compare_models(
 
     ModelError for a bad target, seeds < 1, too few rows, or a frame with several systems.
     """
-    data, dropped = _usable_rows(frame, target)
+    data, dropped = usable_rows(frame, target, "training")
     if seeds < 1:
         raise ModelError(f"seeds must be an int >= 1, got {seeds!r}")
     zoo = model_choices(
@@ -219,7 +217,7 @@ def fit_model(
 
     `residuals` (held-out log(actual/predicted)) give a non-forest model its quantiles.
     """
-    data, _ = _usable_rows(frame, target)
+    data, _ = usable_rows(frame, target, "training")
     systems = single_system(data, "training")
     zoo = model_choices([model], quick=quick, rf_max_depth=rf_max_depth, rf_criterion=rf_criterion)
     (candidate,) = [c for c in zoo if c.name == model]
@@ -255,21 +253,6 @@ def with_baselines(models: Sequence[str] | None) -> list[str] | None:
     if models is None:
         return None
     return list(dict.fromkeys([*models, BASELINE, AVERAGE_BEST]))
-
-
-def _usable_rows(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, int]:
-    """The rows with a positive target (reindexed) and how many were dropped."""
-    if target not in BANDWIDTH_STATS:
-        raise ModelError(f"the target must be one of {', '.join(BANDWIDTH_STATS)}, got {target!r}")
-    require_columns(frame, ["system", target], "training")
-    single_system(frame, "training")
-    good = positive_rows(frame, target)
-    data = frame.loc[good].reset_index(drop=True)
-    if len(data) < 10:
-        raise ModelError(
-            f"training needs at least 10 rows with a positive {target}, got {len(data)}"
-        )
-    return data, int((~good).sum())
 
 
 def _fit(estimator: Any, X: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> None:

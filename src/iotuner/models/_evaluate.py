@@ -59,12 +59,9 @@ from iotuner._progress import Steps
 from iotuner._quiet import converging
 from iotuner.measurement import WORKLOAD_COLUMNS
 from iotuner.models._common import (
-    BANDWIDTH_STATS,
     ModelError,
     cell_value,
-    positive_rows,
-    require_columns,
-    single_system,
+    usable_rows,
 )
 from iotuner.models._features import FeatureSchema, infer_schema
 from iotuner.models._figures import (
@@ -333,21 +330,6 @@ class _HeldOutRows:
             scores,
             coverage.to_dict() if coverage is not None else None,
         )
-
-
-def usable_rows(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, int]:
-    """The rows of one system with a positive target (reindexed), and how many were not."""
-    if target not in BANDWIDTH_STATS:
-        raise ModelError(f"the target must be one of {', '.join(BANDWIDTH_STATS)}, got {target!r}")
-    require_columns(frame, ["system", target], "evaluation")
-    single_system(frame, "evaluation")
-    good = positive_rows(frame, target)
-    data = frame.loc[good].reset_index(drop=True)
-    if len(data) < 10:
-        raise ModelError(
-            f"evaluation needs at least 10 rows with a positive {target}, got {len(data)}"
-        )
-    return data, int((~good).sum())
 
 
 def _codes(keys: Sequence[tuple[str, ...]]) -> npt.NDArray[np.intp]:
