@@ -3,74 +3,15 @@ goes before it.
 
 | name | proposes | default budget |
 | --- | --- | --- |
-| ga | the dissertation's IO_Search genetic algorithm (below) | population x generations = 300 |
+| ga | the dissertation's IO_Search genetic algorithm (_ga) | population x generations = 300 |
 | random | uniformly at random (offline: the measured configurations, without replacement) | 50 |
 | grid | every configuration once, the default first (offline: every measured one) | all |
 | tpe | Optuna's tree-structured Parzen estimator | 50 |
 | gp | a Gaussian process with expected improvement over the finite set (iotuner's, _gp) | 50 |
-| model | a model's choice, its prediction updated after every trial (below; _guide) | 50 |
+| model | a model's choice, its prediction updated after every trial (_model; _guide) | 50 |
 
-A budget is at most the number of distinct configurations there are to measure, since a
-search measures a configuration once (run_search refuses a larger --budget, and caps a
-strategy's default budget there, saying so): a strategy that chooses from a list says how
-many it holds itself (Strategy.pool_size, the list's length); the others propose from the
-whole searched space, or offline from the product of the table's values, of which only
-the measured configurations are trials (_offline).
-
-The seed: every random choice of a strategy (random's order, the first random proposals
-of gp, tpe and ga) is drawn from the seed mixed with the problem the search solves
-(`problem`, Objective.problem_key; problem_seed), so one seed draws the same for the same
-problem and independently for two problems: two tables of the same size used to get the
-same order of indices from one seed.
-
-The model strategy: its first trial is the model's zero-trial pick (the configuration it
-predicts best; Strategy.recommendation carries its predicted gain over the default and an
-interval); after each trial a Gaussian process on the residuals (measured - predicted)
-updates the prediction of every candidate, and the next trial is the untried candidate
-with the highest expected improvement (models.WorkloadBelief, _guide); a candidate whose
-calibrated upper bound is below the measured lower bound of the best so far is skipped
-while others are left, and run once none is (_guide). The model stays in
-charge until the budget ends: it used to run its top five and hand over to TPE, and a
-model that ranked the best configuration eleventh then never reached it in four runs of
-five. make_strategy builds each by name
-(_BUILDERS, one entry per name of STRATEGIES); tests/search/test_strategy_contract.py holds
-every one of them to the same contract.
-
-The dissertation's GA and Optuna's NSGAIISampler
-------------------------------------------------
-IO_Search (thesis §4.2.1; Bağbaba & Wang 2021) evolves a population of 10 for 30
-generations with 15 % mutation, carries its elite members over, and stops after at most
-300 runs. `ga` is NSGAIISampler with a single objective, set up as follows:
-
-* population 10: `population_size=10`; the first generation is drawn at random, as in
-  IO_Search.
-* 30 generations: NSGA-II counts a generation as `population_size` completed trials, so
-  the default budget is 10 x 30 = 300 trials.
-* fitness = bandwidth: the objective's value (with one objective NSGA-II's non-dominated
-  sorting is ordering by value; crowding distance only breaks ties).
-* elite members carried over: NSGA-II's survivor selection takes as the parents of a
-  generation the best `population_size` of the previous generation together with its
-  parents, so the best configurations found stay in the mating pool until better ones
-  displace them. IO_Search copies its elite into the next generation; here they are kept
-  as parents and not run again (a run of a configuration already measured would be
-  answered from the search's cache anyway). The thesis does not say how many are elite.
-* reproduction (selection by fitness): binary tournament, the better of two parents
-  drawn at random.
-* crossover (members mated at random): uniform crossover, each parameter from either
-  parent with probability 0.5, applied with probability 0.9 (otherwise the child copies
-  one parent). The thesis names neither the operator nor the rate.
-* mutation 15 %: `mutation_prob=0.15`, which Optuna applies to each parameter of each
-  child (the parameter is redrawn uniformly from its values). The thesis applies mutation
-  to 15 % of the population, that is per individual; with p parameters Optuna's rate
-  mutates a child with probability 1 - 0.85^p (39 % for the thesis' three parameters).
-  To match the thesis per individual, set the mutation rate to 1 - 0.85^(1/p).
-* a child identical to a configuration already measured is answered from the cache and
-  does not use up the budget, so 300 is an upper bound on runs, as in the thesis.
-* the GA ends after its generations: budget / population of them (30 by default), each
-  `population` proposals, measured or answered from the cache. A converged GA proposes
-  the same children again and again; each is an Optuna trial that every later proposal
-  reads, so without this end a 300-run search of a 512-row table spent minutes proposing
-  repeats (100 runs: 560 repeats, 10 s; 300 runs: over 1,000 s).
+make_strategy builds each by name (_BUILDERS, one entry per name of STRATEGIES);
+tests/search/test_strategy_contract.py holds every one of them to the same contract.
 """
 
 import hashlib
@@ -132,6 +73,13 @@ class Strategy:
     `notes`: what the user should know about how the strategy runs; `recommendation`: the
     model's zero-trial pick with its predicted gain (model strategy only); `generation`:
     the GA's population, when the strategy ends after its generations (see the loop).
+
+    A budget is at most the number of distinct configurations there are to measure, since a
+    search measures a configuration once (run_search refuses a larger --budget, and caps a
+    strategy's default budget there, saying so): a strategy that chooses from a list says how
+    many it holds itself (Strategy.pool_size, the list's length); the others propose from the
+    whole searched space, or offline from the product of the table's values, of which only
+    the measured configurations are trials (_offline).
     """
 
     name: str
@@ -160,7 +108,14 @@ def _enumerated(space: Space, candidates: Sequence[Configuration] | None, name: 
 def problem_seed(seed: int | None, problem: str | None) -> int | None:
     """The seed a strategy draws from: `seed` mixed with a stable hash of `problem` by
     numpy's SeedSequence (a 32-bit seed), the same for the same seed and problem, unrelated
-    for another; `seed` itself without a problem, None (fresh entropy) without a seed."""
+    for another; `seed` itself without a problem, None (fresh entropy) without a seed.
+
+    The seed: every random choice of a strategy (random's order, the first random proposals
+    of gp, tpe and ga) is drawn from the seed mixed with the problem the search solves
+    (`problem`, Objective.problem_key; problem_seed), so one seed draws the same for the same
+    problem and independently for two problems: two tables of the same size used to get the
+    same order of indices from one seed.
+    """
     if seed is None or problem is None:
         return seed
     digest = int.from_bytes(hashlib.sha256(problem.encode()).digest(), "big")
@@ -185,7 +140,7 @@ def make_strategy(
     tpe always propose from the whole cartesian product. `guide` is the model for the
     `model` strategy; without one it runs as TPE and says so in its notes. `problem`
     names the problem (Objective.problem_key): the strategy draws from the seed mixed
-    with it (problem_seed; the module doc).
+    with it (problem_seed).
     """
     build = _BUILDERS.get(name)
     if build is None:
@@ -202,6 +157,42 @@ def _ga(
     options: StrategyOptions,
     guide: ModelGuide | None,
 ) -> Strategy:
+    """The dissertation's GA as Optuna's NSGAIISampler.
+
+    IO_Search (thesis §4.2.1; Bağbaba & Wang 2021) evolves a population of 10 for 30
+    generations with 15 % mutation, carries its elite members over, and stops after at most
+    300 runs. `ga` is NSGAIISampler with a single objective, set up as follows:
+
+    * population 10: `population_size=10`; the first generation is drawn at random, as in
+      IO_Search.
+    * 30 generations: NSGA-II counts a generation as `population_size` completed trials, so
+      the default budget is 10 x 30 = 300 trials.
+    * fitness = bandwidth: the objective's value (with one objective NSGA-II's non-dominated
+      sorting is ordering by value; crowding distance only breaks ties).
+    * elite members carried over: NSGA-II's survivor selection takes as the parents of a
+      generation the best `population_size` of the previous generation together with its
+      parents, so the best configurations found stay in the mating pool until better ones
+      displace them. IO_Search copies its elite into the next generation; here they are kept
+      as parents and not run again (a run of a configuration already measured would be
+      answered from the search's cache anyway). The thesis does not say how many are elite.
+    * reproduction (selection by fitness): binary tournament, the better of two parents
+      drawn at random.
+    * crossover (members mated at random): uniform crossover, each parameter from either
+      parent with probability 0.5, applied with probability 0.9 (otherwise the child copies
+      one parent). The thesis names neither the operator nor the rate.
+    * mutation 15 %: `mutation_prob=0.15`, which Optuna applies to each parameter of each
+      child (the parameter is redrawn uniformly from its values). The thesis applies mutation
+      to 15 % of the population, that is per individual; with p parameters Optuna's rate
+      mutates a child with probability 1 - 0.85^p (39 % for the thesis' three parameters).
+      To match the thesis per individual, set the mutation rate to 1 - 0.85^(1/p).
+    * a child identical to a configuration already measured is answered from the cache and
+      does not use up the budget, so 300 is an upper bound on runs, as in the thesis.
+    * the GA ends after its generations: budget / population of them (30 by default), each
+      `population` proposals, measured or answered from the cache. A converged GA proposes
+      the same children again and again; each is an Optuna trial that every later proposal
+      reads, so without this end a 300-run search of a 512-row table spent minutes proposing
+      repeats (100 runs: 560 repeats, 10 s; 300 runs: over 1,000 s).
+    """
     parameters: dict[str, int | float] = {
         "population_size": options.population,
         "generations": options.generations,
@@ -283,6 +274,17 @@ def _model(
     options: StrategyOptions,
     guide: ModelGuide | None,
 ) -> Strategy:
+    """The model strategy: its first trial is the model's zero-trial pick (the configuration it
+    predicts best; Strategy.recommendation carries its predicted gain over the default and an
+    interval); after each trial a Gaussian process on the residuals (measured - predicted)
+    updates the prediction of every candidate, and the next trial is the untried candidate
+    with the highest expected improvement (models.WorkloadBelief, _guide); a candidate whose
+    calibrated upper bound is below the measured lower bound of the best so far is skipped
+    while others are left, and run once none is (_guide). The model stays in
+    charge until the budget ends: it used to run its top five and hand over to TPE, and a
+    model that ranked the best configuration eleventh then never reached it in four runs of
+    five.
+    """
     if guide is None:
         strategy = _tpe(space, seed, candidates, options, guide)
         strategy.name = "model"
