@@ -1,58 +1,6 @@
 """What the model strategy takes from a performance model: a belief about the workload,
 updated by every trial, that chooses each next trial.
 
-Before any run. The model (anything with tune.Predictor's predict_interval) predicts the
-bandwidth of every candidate configuration for the workload the program does, with an
-interval. That is the prior of a models.WorkloadBelief: log of the predicted median, and a
-spread from the interval (its 10 %-90 % width, std_from_interval). The zero-trial
-recommendation (`recommendation()`) is the prior's best, with its predicted gain over the
-default configuration and an interval of that gain.
-
-After each run. The belief observes the measured value (log of the bandwidth; for a
-minimised objective such as wall time, minus its log, shifted so the first measured
-configuration sits at its prediction: a program that moves its data faster finishes
-sooner, and only the ratios between runs count, not the units), and a Gaussian process on
-the residuals (measured - predicted) moves every candidate: all of them by a shared offset,
-similar ones more than distant ones. The next trial is the untried candidate with the
-highest expected improvement over the best measured (WorkloadBelief.next_index). The model
-stays in charge until the budget ends: a model that ranks the best configuration 11th
-costs a run or two of the configurations it overrated, whose neighbours the update then
-lowers, not eleven runs (the old rule ran the model's top five, then handed over to TPE,
-which in four runs of five never reached a best ranked eleventh).
-
-The veto. A candidate is skipped (not proposed while others are left) when its
-calibrated upper bound is below `threshold` times the incumbent's measured lower bound,
-and only then (`threshold` is at most 1, and 1 by default; 0: no veto). The incumbent is
-the configuration with the best value measured so far; its lower bound is the worst of
-the values summarised into its measurement (a table's rows; TrialOutcome.worst), or that
-value when it was measured once: a measurement, not a prediction. The candidate's upper
-bound is the larger of two: the belief's 90th percentile (the model's interval, updated
-by the trials), and the incumbent's measured value times the 90 % bound of the gain the
-calibration says configurations predicted to gain this much over another measured on
-held-out workloads (TrainedModel.gain_bounds, on the model's own predictions of the two).
-The second does not narrow as trials come in, where the belief's spread does: on held-out
-tables the belief alone skipped the best as "predicted at most 643 MiB/s" (it measured
-783). A model without a calibration of gains skips nothing. Before the first measurement
-there is no incumbent and nothing is skipped.
-
-A skip never ends a search. When every untried candidate is skipped, the one with the
-best updated prediction is run all the same (and the next, while budget is left): the
-old rule proposed them to be skipped one by one, and the search stopped with 16 of 20
-runs unspent. The candidates still skipped at the end are listed (skipped()).
-
-RATIONALE: the upper bound, not the median. In bench/search_compare.py a forest trained on
-other sizes predicted the median of the two best configurations of the 4 MiB table at a
-quarter of their measured value; a veto on the median skipped 230 of 324 configurations,
-both best ones among them, while the forest's own spread (its trees' 90th percentile)
-kept the best one in play.
-
-RATIONALE: the measured incumbent, not the best prediction. The veto used to compare the
-upper bound with `threshold` of the best posterior median, over all candidates: a model
-that overrates configurations nobody has measured yet raises that floor, and skipped the
-true best before any run (tests/search/test_model.py, the overrated table); a
-configuration whose upper bound is above a value actually measured may be better than
-everything run so far, so it is never skipped.
-
 The candidates: the configurations a table measured (offline), else every configuration
 of the searched parameters (the others at their defaults) up to MAX_ENUMERATED, else the
 default and SAMPLED_POOL configurations drawn at random (seeded). The model only ranks;
@@ -189,6 +137,13 @@ class ModelGuide:
     is skipped; 0: none is skipped);
     `seed`: for the sample of a large space; `acquisition`: "ei" or "ucb"
     (WorkloadBelief).
+
+    Before any run. The model (anything with tune.Predictor's predict_interval) predicts the
+    bandwidth of every candidate configuration for the workload the program does, with an
+    interval. That is the prior of a models.WorkloadBelief: log of the predicted median, and a
+    spread from the interval (its 10 %-90 % width, std_from_interval). The zero-trial
+    recommendation (`recommendation()`) is the prior's best, with its predicted gain over the
+    default configuration and an interval of that gain.
     """
 
     def __init__(
@@ -237,7 +192,7 @@ class ModelGuide:
         """The best measured so far: its candidate, its value and its measured lower bound,
         on the belief's scale (None: none yet)."""
         self._calibrated_high: npt.NDArray[np.float64] | None = None
-        """Each candidate's calibrated upper bound against the incumbent (module doc)."""
+        """Each candidate's calibrated upper bound against the incumbent (_vetoed)."""
         self._released: set[int] = set()
         """Skipped candidates run all the same: nothing else was left to try."""
         bounds = getattr(predictor, "gain_bounds", None)
@@ -354,9 +309,22 @@ class ModelGuide:
         minimise: bool,
         worst: float | None = None,
     ) -> bool:
-        """A measured trial: update the belief (module doc); `worst` is the worst of the
+        """A measured trial: update the belief (below); `worst` is the worst of the
         values summarised into `value` (None: it was measured once). False when the
-        configuration is not a candidate or the value has no logarithm (nothing learned)."""
+        configuration is not a candidate or the value has no logarithm (nothing learned).
+
+        After each run. The belief observes the measured value (log of the bandwidth; for a
+        minimised objective such as wall time, minus its log, shifted so the first measured
+        configuration sits at its prediction: a program that moves its data faster finishes
+        sooner, and only the ratios between runs count, not the units), and a Gaussian process on
+        the residuals (measured - predicted) moves every candidate: all of them by a shared offset,
+        similar ones more than distant ones. The next trial is the untried candidate with the
+        highest expected improvement over the best measured (WorkloadBelief.next_index). The model
+        stays in charge until the budget ends: a model that ranks the best configuration 11th
+        costs a run or two of the configurations it overrated, whose neighbours the update then
+        lowers, not eleven runs (the old rule ran the model's top five, then handed over to TPE,
+        which in four runs of five never reached a best ranked eleventh).
+        """
         i = self.index(config)
         if i is None or not value > 0 or not math.isfinite(value):
             return False
@@ -373,7 +341,7 @@ class ModelGuide:
         return True
 
     def _scale(self, value: float, minimise: bool) -> float:
-        """A measured value on the belief's scale (module doc)."""
+        """A measured value on the belief's scale (observe)."""
         if not minimise:
             return math.log(value)
         assert self._first_log is not None
@@ -383,7 +351,26 @@ class ModelGuide:
         """The candidate to run next, not one of `blocked` (tried already): the prior's
         top_k in order, then the belief's choice among those the veto lets through, then
         (when the veto skips them all) the skipped one with the best updated prediction,
-        run all the same; None when every candidate is blocked."""
+        run all the same; None when every candidate is blocked.
+
+        A skip never ends a search. When every untried candidate is skipped, the one with the
+        best updated prediction is run all the same (and the next, while budget is left): the
+        old rule proposed them to be skipped one by one, and the search stopped with 16 of 20
+        runs unspent. The candidates still skipped at the end are listed (skipped()).
+
+        RATIONALE: the upper bound, not the median. In bench/search_compare.py a forest trained on
+        other sizes predicted the median of the two best configurations of the 4 MiB table at a
+        quarter of their measured value; a veto on the median skipped 230 of 324 configurations,
+        both best ones among them, while the forest's own spread (its trees' 90th percentile)
+        kept the best one in play.
+
+        RATIONALE: the measured incumbent, not the best prediction. The veto used to compare the
+        upper bound with `threshold` of the best posterior median, over all candidates: a model
+        that overrates configurations nobody has measured yet raises that floor, and skipped the
+        true best before any run (tests/search/test_model.py, the overrated table); a
+        configuration whose upper bound is above a value actually measured may be better than
+        everything run so far, so it is never skipped.
+        """
         vetoed = self._vetoed()
         for i in self._prior_order[: self.top_k]:
             if int(i) not in blocked and not vetoed[i]:
@@ -409,7 +396,7 @@ class ModelGuide:
 
     def _floor(self) -> float:
         """The log value a candidate's upper bound must reach to be run: `threshold` of the
-        incumbent's measured lower bound (module doc); -inf before the first measurement,
+        incumbent's measured lower bound (_vetoed); -inf before the first measurement,
         with threshold 0, or without a calibration of gains."""
         if self._incumbent is None or self.threshold == 0 or self._gain_bounds is None:
             return -math.inf
@@ -417,8 +404,8 @@ class ModelGuide:
 
     def _upper(self) -> npt.NDArray[np.float64]:
         """Each candidate's upper bound (log, the belief's scale): the larger of the
-        belief's 90th percentile and the calibrated one against the incumbent (module
-        doc; only asked for with an incumbent and a calibration of gains)."""
+        belief's 90th percentile and the calibrated one against the incumbent
+        (_vetoed; only asked for with an incumbent and a calibration of gains)."""
         assert self._incumbent is not None and self._gain_bounds is not None
         if self._calibrated_high is None:
             j, value, _ = self._incumbent
@@ -432,7 +419,23 @@ class ModelGuide:
         return np.maximum(mean + _Z_HIGH * std, self._calibrated_high)
 
     def _vetoed(self) -> npt.NDArray[np.bool_]:
-        """Which candidates the veto skips now (module doc)."""
+        """Which candidates the veto skips now.
+
+        The veto. A candidate is skipped (not proposed while others are left) when its
+        calibrated upper bound is below `threshold` times the incumbent's measured lower bound,
+        and only then (`threshold` is at most 1, and 1 by default; 0: no veto). The incumbent is
+        the configuration with the best value measured so far; its lower bound is the worst of
+        the values summarised into its measurement (a table's rows; TrialOutcome.worst), or that
+        value when it was measured once: a measurement, not a prediction. The candidate's upper
+        bound is the larger of two: the belief's 90th percentile (the model's interval, updated
+        by the trials), and the incumbent's measured value times the 90 % bound of the gain the
+        calibration says configurations predicted to gain this much over another measured on
+        held-out workloads (TrainedModel.gain_bounds, on the model's own predictions of the two).
+        The second does not narrow as trials come in, where the belief's spread does: on held-out
+        tables the belief alone skipped the best as "predicted at most 643 MiB/s" (it measured
+        783). A model without a calibration of gains skips nothing. Before the first measurement
+        there is no incumbent and nothing is skipped.
+        """
         floor = self._floor()
         if floor == -math.inf:
             return np.zeros(len(self.candidates), dtype=bool)
