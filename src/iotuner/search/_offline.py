@@ -3,42 +3,10 @@ OfflineObjective answers a search from one.
 
 A recorded table is rarely a complete grid. It is often a random sample of a space with
 numeric knobs (stripe sizes in 64 KiB steps, buffer sizes in bytes), holds several problems
-or scales, and measures some configurations more than once. So:
-
-* `filters` keep only the rows of one problem or scale (COLUMN=VALUE, all must hold);
-* the parameters are the configuration columns: those given (`--param-columns`, whatever
-  they are named), else the columns the space names (`--space`), else every column but the
-  value, the filters and the measured outputs; the note says which were taken and which
-  were left out, and why. A column is a measured output by its name (MEASURED_UNITS,
-  `_named_output`) or by its cells (`_looks_measured`):
-  - by its name: the outputs a CSV mapping of `iotuner ingest` can name besides the
-    workload (bandwidth, seconds, bytes, and the repeat count: ingest.CSV_FIELDS less
-    measurement.WORKLOAD_COLUMNS), under that name or as the last word of it
-    (`total_bytes`), a name of two words or more whose last is a unit of time, volume or
-    bandwidth (`write_s`, `open_ms`, `read_GB`, `write_MiB`, `bw_MBps`; a column named `b`
-    alone is no volume), or one with the word bw, bandwidth or throughput (`read_bw`).
-    Times and volumes repeat from run to run (a volume is often the same in every row)
-    and so do not look measured by their cells;
-  - by its cells: every cell a number, some not an integer, and more distinct values than
-    half the rows (a run's seconds or a second bandwidth figure rarely repeat, while a
-    configuration column holds a few values, each measured in many rows).
-  Each parameter's values are the distinct values seen, integers when every cell is one,
-  ordered numerically when every cell is a number, else as text;
-* the rows of one configuration are summarised by the median of their values (the count is
-  kept), so a configuration measured five times weighs as much as one measured once;
-* a row whose value cell is empty, `nan`, `fail`, `failed` or `error` is a failed run: a
-  configuration whose rows all failed answers as a failed trial;
-* a trial is a configuration the table measured, never another: the strategies that
-  choose from a list are offered the measured configurations, and when one that proposes
-  from the whole product of the values (ga, tpe) names a configuration the table does not
-  hold, that proposal is no trial (it uses no budget, and the result counts it as
-  `replaced`): the search measures instead the nearest measured configuration not tried
-  yet (OfflineObjective.stand_in; _loop). Nearest by the sum over parameters of the
-  distance of their values: for a numeric parameter the difference of the values' ranks
-  divided by the number of values less one, for a text parameter 0 when equal and 1
-  otherwise; ties go to the configuration that comes first in canonical order, never to
-  the better value. Asked directly (evaluate), the objective answers a configuration the
-  table does not hold by the nearest measured one, and says which (`answered_by`).
+or scales, and measures some configurations more than once. So: rows are filtered
+(OfflineTable), the parameter columns chosen (OfflineTable._default_columns), the rows of a
+configuration summarised (OfflineTable._build), failed runs recognised (_FAILED_CELLS), and
+a trial is always a measured configuration (OfflineTable.nearest): each rule beside its code.
 """
 
 import csv
@@ -67,6 +35,8 @@ __all__ = [
 ]
 
 _FAILED_CELLS = {"", "nan", "fail", "failed", "error"}
+"""A row whose value cell is empty, `nan`, `fail`, `failed` or `error` is a failed run: a
+configuration whose rows all failed answers as a failed trial."""
 
 MEASURED_FIELDS = tuple(f for f in CSV_FIELDS if f not in WORKLOAD_COLUMNS)
 """What a run measures, as `iotuner ingest` reads it from a CSV file (bandwidth, seconds,
@@ -134,9 +104,9 @@ def _same_cell(cell: str, wanted: str) -> bool:
 
 
 def _looks_measured(cells: Sequence[str]) -> bool:
-    """Whether a column looks like a measured output, not a configuration (module doc):
-    every cell that is not a failed run a number, some not an integer, and more distinct
-    values than half the rows."""
+    """Whether a column looks like a measured output, not a configuration
+    (OfflineTable._default_columns): every cell that is not a failed run a number, some not
+    an integer, and more distinct values than half the rows."""
     values = [c for c in cells if c.lower() not in _FAILED_CELLS]
     try:
         numbers = [float(c) for c in values]
@@ -147,7 +117,8 @@ def _looks_measured(cells: Sequence[str]) -> bool:
 
 
 def _named_output(column: str) -> bool:
-    """Whether a column's name says it holds a measured output (module doc)."""
+    """Whether a column's name says it holds a measured output
+    (OfflineTable._default_columns)."""
     words = _WORD.findall(column.lower())
     if not words:
         return False
@@ -161,7 +132,11 @@ def _named_output(column: str) -> bool:
 
 
 def _typed_values(cells: set[str]) -> tuple[tuple[str | int, ...], bool]:
-    """The distinct values of a column, typed and ordered; and whether they are numeric."""
+    """The distinct values of a column, typed and ordered; and whether they are numeric.
+
+    Each parameter's values are the distinct values seen, integers when every cell is one,
+    ordered numerically when every cell is a number, else as text.
+    """
     try:
         ints = sorted({int(c) for c in cells})
         if len(ints) == len(cells):
@@ -188,7 +163,10 @@ class OfflineTable:
         space: Space | None = None,
     ) -> None:
         """`param_columns` None: the columns `space` names, or without a space every
-        column but the value, the filters and the measured outputs (module doc)."""
+        column but the value, the filters and the measured outputs (_default_columns).
+
+        `filters` keep only the rows of one problem or scale (COLUMN=VALUE, all must hold).
+        """
         self.path = Path(path)
         self.filters = dict(filters or {})
         header, rows = self._read()
@@ -226,7 +204,25 @@ class OfflineTable:
     def _default_columns(
         self, header: list[str], rows: list[dict[str, str]], space: Space | None
     ) -> list[str]:
-        """The parameter columns when none are given, and self.columns_note saying why."""
+        """The parameter columns when none are given, and self.columns_note saying why.
+
+        The parameters are the configuration columns: those given (`--param-columns`, whatever
+        they are named), else the columns the space names (`--space`), else every column but the
+        value, the filters and the measured outputs; the note says which were taken and which
+        were left out, and why. A column is a measured output by its name (MEASURED_UNITS,
+        `_named_output`) or by its cells (`_looks_measured`):
+        - by its name: the outputs a CSV mapping of `iotuner ingest` can name besides the
+          workload (bandwidth, seconds, bytes, and the repeat count: ingest.CSV_FIELDS less
+          measurement.WORKLOAD_COLUMNS), under that name or as the last word of it
+          (`total_bytes`), a name of two words or more whose last is a unit of time, volume or
+          bandwidth (`write_s`, `open_ms`, `read_GB`, `write_MiB`, `bw_MBps`; a column named `b`
+          alone is no volume), or one with the word bw, bandwidth or throughput (`read_bw`).
+          Times and volumes repeat from run to run (a volume is often the same in every row)
+          and so do not look measured by their cells;
+        - by its cells: every cell a number, some not an integer, and more distinct values than
+          half the rows (a run's seconds or a second bandwidth figure rarely repeat, while a
+          configuration column holds a few values, each measured in many rows).
+        """
         excluded = {self.value_column, *self.filters}
         columns = ", ".join(header)
         if space is not None:
@@ -306,6 +302,9 @@ class OfflineTable:
         return value_column
 
     def _build(self, rows: list[tuple[int, dict[str, str]]]) -> None:
+        """The rows of one configuration are summarised by the median of their values (the
+        count is kept), so a configuration measured five times weighs as much as one measured once.
+        """
         parameters = []
         self._numeric: dict[str, bool] = {}
         self._rank: dict[str, dict[str, int]] = {}
@@ -381,8 +380,21 @@ class OfflineTable:
     def nearest(
         self, config: Mapping[str, str | int], exclude: Collection[str] = ()
     ) -> MeasuredConfig | None:
-        """The measured configuration nearest to `config` (module doc) whose key is not in
-        `exclude`; None when every one is."""
+        """The measured configuration nearest to `config` (below) whose key is not in
+        `exclude`; None when every one is.
+
+        A trial is a configuration the table measured, never another: the strategies that
+        choose from a list are offered the measured configurations, and when one that proposes
+        from the whole product of the values (ga, tpe) names a configuration the table does not
+        hold, that proposal is no trial (it uses no budget, and the result counts it as
+        `replaced`): the search measures instead the nearest measured configuration not tried
+        yet (OfflineObjective.stand_in; _loop). Nearest by the sum over parameters of the
+        distance of their values: for a numeric parameter the difference of the values' ranks
+        divided by the number of values less one, for a text parameter 0 when equal and 1
+        otherwise; ties go to the configuration that comes first in canonical order, never to
+        the better value. Asked directly (evaluate), the objective answers a configuration the
+        table does not hold by the nearest measured one, and says which (`answered_by`).
+        """
         keys = [k for k in self._keys if k not in exclude]
         if not keys:
             return None
