@@ -7,30 +7,9 @@ Every trial runs the program as a job step of N tasks:
 
     srun --mpi=pmi2 --exact -n N --export=ALL,LD_PRELOAD=<interposer> [--time M] ./app ARGS
 
-* **Inside an allocation** (SLURM_JOB_ID set: in `salloc` or a batch script) each trial is
-  that step, started from here and waited for like a local command (its time limit is the
-  step's --time and the local timeout); as many trials run at once as the allocation has
-  CPUs for (SLURM_NTASKS or SLURM_CPUS_ON_NODE, divided by N).
-* **Without one** each trial is a job, `sbatch --parsable -n N [--time M] --export=ALL
-  JOBSCRIPT RESULT STEP...`: the job script runs the step and writes its exit status and
-  wall time (the program's own, not the queue's) to RESULT. The job id is kept with the
-  trial in the study (the journal) at once; the job is then polled with `scontrol show
-  job` until it ends. COMPLETED or FAILED: the step's exit status decides; TIMEOUT,
-  CANCELLED, NODE_FAIL, OUT_OF_MEMORY...: a failed trial with that state as its reason. An
-  interrupt (^C) cancels the job (`scancel`). A search started again after this one was
-  killed collects the jobs it had submitted (collect(): waits for them and reads their
-  result) instead of submitting them again.
-
-MPI: `--mpi=pmi2` (Slurm's PMI-2 server) starts an MPICH program's ranks as one job (the
-PyPI MPICH iotuner builds with speaks it); without it each rank would be a job of one.
-SLURM_MPI_TYPE in the environment (e.g. pmix for Open MPI) replaces it.
-
-The interposer's environment: sbatch and srun get the environment runner.interposer_env
-builds (IOTUNER_MODE, _TABLE, _LOG_DIR, _HINT_POLICY, _JOB_TAG and the trial's own
-variables) with `--export=ALL`, but without the interposer in their own LD_PRELOAD: the
-ranks get it through `--export=ALL,LD_PRELOAD=...` (as runner.preload_ranks_only gives it
-to the ranks only for mpiexec). The log directory must be on a file system the nodes
-share (it holds the tables, the trace logs, the jobs' output).
+Inside an allocation (SLURM_JOB_ID set) each trial is that step (SlurmLauncher._step);
+without one, a job of its own (SlurmLauncher._submit). MPI and the interposer's environment:
+SlurmLauncher.command and SlurmLauncher.run.
 """
 
 import atexit
@@ -198,6 +177,10 @@ class SlurmLauncher(Launcher):
         return program, wanted or ranks or 1
 
     def command(self, argv: Sequence[str], nprocs: int | None = None) -> list[str]:
+        """MPI: `--mpi=pmi2` (Slurm's PMI-2 server) starts an MPICH program's ranks as one job (the
+        PyPI MPICH iotuner builds with speaks it); without it each rank would be a job of one.
+        SLURM_MPI_TYPE in the environment (e.g. pmix for Open MPI) replaces it.
+        """
         if not argv:
             raise SearchError("no command to run: give it after '--', e.g. -- ./app ARGS")
         program, ranks = self._ranks(argv, nprocs)
@@ -237,6 +220,13 @@ class SlurmLauncher(Launcher):
         timeout: float | None,
         journal: Journal | None = None,
     ) -> Launched:
+        """The interposer's environment: sbatch and srun get the environment runner.interposer_env
+        builds (IOTUNER_MODE, _TABLE, _LOG_DIR, _HINT_POLICY, _JOB_TAG and the trial's own
+        variables) with `--export=ALL`, but without the interposer in their own LD_PRELOAD: the
+        ranks get it through `--export=ALL,LD_PRELOAD=...` (as runner.preload_ranks_only gives it
+        to the ranks only for mpiexec). The log directory must be on a file system the nodes
+        share (it holds the tables, the trace logs, the jobs' output).
+        """
         if "tune" in mode.split(","):
             from iotuner.table import check_table
 
@@ -272,6 +262,11 @@ class SlurmLauncher(Launcher):
     def _step(
         self, step: list[str], env: dict[str, str], log_dir: Path, tag: str, timeout: float | None
     ) -> Launched:
+        """**Inside an allocation** (SLURM_JOB_ID set: in `salloc` or a batch script) each trial is
+        that step, started from here and waited for like a local command (its time limit is the
+        step's --time and the local timeout); as many trials run at once as the allocation has
+        CPUs for (SLURM_NTASKS or SLURM_CPUS_ON_NODE, divided by N).
+        """
         limits = [t for t in (timeout, self.time_limit) if t is not None]
         limit = min(limits) if limits else None
         started = time.monotonic()
@@ -295,6 +290,16 @@ class SlurmLauncher(Launcher):
         timeout: float | None,
         journal: Journal | None,
     ) -> Launched:
+        """**Without one** each trial is a job, `sbatch --parsable -n N [--time M] --export=ALL
+        JOBSCRIPT RESULT STEP...`: the job script runs the step and writes its exit status and
+        wall time (the program's own, not the queue's) to RESULT. The job id is kept with the
+        trial in the study (the journal) at once; the job is then polled with `scontrol show
+        job` until it ends. COMPLETED or FAILED: the step's exit status decides; TIMEOUT,
+        CANCELLED, NODE_FAIL, OUT_OF_MEMORY...: a failed trial with that state as its reason. An
+        interrupt (^C) cancels the job (`scancel`). A search started again after this one was
+        killed collects the jobs it had submitted (collect(): waits for them and reads their
+        result) instead of submitting them again.
+        """
         directory = log_dir / "slurm"
         make_log_dir(directory)
         script = directory / "iotuner-trial.sh"
