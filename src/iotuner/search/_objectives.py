@@ -6,27 +6,6 @@ is. RunObjective runs the user's command under the interposer with the configura
 hints and measures it; OfflineObjective (_offline) looks the configuration up in a table
 of measured results.
 
-How a trial's hints reach MPI, and what it traces
--------------------------------------------------
-A trial must measure what the program would do with those hints, so it adds no more
-than it needs to the run:
-
-* **The hints:** a tuning table of ONE entry, `"at": "open"`, holding every key of the
-  configuration, and the interposer in mode `tune`. Every MPI_File_open of the program
-  gets them; a key set at open stays in force for every later access (no access entry
-  changes it, and a set_view keeps the hints in force), so this is the configuration,
-  whatever the key's `when` in hints.def. It is the cheapest faithful route: with no
-  access entries the interposer makes no decision, and no reduction, at any data call.
-  (An access entry as well would add one decision per collective call, for the same
-  hints. ROMIO_HINTS would need no interposer, but only ROMIO reads it and the
-  program's own hints override it, so the trial would not always get its hints.)
-* **The trace:** only when the objective reads it. `walltime` and `regex` (a figure the
-  program prints) run in mode `tune` with no trace at all; `bandwidth` takes its figure
-  from the trace and runs in mode `tune,trace`, so its trials and re-measures carry the
-  tracer's per-call cost. Prefer `walltime` or `regex` to measure the program as it runs.
-* **The default** configuration passes no hints (space.hints leaves defaults out): its
-  table's entry is empty, so the program gets what it gets without iotuner.
-
 The search reads what the program does (its reads and writes, collective or not) from one
 traced run of the default (`evaluate(..., trace=True)`), or from a trace the user gives;
 with `bandwidth` that run is the first trial.
@@ -279,7 +258,7 @@ class RunObjective(Objective):
 
     Per trial: the configuration's hints go into a tuning table of one `"at": "open"`
     entry and the command runs under the interposer in mode `tune`, or `tune,trace` when
-    the value is read from the trace (see the module doc); application parameters are put
+    the value is read from the trace (see evaluate and mode); application parameters are put
     into the command's arguments (`{name}` replaced by the value in each argument, by text
     replacement, never through a shell) or into the environment variable their space names
     (`env`). `{trial}` is replaced by the trial's label. The value:
@@ -382,7 +361,13 @@ class RunObjective(Objective):
 
     def mode(self, trace: bool = False) -> str:
         """The interposer's mode for a run: `tune`, with the trace only when the objective
-        reads it or `trace` asks for it (the run that shows what the program does)."""
+        reads it or `trace` asks for it (the run that shows what the program does).
+
+        **The trace:** only when the objective reads it. `walltime` and `regex` (a figure the
+        program prints) run in mode `tune` with no trace at all; `bandwidth` takes its figure
+        from the trace and runs in mode `tune,trace`, so its trials and re-measures carry the
+        tracer's per-call cost. Prefer `walltime` or `regex` to measure the program as it runs.
+        """
         return "tune,trace" if trace or self.traces_trials else "tune"
 
     @property
@@ -409,10 +394,27 @@ class RunObjective(Objective):
 
     def evaluate(self, config: Configuration, label: str, *, trace: bool = False) -> TrialOutcome:
         """Run the command with the configuration's hints; `trace` traces the run even
-        when the objective does not need it (its value is then not a trial's figure)."""
+        when the objective does not need it (its value is then not a trial's figure).
+
+        How a trial's hints reach MPI: A trial must measure what the program would do with those hints, so it adds no more
+        than it needs to the run:
+
+        **The hints:** a tuning table of ONE entry, `"at": "open"`, holding every key of the
+        configuration, and the interposer in mode `tune`. Every MPI_File_open of the program
+        gets them; a key set at open stays in force for every later access (no access entry
+        changes it, and a set_view keeps the hints in force), so this is the configuration,
+        whatever the key's `when` in hints.def. It is the cheapest faithful route: with no
+        access entries the interposer makes no decision, and no reduction, at any data call.
+        (An access entry as well would add one decision per collective call, for the same
+        hints. ROMIO_HINTS would need no interposer, but only ROMIO reads it and the
+        program's own hints override it, so the trial would not always get its hints.)
+
+        **The default** configuration passes no hints (space.hints leaves defaults out): its
+        table's entry is empty, so the program gets what it gets without iotuner.
+        """
         hints: dict[str, str | int] = dict(self.space.hints(config))
         table = self.log_dir / "tables" / f"{label}.jsonl"
-        # One open entry: the keys stay in force for every access (module doc).
+        # One open entry: the keys stay in force for every access (evaluate's docstring).
         # `program: "*"`: an entry that names the program (any program) wins over the
         # program's own hints for the same key, so a trial tries the value it says.
         trial = TableEntry(at="open", program="*", hints=hints, note=f"search trial {label}")
