@@ -396,8 +396,8 @@ class RunObjective(Objective):
         """Run the command with the configuration's hints; `trace` traces the run even
         when the objective does not need it (its value is then not a trial's figure).
 
-        How a trial's hints reach MPI: A trial must measure what the program would do with those hints, so it adds no more
-        than it needs to the run:
+        How a trial's hints reach MPI. A trial must measure what the program would do with
+        those hints, so it adds no more than it needs to the run:
 
         **The hints:** a tuning table of ONE entry, `"at": "open"`, holding every key of the
         configuration, and the interposer in mode `tune`. Every MPI_File_open of the program
