@@ -4,26 +4,7 @@ A Launcher turns the command the user gave after `--` into the command that is r
 what the environment needs, and says how many trials may run at once. The search never
 builds a shell line: the command stays a list of arguments from start to end. LAUNCHERS
 (_registry) lists every implementation by name; tests/search/test_launcher_contract.py holds each of
-them to the contract below.
-
-What the search relies on (the contract):
-
-* `command(argv)` keeps the user's arguments as they are, in order, one argument each
-  (placeholders are already filled; none is split, joined or quoted), and refuses an
-  empty command with a SearchError;
-* `env(variables)` passes the trial's own variables (application parameters) to the ranks
-  with their values, and sets none of LD_PRELOAD and IOTUNER_*: the runner sets those,
-  and gives the interposer to the ranks only (runner.preload_ranks_only: `-genv` for
-  MPICH's hydra, `-x` for Open MPI), never to the launcher itself;
-* `slots(requested)` is between 1 and `requested`, never fewer for more requested, and
-  refuses `requested` < 1;
-* a trial started through it that runs past the objective's timeout is stopped whole
-  (launcher and ranks) and is a failed trial (runner.run_child stops the process group).
-
-* `run(...)` starts one trial and waits for it (the base class: runner.run, on this
-  machine); `collect(submitted, timeout)` waits for a trial that an earlier search
-  submitted and did not see end (None: the launcher cannot, and the trial is run again);
-  `cores(argv)` is how many cores one trial holds (for --budget-core-hours).
+them to the contract (Launcher).
 
 LocalLauncher runs the user's command as given (which starts with their own launcher, e.g.
 `mpiexec -n 4`) on this machine; SlurmLauncher (_slurm) runs the program as a Slurm job
@@ -96,7 +77,27 @@ def ranks_in(argv: Sequence[str]) -> tuple[list[str], int | None]:
 
 
 class Launcher:
-    """Base class: starts trial commands. Subclasses override what differs."""
+    """Base class: starts trial commands. Subclasses override what differs.
+
+    What the search relies on (the contract):
+
+    * `command(argv)` keeps the user's arguments as they are, in order, one argument each
+      (placeholders are already filled; none is split, joined or quoted), and refuses an
+      empty command with a SearchError;
+    * `env(variables)` passes the trial's own variables (application parameters) to the ranks
+      with their values, and sets none of LD_PRELOAD and IOTUNER_*: the runner sets those,
+      and gives the interposer to the ranks only (runner.preload_ranks_only: `-genv` for
+      MPICH's hydra, `-x` for Open MPI), never to the launcher itself;
+    * `slots(requested)` is between 1 and `requested`, never fewer for more requested, and
+      refuses `requested` < 1;
+    * a trial started through it that runs past the objective's timeout is stopped whole
+      (launcher and ranks) and is a failed trial (runner.run_child stops the process group).
+
+    * `run(...)` starts one trial and waits for it (the base class: runner.run, on this
+      machine); `collect(submitted, timeout)` waits for a trial that an earlier search
+      submitted and did not see end (None: the launcher cannot, and the trial is run again);
+      `cores(argv)` is how many cores one trial holds (for --budget-core-hours).
+    """
 
     name = "base"
 
