@@ -1,31 +1,8 @@
 """The search loop: ask Optuna for a configuration, measure it, tell Optuna the value.
 
-* **The budget counts runs.** A configuration is measured at most once per search. When
-  a sampler proposes one already measured (or being measured by a parallel trial), the
-  study is told the known value and the trial does not use up the budget; a candidate the
-  model strategy skips (predicted poor) is not run, is reported as skipped with the
-  reason, and does not use up the budget either. A search whose sampler makes 3 x the
-  budget (at least 100) proposals in a row without anything new ends there, and a GA
-  ends after its generations (`max_proposals`, whatever they brought: _strategies).
-* **Only what the objective measures is a trial.** A proposal of a configuration the
-  objective does not measure (Objective.measures: offline, one the table does not hold,
-  proposed by ga or tpe from the product of the table's values) is no trial and uses no
-  budget: the study is told it failed (kind `unmeasured`: the samplers learn nothing from
-  it), and the nearest configuration the objective measures that is not measured, running
-  or queued already (Objective.stand_in) goes into the study's queue, to be the next
-  trial, in place of the proposal (it is not counted as a proposal of its own, and a GA's
-  generations wait for it). The result counts these proposals (`replaced`).
-* **Parallel trials.** With `slots` > 1, that many threads each ask, run and tell;
-  asking and telling are serialised, only the runs overlap.
-* **Resume.** The trials an earlier search of the study measured are loaded first
-  (_study), so a configuration is not measured again.
-* **Many workers, one study.** Other searches may share the study (an RDB storage). Before
-  each trial the loop reads the study: trials the others finished are taken as known, the
-  budget counts every measured trial of the study, and a trial running elsewhere that
-  would fill the budget is waited for (it may fail, or its worker die: _study.fail_stale),
-  not stopped at. After asking, a trial yields to a lower-numbered one running elsewhere
-  with the same configuration, or that fills the budget first (a tie between workers that
-  asked at the same moment is settled by the trial number, with no lock between them).
+Each rule of the loop stands beside its code: the budget counts runs (SearchLoop.step),
+only what the objective measures is a trial (_replace), parallel trials (run), resume
+(SearchLoop) and many workers sharing one study (_sync).
 """
 
 import dataclasses
@@ -74,7 +51,11 @@ class SearchLoop:
     """The state of one call of run_search: the study, what was measured, what runs.
 
     Made with the study's earlier trials loaded and its interrupted ones marked; the
-    driver then sets `strategy`, `budget` and `target` and calls run()."""
+    driver then sets `strategy`, `budget` and `target` and calls run().
+
+    **Resume.** The trials an earlier search of the study measured are loaded first
+    (_study), so a configuration is not measured again.
+    """
 
     def __init__(
         self,
@@ -118,7 +99,16 @@ class SearchLoop:
         """Take the trials other workers measured since; how many run elsewhere now (the
         lock is held). Trials measured meanwhile are new to this search too, so its
         knowledge base gets their logs even when their worker died (ingesting is
-        idempotent)."""
+        idempotent).
+
+        **Many workers, one study.** Other searches may share the study (an RDB storage). Before
+        each trial the loop reads the study: trials the others finished are taken as known, the
+        budget counts every measured trial of the study, and a trial running elsewhere that
+        would fill the budget is waited for (it may fail, or its worker die: _study.fail_stale),
+        not stopped at. After asking, a trial yields to a lower-numbered one running elsewhere
+        with the same configuration, or that fills the budget first (a tie between workers that
+        asked at the same moment is settled by the trial number, with no lock between them).
+        """
         self.recovered += fail_stale(self.study)
         running = 0
         for t in self.study.get_trials(deepcopy=False):
@@ -220,7 +210,16 @@ class SearchLoop:
             self._finish(trial, config, outcome)
 
     def step(self) -> bool:
-        """Ask, run (or answer) and tell one trial; False when the search is over."""
+        """Ask, run (or answer) and tell one trial; False when the search is over.
+
+        **The budget counts runs.** A configuration is measured at most once per search. When
+        a sampler proposes one already measured (or being measured by a parallel trial), the
+        study is told the known value and the trial does not use up the budget; a candidate the
+        model strategy skips (predicted poor) is not run, is reported as skipped with the
+        reason, and does not use up the budget either. A search whose sampler makes 3 x the
+        budget (at least 100) proposals in a row without anything new ends there, and a GA
+        ends after its generations (`max_proposals`, whatever they brought: _strategies).
+        """
         with self.lock:
             room = self._room()
         if room == "over":
@@ -373,7 +372,17 @@ class SearchLoop:
     def _replace(self, trial: optuna.Trial, config: Configuration) -> None:
         """End a proposal of a configuration the objective does not measure (the lock is
         held): no trial and no budget; queue the nearest one it measures that is not
-        measured, running or queued already (module doc)."""
+        measured, running or queued already (below).
+
+        **Only what the objective measures is a trial.** A proposal of a configuration the
+        objective does not measure (Objective.measures: offline, one the table does not hold,
+        proposed by ga or tpe from the product of the table's values) is no trial and uses no
+        budget: the study is told it failed (kind `unmeasured`: the samplers learn nothing from
+        it), and the nearest configuration the objective measures that is not measured, running
+        or queued already (Objective.stand_in) goes into the study's queue, to be the next
+        trial, in place of the proposal (it is not counted as a proposal of its own, and a GA's
+        generations wait for it). The result counts these proposals (`replaced`).
+        """
         stand_in = self.objective.stand_in(config, set(self.cache) | self.stand_ins)
         trial.set_user_attr(KIND, "unmeasured")
         trial.set_user_attr(
@@ -452,7 +461,11 @@ class SearchLoop:
         )
 
     def run(self, slots: int) -> None:
-        """Run trials until the budget, too many idle proposals or a stop; `slots` at once."""
+        """Run trials until the budget, too many idle proposals or a stop; `slots` at once.
+
+        **Parallel trials.** With `slots` > 1, that many threads each ask, run and tell;
+        asking and telling are serialised, only the runs overlap.
+        """
         self._progress()
         if slots == 1:
             while self.step():
