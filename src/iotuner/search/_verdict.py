@@ -1,27 +1,8 @@
 """The verdict: re-measure the best found against the default, and keep it only when it is
 better beyond the noise; then the winner as tuning-table entries.
 
-When the objective gives a new measurement each time it is asked (Objective.remeasurable:
-it runs the program), the `top` best configurations found (other than the default) and
-the default are re-measured at the end, `repeats` (at least 3) times each, one at a time,
-interleaved: default, best, default, best, ... with the order reversed every other round,
-so a drift of the machine (page cache, other jobs) falls on both alike. The candidate with
-the best re-measured median is compared with the default by the exact one-sided
-Mann-Whitney U test (a rank test), at level 0.05 divided by the number of candidates
-re-measured (Bonferroni: the best of several is chosen from the same measurements). It
-wins only when p <= that level and its median is better; otherwise the default is kept.
-The result gives every configuration's median, min, max and spread, the ratio of the
-medians and the p-value. An objective that would answer the same again (a table) gets no
-verdict: its best trial wins.
-
-RATIONALE: a rank test, not a threshold on one ratio: the noise of a run is not known in
-advance and differs between programs and machines (one re-measure of the default gave
-1.10x and, minutes later, 2.91x for the same program), so the test judges the winner
-against the spread of the default's own re-measures, without assuming a distribution.
-Exact, so that three of each can decide at all: with 3 and 3 the smallest p is 1/20 =
-0.05, which is reached only when every re-measure of the winner beats every re-measure of
-the default (winner's worst better than the default's best); with more repeats some
-overlap is tolerated.
+choose_winner decides (remeasure, then judge with rank_test, where the objective can
+measure again); winner_entries and merge_winner give the winner as tuning-table entries.
 """
 
 import dataclasses
@@ -54,7 +35,11 @@ normal approximation, which is close there and cheaper)."""
 
 def choose_winner(objective: Objective, repeats: int, top: int, result: SearchResult) -> None:
     """Set the result's winner and why: by the verdict when the objective can measure
-    again and `repeats` asks for one, else the best trial (the module doc)."""
+    again and `repeats` asks for one, else the best trial.
+
+    An objective that would answer the same again (a table) gets no verdict: its best trial
+    wins.
+    """
     best = best_trial(result.trials, objective.direction)
     if best is None:
         result.winner_reason = "every trial failed: no winner"
@@ -102,7 +87,15 @@ def remeasure(
     objective: Objective, chosen: Sequence[tuple[Configuration, float | None]], repeats: int
 ) -> list[Remeasured]:
     """Measure each chosen configuration `repeats` times, interleaved; the first is the
-    default. Each pair is a configuration and its value in the search."""
+    default. Each pair is a configuration and its value in the search.
+
+    When the objective gives a new measurement each time it is asked
+    (Objective.remeasurable: it runs the program), the `top` best configurations found
+    (other than the default) and the default are re-measured at the end, `repeats` (at least
+    3) times each, one at a time, interleaved: default, best, default, best, ... with the
+    order reversed every other round, so a drift of the machine (page cache, other jobs)
+    falls on both alike.
+    """
     values: list[list[float]] = [[] for _ in chosen]
     failures: list[list[str]] = [[] for _ in chosen]
     logs: list[list[Path]] = [[] for _ in chosen]
@@ -139,7 +132,17 @@ def rank_test(
     better_values: Sequence[float], worse_values: Sequence[float], direction: str
 ) -> float:
     """One-sided p-value that the first sample is better than the second in `direction`
-    (Mann-Whitney U; exact up to EXACT_UP_TO values together)."""
+    (Mann-Whitney U; exact up to EXACT_UP_TO values together).
+
+    RATIONALE: a rank test, not a threshold on one ratio: the noise of a run is not known in
+    advance and differs between programs and machines (one re-measure of the default gave
+    1.10x and, minutes later, 2.91x for the same program), so the test judges the winner
+    against the spread of the default's own re-measures, without assuming a distribution.
+    Exact, so that three of each can decide at all: with 3 and 3 the smallest p is 1/20 =
+    0.05, which is reached only when every re-measure of the winner beats every re-measure
+    of the default (winner's worst better than the default's best); with more repeats some
+    overlap is tolerated.
+    """
     exact = len(better_values) + len(worse_values) <= EXACT_UP_TO
     return float(
         mannwhitneyu(
@@ -152,8 +155,16 @@ def rank_test(
 
 
 def judge(remeasured: list[Remeasured], direction: str) -> Verdict | None:
-    """The candidate with the best re-measured median against the default (module doc);
-    None when the default or every candidate has no re-measure."""
+    """The candidate with the best re-measured median against the default (below);
+    None when the default or every candidate has no re-measure.
+
+    The candidate with the best re-measured median is compared with the default by the exact
+    one-sided Mann-Whitney U test (a rank test), at level 0.05 divided by the number of
+    candidates re-measured (Bonferroni: the best of several is chosen from the same
+    measurements). It wins only when p <= that level and its median is better; otherwise the
+    default is kept. The result gives every configuration's median, min, max and spread, the
+    ratio of the medians and the p-value.
+    """
     default = next((r for r in remeasured if r.is_default), None)
     candidates = [r for r in remeasured if not r.is_default]
     ok = [r for r in candidates if r.values]
