@@ -1,25 +1,9 @@
 """What a search on a batch system adds to the loop: trials it submitted are collected,
 not submitted again, when the search is started again; and a budget in core-hours.
 
-* **The journal.** While a trial runs, its launcher may keep facts about it in the study
-  (trial_journal: a trial user attribute; the Slurm launcher keeps its job id the moment
-  the job is submitted).
-* **Collecting.** A search started again after its driver was killed finds the trials
-  left running that hold a submitted job (collect_submitted, before the interrupted ones
-  are failed): it waits for each job and reads its result (Objective.collect), and keeps
-  it as a measured trial of the study (a new trial with the same configuration and the
-  job's record; the old one is failed). The job is not submitted again, and no trial is
-  lost. With many workers on one study (heartbeats, _study) a trial is collected only once
-  its worker is dead: a search started again at once waits up to the grace period (12 s)
-  for that, then beats for the trial while it waits for its job, so that no other worker
-  fails it and runs it again. A trial the objective cannot collect (its job was
-  cancelled), or that its search abandoned on an exception (^C, which cancels the job), is
-  left to be marked interrupted (its configuration proposed again).
-* **Core-hours.** `--budget-core-hours H`: every measured trial of the study costs its
-  cores (Objective.cores) x its wall seconds; before asking for a trial, the search stops
-  when what was spent, plus the longest trial so far for each trial running and for the
-  next one, would exceed H (core_budget_stop). The verdict's re-measures come after and
-  are counted in what the report says was spent.
+
+The journal (trial_journal), collecting (collect_submitted) and the core-hour budget
+(core_budget_stop) each say their rules beside their code.
 """
 
 import threading
@@ -55,7 +39,12 @@ def trial_journal(study: optuna.Study, lock: threading.Lock) -> Callable[[str, s
     the running trial numbered `label`. For a label that is no running trial's number (a
     re-measure, the traced run of the default before it is recorded) only LOGS_AT is
     kept, in a study attribute of its own per run (`LOGS_AT:<tag>`, so that workers never
-    write the same one), the rest is ignored."""
+    write the same one), the rest is ignored.
+
+    **The journal.** While a trial runs, its launcher may keep facts about it in the study
+    (trial_journal: a trial user attribute; the Slurm launcher keeps its job id the moment
+    the job is submitted).
+    """
 
     def note(label: str, key: str, value: object) -> None:
         if key == LOGS_AT and not _running(label) and isinstance(value, dict):
@@ -94,8 +83,21 @@ def trial_journal(study: optuna.Study, lock: threading.Lock) -> Callable[[str, s
 
 
 def collect_submitted(study: optuna.Study, objective: Objective) -> list[str]:
-    """Collect the jobs of trials left running with a submitted job (module doc); what was
-    collected, one line each ("trial 3: Slurm job 12 COMPLETED")."""
+    """Collect the jobs of trials left running with a submitted job (below); what was
+    collected, one line each ("trial 3: Slurm job 12 COMPLETED").
+
+    **Collecting.** A search started again after its driver was killed finds the trials
+    left running that hold a submitted job (collect_submitted, before the interrupted ones
+    are failed): it waits for each job and reads its result (Objective.collect), and keeps
+    it as a measured trial of the study (a new trial with the same configuration and the
+    job's record; the old one is failed). The job is not submitted again, and no trial is
+    lost. With many workers on one study (heartbeats, _study) a trial is collected only once
+    its worker is dead: a search started again at once waits up to the grace period (12 s)
+    for that, then beats for the trial while it waits for its job, so that no other worker
+    fails it and runs it again. A trial the objective cannot collect (its job was
+    cancelled), or that its search abandoned on an exception (^C, which cancels the job), is
+    left to be marked interrupted (its configuration proposed again).
+    """
     lines = []
     running = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
     for old in running:
@@ -160,7 +162,14 @@ def core_seconds(records: Iterable[TrialRecord], cores: int) -> float:
 def core_budget_stop(
     records: Iterable[TrialRecord], cores: int, running: int, budget_hours: float
 ) -> str | None:
-    """Why no further trial may start within `budget_hours` core-hours, or None."""
+    """Why no further trial may start within `budget_hours` core-hours, or None.
+
+    **Core-hours.** `--budget-core-hours H`: every measured trial of the study costs its
+    cores (Objective.cores) x its wall seconds; before asking for a trial, the search stops
+    when what was spent, plus the longest trial so far for each trial running and for the
+    next one, would exceed H (core_budget_stop). The verdict's re-measures come after and
+    are counted in what the report says was spent.
+    """
     measured = list(records)
     spent = core_seconds(measured, cores)
     longest = max((r.outcome.seconds for r in measured), default=0.0) * cores

@@ -6,13 +6,8 @@
 2. What the program does (_program): which parameters its accesses can reach; the rest
    stay at their defaults.
 3. The strategy (_strategies): its sampler over the parameters left, seeded for this
-   problem (Objective.problem_key), the model's guide when there is one. The budget: a
-   --budget larger than the configurations there are to measure (of the space, the
-   parameters left, the objective's candidates, the strategy's list) is refused, before
-   any run when the space or the candidates already show it: a search measures each
-   configuration once (the loop answers a repeated proposal from the study, and only the
-   verdict re-measures), so such a budget could never be spent. A strategy's default
-   budget is capped there, and a note says so.
+   problem (Objective.problem_key), the model's guide when there is one; the budget
+   (_set_budget).
 4. The loop (_loop): ask, measure or answer, tell; as many trials at once as the objective
    allows (Objective.slots); a configuration the objective does not measure (offline: one
    the table does not hold) is no trial, the nearest one it measures is measured instead.
@@ -232,7 +227,15 @@ def _set_budget(
 ) -> None:
     """The loop's budget: the one asked for, else the strategy's default capped at the
     `proposable` configurations `what` says (a note says so); a strategy that proposes by
-    generations proposes whole generations."""
+    generations proposes whole generations.
+
+    The budget: a --budget larger than the configurations there are to measure (of the
+    space, the parameters left, the objective's candidates, the strategy's list) is refused,
+    before any run when the space or the candidates already show it: a search measures each
+    configuration once (the loop answers a repeated proposal from the study, and only the
+    verdict re-measures), so such a budget could never be spent. A strategy's default budget
+    is capped there, and a note says so.
+    """
     loop.budget = budget or min(strategy.default_budget, proposable)
     if loop.budget < (budget or strategy.default_budget):
         notes.append(

@@ -11,13 +11,6 @@ is part of the default study name, so `--seed 2` after `--seed 1` is a study of 
 a study named with `--study` and opened with another seed is refused, never silently
 resumed with the first seed's proposals.
 
-Many workers, one study: several searches (processes, on other nodes) may share one study
-in an RDB storage (PostgreSQL for many nodes). Each trial a worker runs sends a heartbeat
-to the storage (HEARTBEAT_SECONDS); a running trial without one for GRACE_SECONDS belongs
-to a worker that died, and is failed and queued again (Optuna's retry callback), so a
-killed worker loses no trial. A trial left running by a search interrupted in this process
-(an exception, ^C) is marked ABANDONED and failed by the next search at once.
-
 Everything iotuner keeps in a study goes through Optuna's public API: user attributes of
 the study (set_user_attr) and of a trial while it is asked and told (Trial.set_user_attr).
 """
@@ -162,7 +155,15 @@ def storage_reason(exc: BaseException, url: str) -> str:
 
 
 def _rdb_storage(url: str | None) -> RDBStorage | None:
-    """An RDB storage with heartbeats (module doc), or None (in memory)."""
+    """An RDB storage with heartbeats (below), or None (in memory).
+
+    Many workers, one study: several searches (processes, on other nodes) may share one study
+    in an RDB storage (PostgreSQL for many nodes). Each trial a worker runs sends a heartbeat
+    to the storage (HEARTBEAT_SECONDS); a running trial without one for GRACE_SECONDS belongs
+    to a worker that died, and is failed and queued again (Optuna's retry callback), so a
+    killed worker loses no trial. A trial left running by a search interrupted in this process
+    (an exception, ^C) is marked ABANDONED and failed by the next search at once.
+    """
     if url is None:
         return None
     sqlite_file = _sqlite_file(url)
