@@ -10,14 +10,10 @@ says whether the best is better beyond the noise. It searches only the parameter
 can act on what the program does (its trace shows which accesses it makes), and runs
 trials with no more interposer than the objective needs.
 
-Modules, one idea each: what a search measures (_objectives: the Objective base and
-RunObjective; _offline: tables and OfflineObjective), which parameters matter (_relevance,
-_program), strategies (_strategies, _samplers, _gp, _guide), launchers (_launchers, _slurm;
-listed in _registry), the settings (_settings), the study and its resume (_study), the
-loop (_loop), the verdict and the winner's table entries (_verdict), the result records
-(_result), run_search tying them together (_driver), the report (_report) and what a
-finished search keeps (_keep). Objective, Strategy and Launcher are the extension points:
-the search asks them only what their base classes declare.
+Modules, one idea each (objectives, relevance, strategies, launchers, settings, study,
+loop, verdict, result, report, keep), run_search (_driver) tying them together. Objective,
+Strategy and Launcher are the extension points: the search asks them only what their base
+classes declare.
 """
 
 from iotuner.search._common import DIRECTIONS, SearchError, TrialOutcome

@@ -9,12 +9,6 @@ numeric parameter (integers only) with more than two values is one feature, the 
 its value scaled to [0, 1]; a range its value's place between its limits; any other
 parameter is one-hot encoded. The target is the logarithm of the value when every value is positive
 (bandwidths span orders of magnitude), negated when minimising.
-
-RATIONALE: Optuna's GPSampler needs PyTorch, a dependency of several gigabytes, for what
-is here a few hundred points; and a configuration space is finite, so the expected
-improvement can be evaluated on every untried configuration exactly instead of being
-optimised over a continuous relaxation. Offline, the pool is the configurations the
-table measured, so the sampler never proposes one the table cannot answer.
 """
 
 import math
@@ -42,7 +36,14 @@ REFIT = 5
 
 
 class GaussianProcessSampler(PoolSampler):
-    """Expected improvement of a Gaussian process, over the untried configurations."""
+    """Expected improvement of a Gaussian process, over the untried configurations.
+
+    RATIONALE: Optuna's GPSampler needs PyTorch, a dependency of several gigabytes, for what
+    is here a few hundred points; and a configuration space is finite, so the expected
+    improvement can be evaluated on every untried configuration exactly instead of being
+    optimised over a continuous relaxation. Offline, the pool is the configurations the
+    table measured, so the sampler never proposes one the table cannot answer.
+    """
 
     def __init__(
         self,

@@ -8,17 +8,7 @@ independent calls, writes or reads). The program's accesses come from its trace:
 `pattern` (collective or independent) and `kind` (read or write) of every `op` row.
 
 A hint parameter none of whose accesses the trace shows is fixed at its default (the
-search neither proposes nor passes it). Nothing is fixed when that could hide a gain:
-
-* the trace shows no data access at all (nothing to go by);
-* the space has application parameters: they may change what the program does (a flag
-  that turns collective I/O on, a read-back phase), and the trace is of the default ones;
-* the user asked for every parameter (`--all-parameters`).
-
-Deciding on collective-only keys for a program that only makes independent calls is safe
-for the same reason as reads and writes: collective buffering (`romio_cb_*`, `cb_*`, the
-aggregator keys) only runs inside collective calls, and the hints cannot change which
-calls the program makes.
+search neither proposes nor passes it).
 """
 
 from dataclasses import dataclass, field
@@ -49,11 +39,24 @@ def relevance(
     source: str = "",
     scale: tuple[int, int] | None = None,
 ) -> Relevance:
-    """The parameters of `space` the `accesses` (None: unknown) can reach; see the module doc.
+    """The parameters of `space` the `accesses` (None: unknown) can reach (module doc).
 
     `source` names where the accesses come from, for the note; `scale` (ranks, hosts) the
     program's, when known: a parameter every value of which acts as the default there
-    (formats/hint_scale.def: cb_nodes on one host with one aggregator per host) is fixed."""
+    (formats/hint_scale.def: cb_nodes on one host with one aggregator per host) is fixed.
+
+    Nothing is fixed when that could hide a gain:
+
+    * the trace shows no data access at all (nothing to go by);
+    * the space has application parameters: they may change what the program does (a flag
+      that turns collective I/O on, a read-back phase), and the trace is of the default ones;
+    * the user asked for every parameter (`--all-parameters`).
+
+    Deciding on collective-only keys for a program that only makes independent calls is safe
+    for the same reason as reads and writes: collective buffering (`romio_cb_*`, `cb_*`, the
+    aggregator keys) only runs inside collective calls, and the hints cannot change which
+    calls the program makes.
+    """
     if not enabled:
         return Relevance(space, note="every parameter is searched (--all-parameters)")
     if accesses is None:

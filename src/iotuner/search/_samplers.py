@@ -7,17 +7,6 @@ from its measured configurations without replacement, and `model` asks a model's
 (_guide.ModelGuide) after each trial. PoolSampler keeps the list and what the study has
 already tried; OrderedSampler proposes the list in order; ModelSampler proposes what the
 guide chooses.
-
-How the belief hears of a trial's value: the search asks the study for a trial
-(`study.ask`), runs it and tells the study its value (`study.tell`) before it asks again,
-so when Optuna calls the sampler's `sample_relative` for the next trial, every trial told
-so far is among the study's COMPLETE trials. ModelSampler reads those it has not read
-before and gives their values to the belief, then proposes. With parallel trials, the
-ones still running are RUNNING: they are not proposed again and are learned from once
-they complete.
-
-RATIONALE: Optuna's GridSampler calls `study.stop()` once its grid is exhausted, which
-raises outside `study.optimize`, and the search drives Optuna through ask and tell.
 """
 
 from collections.abc import Sequence
@@ -142,7 +131,11 @@ class PoolSampler(BaseSampler):
 
 
 class OrderedSampler(PoolSampler):
-    """Proposes the pool's configurations in the pool's order, each once."""
+    """Proposes the pool's configurations in the pool's order, each once.
+
+    RATIONALE: Optuna's GridSampler calls `study.stop()` once its grid is exhausted, which
+    raises outside `study.optimize`, and the search drives Optuna through ask and tell.
+    """
 
     def __init__(self, space: Space, pool: Sequence[Configuration], seed: int | None) -> None:
         super().__init__(space, pool, seed)
@@ -178,7 +171,16 @@ class ModelSampler(PoolSampler):
         """(trial number, config_key) of every proposal, in order."""
 
     def learn(self, study: Study) -> None:
-        """Give the belief the value of each trial completed since the last call."""
+        """Give the belief the value of each trial completed since the last call.
+
+        How the belief hears of a trial's value: the search asks the study for a trial
+        (`study.ask`), runs it and tells the study its value (`study.tell`) before it asks again,
+        so when Optuna calls the sampler's `sample_relative` for the next trial, every trial told
+        so far is among the study's COMPLETE trials. ModelSampler reads those it has not read
+        before and gives their values to the belief, then proposes. With parallel trials, the
+        ones still running are RUNNING: they are not proposed again and are learned from once
+        they complete.
+        """
         minimise = study.direction == StudyDirection.MINIMIZE
         for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
             if t.number in self._learned or t.value is None:
