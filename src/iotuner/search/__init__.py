@@ -10,10 +10,9 @@ says whether the best is better beyond the noise. It searches only the parameter
 can act on what the program does (its trace shows which accesses it makes), and runs
 trials with no more interposer than the objective needs.
 
-Modules, one idea each (objectives, relevance, strategies, launchers, settings, study,
-loop, verdict, result, report, keep), run_search (_driver) tying them together. Objective,
-Strategy and Launcher are the extension points: the search asks them only what their base
-classes declare.
+Modules, one idea each (objectives, relevance, strategies, launchers, settings, study, loop,
+verdict, result, report, keep), run_search (_driver) tying them together; Objective, Strategy
+and Launcher are the extension points: the search asks them only what their bases declare.
 """
 
 from iotuner.search._common import DIRECTIONS, SearchError, TrialOutcome

@@ -13,8 +13,6 @@
    the table does not hold) is no trial, the nearest one it measures is measured instead.
 5. The verdict (_verdict): the best re-measured against the default when the objective
    can measure again; what the objective knows beyond its answers (Objective.summary).
-
-The driver asks the objective and the strategy only what their base classes declare.
 """
 
 import dataclasses
@@ -86,7 +84,10 @@ def _run_search(
     workload: Workload | None,
     on_progress: Callable[[SearchProgress], None] | None,
 ) -> SearchResult:
-    """run_search's steps, in the order of the module docstring."""
+    """run_search's steps, in the order of the module docstring.
+
+    The driver asks the objective and the strategy only what their base classes declare.
+    """
     candidates = objective.candidates()
     measured_by = f"the objective measures ({objective.description})"
     if candidates is not None:
